@@ -1,0 +1,31 @@
+# EMOGI reproduction: from synthetic graphs to BFS measurements, Nsight counters, the link-bound model,
+# the paper's figures and a report PDF.   snakemake --cores all   (config/config.yaml, checked by its schema)
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "config/schema.yaml", set_default=True)
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/datasets.smk"
+include: "workflow/rules/build.smk"
+include: "workflow/rules/measure.smk"
+include: "workflow/rules/profile.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/model.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/paper.smk"
+
+
+rule all:
+    input:
+        TABLES,
+        "results/model/link_bound.csv",
+        FIGURES,
+        "results/report/report.pdf",
+    default_target: True

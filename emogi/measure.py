@@ -1,0 +1,65 @@
+"""Run the `emogi` binary for the measure stage: one GPU job at a time, rows stamped with provenance.
+
+    python -m emogi.measure bfs    --binary build/emogi --out runs.csv -- --graph G.csr --roots-file R ...
+    python -m emogi.measure linkbw --binary build/emogi --out link.csv -- --sizes 1M,1G --reps 5
+
+Everything after `--` goes to the binary. A lock file serialises GPU work even across separate snakemake
+invocations (Snakemake's `gpu` resource already does so within one).
+"""
+import argparse
+import contextlib
+import fcntl
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from emogi import provenance, schema
+from emogi.atomic import write_csv
+
+
+@contextlib.contextmanager
+def gpu_lock(device=0):
+    path = Path(f"/tmp/emogi-gpu{device}.lock")
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"waiting for another emogi GPU job to finish ({path})", file=sys.stderr, flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def run_binary(binary, command, args, out, device=0, prefix=()):
+    """Run `binary command args --out tmp` (optionally under `prefix`, e.g. ncu) and return the rows it wrote."""
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with gpu_lock(device), tempfile.TemporaryDirectory(dir=Path(out).parent) as tmpdir:
+        tmp = Path(tmpdir) / "rows.csv"
+        cmd = [*prefix, str(binary), command, *args, "--out", str(tmp), "--device", str(device)]
+        print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+        done = subprocess.run(cmd)
+        if done.returncode != 0:
+            sys.exit(f"emogi {command} failed (exit {done.returncode}); nothing was written to {out}")
+        return pd.read_csv(tmp)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    split = argv.index("--") if "--" in argv else len(argv)
+    p = argparse.ArgumentParser(description="Run an emogi measurement and stamp its rows with provenance.")
+    p.add_argument("command", choices=["bfs", "linkbw"])
+    p.add_argument("--binary", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--device", type=int, default=0)
+    p.add_argument("--invocation", default="", help="the workflow command line, recorded as provenance")
+    a = p.parse_args(argv[:split])
+    prov = provenance.collect(a.binary, a.device, a.invocation)
+    rows = run_binary(a.binary, a.command, argv[split + 1:], a.out, a.device)
+    table = "runs" if a.command == "bfs" else "link"
+    write_csv(schema.check_columns(provenance.stamp(rows, prov), table), a.out)
+
+
+if __name__ == "__main__":
+    main()

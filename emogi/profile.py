@@ -1,0 +1,138 @@
+"""Profile stage: Nsight Compute counters of one traversal per variant x mode, summed over its kernel launches.
+
+    python -m emogi.profile --binary build/emogi --report R.ncu-rep --out profile.csv -- --graph G --roots 5 ...
+
+How ncu is run, and why the counts are valid:
+  --replay-mode kernel   each level kernel is replayed until every metric is collected. ncu saves and restores
+                         the GPU memory a kernel writes (depths, the flag), so every pass sees the same input; the
+                         edge list is read-only, so zero-copy passes read exactly the same host bytes. For UVM the
+                         first pass faults the pages in; we checked on the H100 that kernel and application replay
+                         report the same PCIe bytes (docs/profiling.md), so the migration is counted once.
+  --clock-control none   the GPU's clocks are left as they are: we never change clock settings on a shared GPU.
+  --cache-control all    caches are flushed before each pass, so no pass profits from another's reads.
+  --nvtx                 launches are attributed to their traversal by the NVTX range "bfs|variant|mode|root"
+                         that the binary opens around each run.
+Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
+"""
+import argparse
+import importlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi import provenance, schema
+from emogi.atomic import write_csv
+from emogi.measure import gpu_lock
+
+NCU_FLAGS = ["--replay-mode", "kernel", "--clock-control", "none", "--cache-control", "all", "--nvtx",
+             "--kernel-name", "regex:bfs_level", "--metrics", ",".join(schema.NCU_METRICS)]
+
+
+class ProfileError(RuntimeError):
+    pass
+
+
+def load_ncu_report_module(ncu="ncu"):
+    """Import Nsight Compute's own report reader from the installation that `ncu` belongs to."""
+    exe = shutil.which(ncu)
+    if exe is None:
+        raise ProfileError(f"Nsight Compute '{ncu}' not found on PATH (config profile.ncu)")
+    root = Path(exe).resolve().parent
+    for candidate in [root / "extras" / "python", *root.parent.glob("*/extras/python"),
+                      *root.glob("*/extras/python")]:
+        if (candidate / "ncu_report.py").is_file():
+            sys.path.insert(0, str(candidate))
+            return importlib.import_module("ncu_report")
+    raise ProfileError(f"ncu_report.py not found near {exe} (expected <nsight-compute>/extras/python)")
+
+
+def _traversal_of(action):
+    """The 'bfs|variant|mode|root' NVTX range a kernel launch ran inside, or None."""
+    state = action.nvtx_state()
+    if state is None:
+        return None
+    for domain_id in state.domains():
+        for name in state.domain_by_id(domain_id).push_pop_ranges():
+            if name.startswith("bfs|"):
+                return name
+    return None
+
+
+def parse_report(path, ncu_report):
+    """One row per traversal: launches and each metric summed over the traversal's kernels."""
+    context = ncu_report.load_report(str(path))
+    sums = {}
+    for r in range(context.num_ranges()):
+        rng = context.range_by_idx(r)
+        for a in range(rng.num_actions()):
+            action = rng.action_by_idx(a)
+            traversal = _traversal_of(action)
+            if traversal is None:
+                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX traversal range")
+            row = sums.setdefault(traversal, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
+            row["launches"] += 1
+            for metric, column in schema.NCU_METRICS.items():
+                value = action.metric_by_name(metric)
+                if value is None:
+                    raise ProfileError(f"{path}: ncu did not collect {metric}")
+                row[column] += value.as_double()
+    if not sums:
+        raise ProfileError(f"{path}: the report holds no bfs_level launches")
+    rows = []
+    for traversal, row in sums.items():
+        algorithm, variant, mode, root = traversal.split("|")
+        rows.append({"algorithm": algorithm, "variant": variant, "mode": mode, "root": int(root), **row})
+    return pd.DataFrame(rows)
+
+
+def derive(frame):
+    """Mean request size (32-byte sectors per request) and achieved PCIe read bandwidth."""
+    requests = frame["sysmem_read_requests"].replace(0, np.nan)
+    frame["avg_request_bytes"] = 32.0 * frame["sysmem_read_sectors"] / requests
+    frame["pcie_read_gbps"] = frame["pcie_read_bytes"] / frame["gpu_time_ns"]
+    return frame
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    split = argv.index("--") if "--" in argv else len(argv)
+    p = argparse.ArgumentParser(description="Profile BFS traversals with Nsight Compute.")
+    p.add_argument("--binary", required=True)
+    p.add_argument("--report", required=True, help="the .ncu-rep file to write (kept for inspection)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--ncu", default="ncu")
+    p.add_argument("--device", type=int, default=0)
+    p.add_argument("--invocation", default="")
+    a = p.parse_args(argv[:split])
+    bfs_args = argv[split + 1:]
+    try:
+        ncu_report = load_ncu_report_module(a.ncu)
+        prov = provenance.collect(a.binary, a.device, a.invocation)
+        Path(a.report).parent.mkdir(parents=True, exist_ok=True)
+        with gpu_lock(a.device), tempfile.TemporaryDirectory(dir=Path(a.out).parent) as tmp:
+            runs_csv = Path(tmp) / "runs.csv"
+            cmd = [a.ncu, *NCU_FLAGS, "--force-overwrite", "--export", str(a.report), str(a.binary), "bfs",
+                   *bfs_args, "--reps", "1", "--warmup", "0", "--device", str(a.device), "--out", str(runs_csv)]
+            print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+            if subprocess.run(cmd).returncode != 0:
+                raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
+            runs = pd.read_csv(runs_csv)
+        counters = derive(parse_report(a.report, ncu_report))
+        # graph and edge width come from the binary's own rows of the same traversals
+        keys = ["algorithm", "variant", "mode", "root"]
+        table = counters.merge(runs[keys + ["graph", "edge_bytes"]].drop_duplicates(), on=keys, how="left")
+        if table["graph"].isna().any():
+            raise ProfileError("profiled traversals do not match the runs the binary reported")
+        table = provenance.stamp(table, prov)
+        write_csv(schema.check_columns(table, "profile")[schema.PROFILE_COLUMNS], a.out)
+    except ProfileError as err:
+        sys.exit(f"emogi profile: {err}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""The tables every stage shares: column names, kernel variants and memory modes, defined once.
+
+measure, profile, model, figures and the archive all read and write these tables; a figure script is a function
+of them. The CUDA binary prints the same variant and mode names (`emogi list`), and a test checks they agree.
+"""
+
+# Kernel variants (how a warp walks a neighbour list), in the paper's order.
+VARIANTS = ("naive", "merged", "merged-aligned")
+
+# Where the edge list lives during a traversal.
+#   device          cudaMalloc: the in-GPU-memory reference
+#   zerocopy        cudaMallocManaged + AccessedBy(GPU) + PreferredLocation(host): read in place over the link,
+#                   holds bandwidth at any footprint (the default zero-copy mode)
+#   zerocopy-pinned cudaHostAlloc(Mapped): the paper's zero-copy allocation; slows down past ~1 GiB on the H100
+#   uvm             cudaMallocManaged + ReadMostly, pages moved back to the host before every run (cold)
+MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
+ZERO_COPY_MODES = ("zerocopy", "zerocopy-pinned")
+
+ALGORITHMS = ("bfs",)
+
+# Provenance columns repeated on every measured row, so that a row never loses where it came from.
+PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]
+
+# One row per timed traversal (measure stage).
+RUN_COLUMNS = PROVENANCE_COLUMNS + [
+    "graph",            # dataset name from the config, e.g. kron23
+    "algorithm",        # bfs
+    "variant",          # one of VARIANTS
+    "mode",             # one of MODES
+    "edge_bytes",       # width of one edge-list entry: 4 or 8
+    "root",             # source vertex
+    "rep",              # repetition index for this (variant, mode, root), from 0
+    "time_ms",          # CUDA-event time of the traversal (level loop), milliseconds
+    "edges_traversed",  # sum of out-degrees of the vertices reached (TEPS numerator)
+    "levels",           # BFS levels = kernel launches of the level loop
+    "verified",         # the result matched the CPU reference (rows are only written when it did)
+]
+
+# One row per profiled traversal (profile stage): Nsight Compute counters summed over the traversal's launches.
+PROFILE_COLUMNS = PROVENANCE_COLUMNS + [
+    "graph", "algorithm", "variant", "mode", "edge_bytes", "root",
+    "launches",               # kernel launches profiled for this traversal
+    "sysmem_read_sectors",    # lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum
+    "sysmem_read_requests",   # lts__t_requests_srcunit_tex_aperture_sysmem_op_read.sum
+    "pcie_read_bytes",        # pcie__read_bytes.sum (bytes the GPU received over the link)
+    "pcie_write_bytes",       # pcie__write_bytes.sum (includes read-request headers)
+    "gpu_time_ns",            # gpu__time_duration.sum
+    "avg_request_bytes",      # 32 B x sectors / requests (NaN when there were no system-memory requests)
+    "pcie_read_gbps",         # pcie_read_bytes / gpu_time_ns
+]
+
+# Raw Nsight Compute metric -> profile column.
+NCU_METRICS = {
+    "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum": "sysmem_read_sectors",
+    "lts__t_requests_srcunit_tex_aperture_sysmem_op_read.sum": "sysmem_read_requests",
+    "pcie__read_bytes.sum": "pcie_read_bytes",
+    "pcie__write_bytes.sum": "pcie_write_bytes",
+    "gpu__time_duration.sum": "gpu_time_ns",
+}
+
+# One row per timed copy of the link probe (host<->device cudaMemcpy bandwidth).
+LINK_COLUMNS = PROVENANCE_COLUMNS + [
+    "direction",   # h2d or d2h
+    "host_memory", # pinned or pageable
+    "size_bytes",
+    "rep",
+    "time_ms",
+    "gbps",        # size_bytes / time, 1 GB = 1e9 bytes
+]
+
+# The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
+TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS}
+
+
+def check_columns(frame, table):
+    """Raise ValueError naming the missing columns if `frame` lacks any column of `table`."""
+    missing = [c for c in TABLES[table] if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{table} table lacks columns {missing}")
+    return frame

@@ -1,0 +1,125 @@
+"""Figure 9 analogue: BFS speedup of each kernel variant over the UVM baseline.
+
+One panel per graph (columns) and edge width (rows). In each panel, for each variant (Naive, Merged,
+Merged+Aligned), one bar per memory mode: the two zero-copy modes and device memory as the in-GPU reference.
+
+Definitions (also printed in the figure footer):
+  time    per (graph, edge_bytes, variant, mode) = mean over roots of the per-root median over reps
+          (the paper averages over its 64 roots, §5.2)
+  UVM baseline  per (graph, edge_bytes) = the fastest variant's time in uvm mode; choosing the fastest is
+          conservative: it never inflates a speedup
+  speedup = UVM baseline time / time   (> 1: faster than UVM)
+
+    python figures/fig09_speedup_over_uvm.py --runs results/tables/runs.csv --source results/tables/source.json \
+        --out results/figures/fig09_speedup_over_uvm.png [--out-csv results/figures/fig09_speedup_over_uvm.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parents[1]
+if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
+    sys.path.insert(0, str(_REPO))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from emogi.schema import VARIANTS  # noqa: E402
+from figures import style  # noqa: E402
+from model.bounds import traversal_time_ms  # noqa: E402
+
+FIGURE = "fig09"
+PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")  # uvm is the baseline line at 1
+DEFINITION = ("time = mean over roots of the per-root median over reps; speedup = UVM baseline time / time, "
+              "UVM baseline = fastest variant in uvm mode for that graph and edge width (conservative)")
+
+CSV_COLUMNS = ["graph", "edge_bytes", "variant", "mode", "time_ms", "n_roots", "uvm_baseline_ms",
+               "uvm_baseline_variant", "speedup"]
+
+
+def speedups(runs: pd.DataFrame) -> pd.DataFrame:
+    """The plotted numbers: one row per (graph, edge_bytes, variant, mode) in PLOTTED_MODES (see module doc)."""
+    times = traversal_time_ms(runs)
+    uvm = times[times["mode"] == "uvm"]
+    if uvm.empty:
+        raise style.FigureDataError(f"figure {FIGURE} has no data: the runs table has no uvm rows (the baseline)")
+    best = uvm.loc[uvm.groupby(["graph", "edge_bytes"])["time_ms"].idxmin(),
+                   ["graph", "edge_bytes", "time_ms", "variant"]]
+    best = best.rename(columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
+    out = times[times["mode"].isin(PLOTTED_MODES)].merge(best, on=["graph", "edge_bytes"], how="inner")
+    lost = set(map(tuple, times[["graph", "edge_bytes"]].drop_duplicates().values)) - set(
+        map(tuple, best[["graph", "edge_bytes"]].values))
+    if lost:  # a panel without a baseline cannot show speedups; say so rather than drop it silently
+        print(f"{FIGURE}: no uvm runs for {sorted(lost)}; those panels are left out", file=sys.stderr)
+    if out.empty:
+        raise style.FigureDataError(f"figure {FIGURE} has no data: no graph has both uvm and zero-copy runs")
+    out["speedup"] = out["uvm_baseline_ms"] / out["time_ms"]
+    out = out.assign(_v=out["variant"].map(VARIANTS.index), _m=out["mode"].map(PLOTTED_MODES.index))
+    out = out.sort_values(["graph", "edge_bytes", "_v", "_m"], ignore_index=True)
+    return out[CSV_COLUMNS]
+
+
+def draw(table: pd.DataFrame, source: dict):
+    """Bar panels from the `speedups` table; returns the figure."""
+    keys = list(dict.fromkeys(zip(table["graph"], table["edge_bytes"])))
+    graphs, widths, where = style.panel_grid(keys)
+    fig, axes = style.new_figure(len(widths), len(graphs), title_lines=2, sharey=True)
+    modes = [m for m in PLOTTED_MODES if m in set(table["mode"])]
+    bar_w = 0.8 / len(modes)
+    x = np.arange(len(VARIANTS))
+    lo, hi = table["speedup"].min(), table["speedup"].max()
+    for ax in axes.flat:
+        ax.set_visible(False)
+    for key, (r, c) in where.items():
+        ax = axes[r][c]
+        ax.set_visible(True)
+        panel = table[(table["graph"] == key[0]) & (table["edge_bytes"] == key[1])]
+        for i, mode in enumerate(modes):
+            vals = [panel.loc[(panel["variant"] == v) & (panel["mode"] == mode), "speedup"] for v in VARIANTS]
+            vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
+            pos = x + (i - (len(modes) - 1) / 2) * bar_w
+            ax.bar(pos, vals, bar_w, color=style.MODE_COLORS[mode], hatch=style.MODE_HATCHES[mode],
+                   edgecolor="black", linewidth=0.4, zorder=2)
+            style.label_bars(ax, pos, vals, style.speedup_text, lambda v: v * 1.04)
+        ax.axhline(1.0, **style.REFERENCE_LINE)
+        style.plain_log_axis(ax)
+        ax.set_xticks(x, [style.VARIANT_TICKS[v] for v in VARIANTS])
+        base = panel["uvm_baseline_variant"].iloc[0]
+        ax.set_title(style.panel_title(*key, f"UVM baseline: {style.VARIANT_LABELS[base]}, "
+                                             f"{panel['uvm_baseline_ms'].iloc[0]:.3g} ms"))
+        if c == 0:
+            ax.set_ylabel("speedup over UVM (×)")
+    # room above the tallest bar for its label; always include the line at 1
+    axes[0][0].set_ylim(min(lo, 1.0) / 1.6, max(hi, 1.0) * 1.6)
+    handles = [style.mode_handle(m) for m in modes]
+    labels = [style.MODE_LABELS[m] for m in modes]
+    handles.append(style.reference_handle())
+    labels.append("UVM baseline (= 1)")
+    style.legend_on_top(fig, handles, labels)
+    style.stamp(fig, source, DEFINITION)
+    return fig
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Figure 9 analogue: BFS speedup over UVM")
+    ap.add_argument("--runs", type=Path, required=True, help="runs.csv (schema RUN_COLUMNS)")
+    ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
+    ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
+    ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
+    a = ap.parse_args(argv)
+    try:
+        source = style.load_source(a.source)
+        table = speedups(style.load_table(a.runs, "runs", FIGURE))
+    except style.FigureDataError as e:
+        raise SystemExit(f"error: {e}") from None
+    style.save(draw(table, source), a.out)
+    if a.out_csv:
+        style.write_csv(table, a.out_csv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

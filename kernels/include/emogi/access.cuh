@@ -1,0 +1,53 @@
+// How the threads assigned to one vertex walk its neighbour list: the paper's three access patterns
+// (EMOGI §4.3) as policies, written once and combined with every algorithm and edge width.
+//
+// A policy says how many consecutive threads share a vertex (kLanes) and, for one of those threads (`lane`),
+// which entries of edges[begin, end) it visits. Algorithms call Access::walk with their per-edge operator.
+#pragma once
+#include <cstdint>
+
+#include "emogi/names.hpp"
+
+namespace emogi {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kCacheLineBytes = 128;  // the largest PCIe read request a GPU issues for zero-copy memory
+
+// Thread per vertex: each thread reads its list alone, one 32-byte sector request at a time (Listing 1).
+struct NaiveAccess {
+  static constexpr Variant kVariant = Variant::Naive;
+  static constexpr unsigned kLanes = 1;
+  template <class Index, class Visit>
+  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned /*lane*/,
+                              Visit visit) {
+    for (uint64_t i = begin; i < end; ++i) visit(edges[i]);
+  }
+};
+
+// Warp per vertex: the 32 lanes read 32 consecutive entries, which the coalescer merges into large requests.
+struct MergedAccess {
+  static constexpr Variant kVariant = Variant::Merged;
+  static constexpr unsigned kLanes = kWarpSize;
+  template <class Index, class Visit>
+  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned lane,
+                              Visit visit) {
+    for (uint64_t i = begin + lane; i < end; i += kWarpSize) visit(edges[i]);
+  }
+};
+
+// Warp per vertex, the start rounded down to a 128-byte boundary so every request is line-aligned; lanes that
+// fall before the true start sit out the first step (Listing 2). Assumes the edge array is 128-byte aligned,
+// which every allocation and the file format guarantee.
+struct MergedAlignedAccess {
+  static constexpr Variant kVariant = Variant::MergedAligned;
+  static constexpr unsigned kLanes = kWarpSize;
+  template <class Index, class Visit>
+  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned lane,
+                              Visit visit) {
+    constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
+    for (uint64_t i = (begin & ~(kPerLine - 1)) + lane; i < end; i += kWarpSize)
+      if (i >= begin) visit(edges[i]);
+  }
+};
+
+}  // namespace emogi

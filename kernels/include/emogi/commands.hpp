@@ -1,0 +1,13 @@
+// The sub-commands of the `emogi` binary; each takes the arguments after its name and returns the exit code.
+#pragma once
+
+namespace emogi {
+
+int bfs_command(int argc, char** argv);        // time and verify BFS variants x memory modes
+int linkbw_command(int argc, char** argv);     // host<->device cudaMemcpy bandwidth probe
+int reference_command(int argc, char** argv);  // CPU BFS depths of one root (for tests and debugging)
+int info_command(int argc, char** argv);       // a graph file's header, as JSON
+int list_command(int argc, char** argv);       // algorithms, variants and modes this build knows, as JSON
+int device_command(int argc, char** argv);     // the GPU, as JSON
+
+}  // namespace emogi

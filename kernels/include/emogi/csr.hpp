@@ -1,0 +1,77 @@
+// The graph file (docs/graph-format.md): a 4096-byte header block, then offsets, edges and optional weights,
+// each section page-aligned. MappedCsr memory-maps a file read-only and validates it before anyone uses it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace emogi {
+
+struct GraphFormatError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CsrHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t flags;
+  uint32_t index_bytes;
+  uint32_t reserved0;
+  uint64_t num_vertices;
+  uint64_t num_edges;
+  uint64_t checksum;
+  uint64_t reserved1[2];
+};
+static_assert(sizeof(CsrHeader) == 64, "the header is 64 bytes on disk");
+
+constexpr char kCsrMagic[8] = {'E', 'M', 'O', 'G', 'I', 'C', 'S', 'R'};
+constexpr uint32_t kCsrVersion = 1;
+constexpr uint32_t kFlagHasWeights = 1u << 0;
+constexpr uint32_t kFlagDirected = 1u << 1;
+constexpr uint64_t kSectionAlign = 4096;
+
+// Byte positions of the sections, derived from the header alone.
+struct CsrLayout {
+  uint64_t offsets_at, edges_at, weights_at, file_size;
+  static CsrLayout of(const CsrHeader& h);
+};
+
+class MappedCsr {
+ public:
+  // Maps `path` and checks magic, version, flags, sizes, offsets and (unless told not to) the checksum.
+  explicit MappedCsr(const std::string& path, bool verify_checksum = true);
+  ~MappedCsr();
+  MappedCsr(const MappedCsr&) = delete;
+  MappedCsr& operator=(const MappedCsr&) = delete;
+
+  const CsrHeader& header() const { return header_; }
+  const std::string& path() const { return path_; }
+  uint64_t num_vertices() const { return header_.num_vertices; }
+  uint64_t num_edges() const { return header_.num_edges; }
+  unsigned index_bytes() const { return header_.index_bytes; }
+  bool directed() const { return header_.flags & kFlagDirected; }
+  bool has_weights() const { return header_.flags & kFlagHasWeights; }
+
+  const uint64_t* offsets() const { return reinterpret_cast<const uint64_t*>(base_ + layout_.offsets_at); }
+  const void* edges() const { return base_ + layout_.edges_at; }
+  template <class Index>
+  const Index* edges_as() const {
+    if (sizeof(Index) != index_bytes()) throw GraphFormatError(path_ + ": edge width mismatch");
+    return static_cast<const Index*>(edges());
+  }
+  uint64_t edge_list_bytes() const { return num_edges() * index_bytes(); }
+  uint64_t degree(uint64_t v) const { return offsets()[v + 1] - offsets()[v]; }
+
+ private:
+  std::string path_;
+  CsrHeader header_{};
+  CsrLayout layout_{};
+  const unsigned char* base_ = nullptr;
+  size_t mapped_bytes_ = 0;
+};
+
+// XXH3-64 (seed 0) of the bytes after the header block: the file's checksum.
+uint64_t csr_payload_checksum(const unsigned char* file_base, uint64_t file_size);
+
+}  // namespace emogi

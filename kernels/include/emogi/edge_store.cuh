@@ -1,0 +1,42 @@
+// Where the edge list lives during a traversal (the memory mode). One class owns the allocation for any mode,
+// so kernels only ever see a device-usable pointer.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "emogi/names.hpp"
+
+namespace emogi {
+
+// What managed allocations may use. Oversubscribed managed memory can hang a shared GPU, so by default a managed
+// allocation must fit in the GPU's free memory (capped by `budget_bytes`) minus a margin.
+struct ManagedPolicy {
+  bool allow_oversubscription = false;  // the explicit opt-in, for users on a machine of their own
+  size_t budget_bytes = SIZE_MAX;       // treat at most this much GPU memory as free (sharing a GPU with others)
+};
+
+// Throws, before anything is allocated, when `bytes` of managed memory would not fit under `policy`.
+void check_managed_allocation(size_t bytes, const ManagedPolicy& policy);
+
+class EdgeStore {
+ public:
+  // Allocates `bytes` in `mode` on the current device and fills it from `host_data`.
+  EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const ManagedPolicy& policy);
+  ~EdgeStore();
+  EdgeStore(const EdgeStore&) = delete;
+  EdgeStore& operator=(const EdgeStore&) = delete;
+
+  MemoryMode mode() const { return mode_; }
+  const void* data() const { return device_ptr_; }
+  // Called before every timed run. UVM: move every page back to the host so each run starts cold.
+  void prepare_run();
+
+ private:
+  MemoryMode mode_;
+  size_t bytes_;
+  int device_ = 0;
+  void* allocation_ = nullptr;
+  const void* device_ptr_ = nullptr;
+};
+
+}  // namespace emogi

@@ -1,0 +1,40 @@
+"""Shared fixtures: the built `emogi` binary, GPU detection, small graphs."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from emogi import toolchain
+from emogi.gpu import detect_gpu
+
+REPO = Path(__file__).resolve().parent.parent
+HAS_GPU, GPU_DETAIL = detect_gpu()
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_GPU:
+        return
+    skip = pytest.mark.skip(reason=f"needs a CUDA GPU ({GPU_DETAIL})")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def emogi_binary(tmp_path_factory):
+    """The `emogi` binary: $EMOGI_BINARY if set, else built once per session (CUDA compiles in CI too).
+    Without a GPU one architecture is enough to prove the sources compile; with one, build for it."""
+    if os.environ.get("EMOGI_BINARY"):
+        return Path(os.environ["EMOGI_BINARY"])
+    build_dir = tmp_path_factory.mktemp("build")
+    with open(build_dir / "build.log", "w") as log:
+        try:
+            return toolchain.build(REPO / "kernels", build_dir, architectures="native" if HAS_GPU else "90", log=log)
+        except toolchain.ToolchainError as err:
+            pytest.fail(f"{err}\n{(build_dir / 'build.log').read_text()[-4000:]}")
+
+
+def run(cmd, **kwargs):
+    """Run a command, returning the CompletedProcess with text output."""
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)

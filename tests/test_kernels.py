@@ -1,0 +1,119 @@
+"""The CUDA project compiles, and its host side (graph reader, CPU reference BFS, CLI) is right. No GPU needed."""
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import shortest_path
+
+from conftest import run
+from emogi import csr, schema
+
+UNREACHED = 0xFFFFFFFF
+
+
+def write_graph(path, edges_by_vertex, num_vertices, dtype=np.uint64, directed=True):
+    """A CSR file from {vertex: [neighbours]} (neighbour order kept)."""
+    degrees = [len(edges_by_vertex.get(v, [])) for v in range(num_vertices)]
+    offsets = np.concatenate([[0], np.cumsum(degrees)]).astype(np.uint64)
+    edges = np.array([u for v in range(num_vertices) for u in edges_by_vertex.get(v, [])], dtype=dtype)
+    csr.write_csr(path, offsets, edges, directed=directed)
+    return path
+
+
+def scipy_depths(path, root):
+    g = csr.read_csr(path)
+    n = g.num_vertices
+    matrix = sp.csr_matrix((np.ones(g.num_edges), np.asarray(g.edges, dtype=np.int64),
+                            np.asarray(g.offsets, dtype=np.int64)), shape=(n, n))
+    dist = shortest_path(matrix, unweighted=True, indices=root)
+    return np.where(np.isinf(dist), UNREACHED, dist).astype(np.uint32)
+
+
+def reference_depths(binary, path, root, tmp_path):
+    out = tmp_path / f"depth-{root}.u32"
+    done = run([binary, "reference", "--graph", path, "--root", root, "--out", out])
+    assert done.returncode == 0, done.stderr
+    return np.fromfile(out, dtype=np.uint32), json.loads(done.stdout)
+
+
+def test_list_agrees_with_schema(emogi_binary):
+    listed = json.loads(run([emogi_binary, "list"]).stdout)
+    assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.VARIANTS),
+                      "modes": list(schema.MODES)}
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+def test_info_reads_python_written_file(emogi_binary, tmp_path, dtype):
+    path = write_graph(tmp_path / "g.csr", {0: [1, 2], 2: [0]}, 4, dtype=dtype, directed=True)
+    info = json.loads(run([emogi_binary, "info", "--graph", path]).stdout)
+    header = csr.read_header(path)
+    assert info == {"num_vertices": 4, "num_edges": 3, "index_bytes": np.dtype(dtype).itemsize, "directed": True,
+                    "has_weights": False, "checksum": f"{header.checksum:016x}"}
+
+
+def corrupt(path, how):
+    data = bytearray(path.read_bytes())
+    if how == "truncated":
+        data = data[:-3]
+    elif how == "magic":
+        data[0:8] = b"NOTACSR!"
+    elif how == "payload":
+        data[-1] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how,message", [("truncated", "truncated"), ("magic", "not an EMOGI CSR file"),
+                                         ("payload", "corrupt: checksum")])
+def test_reader_rejects_bad_files(emogi_binary, tmp_path, how, message):
+    path = write_graph(tmp_path / "g.csr", {0: [1], 1: [0, 2], 2: [1]}, 3)
+    corrupt(path, how)
+    done = run([emogi_binary, "info", "--graph", path])
+    assert done.returncode == 1
+    assert message in done.stderr and str(path) in done.stderr
+
+
+EDGE_CASES = {
+    "path with isolated vertices": ({0: [1], 1: [2], 2: [3], 5: [0]}, 7, [0, 5]),
+    "root without out-edges": ({0: [1], 1: [0]}, 3, [2]),
+    "single vertex": ({}, 1, [0]),
+    "two components": ({0: [1], 1: [0], 2: [3], 3: [2]}, 4, [0, 3]),
+    "star": ({0: list(range(1, 50))}, 50, [0, 7]),
+}
+
+
+@pytest.mark.parametrize("case", EDGE_CASES)
+def test_reference_bfs_edge_cases(emogi_binary, tmp_path, case):
+    adjacency, n, roots = EDGE_CASES[case]
+    path = write_graph(tmp_path / "g.csr", adjacency, n)
+    for root in roots:
+        depth, summary = reference_depths(emogi_binary, path, root, tmp_path)
+        expected = scipy_depths(path, root)
+        np.testing.assert_array_equal(depth, expected)
+        assert summary["levels"] == int(expected[expected != UNREACHED].max()) + 1
+        assert summary["reached"] == int((expected != UNREACHED).sum())
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
+    rng = np.random.default_rng(5)
+    n = 3000
+    matrix = sp.random(n, n, density=0.002, format="csr", random_state=rng)
+    adjacency = {v: list(matrix.indices[matrix.indptr[v]:matrix.indptr[v + 1]]) for v in range(n)}
+    path = write_graph(tmp_path / "g.csr", adjacency, n, dtype=dtype)
+    for root in rng.choice(n, 5, replace=False):
+        depth, summary = reference_depths(emogi_binary, path, int(root), tmp_path)
+        np.testing.assert_array_equal(depth, scipy_depths(path, int(root)))
+        reached = depth != UNREACHED
+        assert summary["edges_traversed"] == int(np.diff(csr.read_csr(path).offsets)[reached].sum())
+
+
+@pytest.mark.parametrize("args,message", [
+    (["bfs", "--bogus", "1"], "unknown option --bogus"),
+    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"], "unknown variant 'fancy'"),
+    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"], "unknown memory mode 'swap'"),
+    (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),
+])
+def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
+    done = run([emogi_binary, *args], cwd=tmp_path)
+    assert done.returncode == 1 and message in done.stderr

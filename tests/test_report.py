@@ -1,0 +1,175 @@
+"""The report builder on SYNTHETIC inputs (tmp dirs only). Fast: the whole module runs in a few seconds
+(figures drawn in-process, one typst compile per report); `test_report_is_fast` guards the 30 s budget."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from figures import style
+from tests.test_figures import write_synthetic_tables
+
+REPO = Path(__file__).resolve().parents[1]
+BUILD = REPO / "workflow" / "scripts" / "build_report.py"
+PAPER_NUMBERS = REPO / "paper" / "paper_numbers.yaml"
+PAPER_TEXT = Path("/work/shared/papers/emogi-pvldb2021.txt")
+
+
+def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
+    """Draw both figures and the model table in-process, as the workflow's rules would (but faster)."""
+    from model import bounds
+
+    fig09 = importlib.import_module("figures.fig09_speedup_over_uvm")
+    fig08 = importlib.import_module("figures.fig08_pcie_bandwidth")
+    p = {"fig09": out / "fig09.png", "fig09_csv": out / "fig09.csv", "fig08": out / "fig08.png",
+         "fig08_csv": out / "fig08.csv", "link_bound": out / "link_bound.csv"}
+    fig09.main(["--runs", str(tables["runs"]), "--source", str(tables["source"]), "--out", str(p["fig09"]),
+                "--out-csv", str(p["fig09_csv"])])
+    if not with_profile:
+        return p
+    fig08.main(["--profile", str(tables["profile"]), "--link", str(tables["link"]), "--source",
+                str(tables["source"]), "--out", str(p["fig08"]), "--out-csv", str(p["fig08_csv"])])
+    bounds.main(["--runs", str(tables["runs"]), "--profile", str(tables["profile"]), "--link", str(tables["link"]),
+                 "--out", str(p["link_bound"])])
+    return p
+
+
+def _args(tables, figs, out_pdf, with_profile=True) -> list[str]:
+    args = ["--source", tables["source"], "--fig09", figs["fig09"], "--fig09-csv", figs["fig09_csv"],
+            "--runs", tables["runs"], "--link", tables["link"], "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf]
+    if with_profile:
+        args += ["--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"]]
+    return [str(a) for a in args]
+
+
+def _build(tables, figs, out_pdf, with_profile=True):
+    """The CLI as the workflow runs it (a fresh interpreter)."""
+    return subprocess.run([sys.executable, str(BUILD), *_args(tables, figs, out_pdf, with_profile)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _build_in_process(tables, figs, out_pdf, with_profile=True):
+    """The same, without the interpreter start-up (seconds on a busy machine)."""
+    spec = importlib.util.spec_from_file_location("build_report", BUILD)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main(_args(tables, figs, out_pdf, with_profile))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    base = tmp_path_factory.mktemp("report")
+    tables = write_synthetic_tables(base / "tables")
+    figs = _figures(tables, base / "figures")
+    pdf = base / "report" / "report.pdf"
+    t0 = time.monotonic()
+    r = _build(tables, figs, pdf)
+    elapsed = time.monotonic() - t0
+    assert r.returncode == 0, r.stderr
+    return {"tables": tables, "figs": figs, "pdf": pdf, "json": pdf.with_suffix(".json"), "elapsed": elapsed}
+
+
+def test_pdf_and_json_written(built):
+    assert built["pdf"].read_bytes()[:4] == b"%PDF"
+    assert built["pdf"].stat().st_size > 50_000  # it embeds the two figures
+    assert not list(built["pdf"].parent.glob(".*")), "temporary files left behind"
+    data = json.loads(built["json"].read_text())
+    src = json.loads(built["tables"]["source"].read_text())
+    assert data["source"]["label"] == style.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
+                                                                 "2000-01-01"
+
+
+def test_json_has_paper_and_our_numbers(built):
+    data = json.loads(built["json"].read_text())
+    paper = yaml.safe_load(PAPER_NUMBERS.read_text())
+    f9 = {v["quantity"]: v for v in data["fig09"]["values"]}
+    assert f9["naive_over_uvm"]["paper"] == 0.73 == paper["fig09"]["naive_over_uvm"]["value"]
+    assert f9["merged_over_uvm"]["paper"] == 3.24
+    assert f9["aligned_over_merged"]["paper"] == 1.10
+    for q in ("naive_over_uvm", "merged_over_uvm", "aligned_over_uvm", "aligned_over_merged"):
+        ours = f9[q]["ours"]
+        assert set(ours) == {"zerocopy", "zerocopy-pinned"} and all(v > 0 for v in ours.values())
+
+    # ours must equal the mean of the fig09 CSV it was built from
+    import pandas as pd
+    t = pd.read_csv(built["figs"]["fig09_csv"])
+    sel = t[(t.variant == "merged") & (t["mode"] == "zerocopy-pinned")]
+    assert f9["merged_over_uvm"]["ours"]["zerocopy-pinned"] == pytest.approx(sel.speedup.mean())
+
+    f8 = data["fig08"]["values"]
+    assert f8["peak_gbps"]["paper"] == 12.3 and f8["peak_gbps"]["ours"] > 0
+    assert f8["merged_fraction_of_peak"]["paper"] == 0.90
+    assert 0 < f8["aligned_fraction_of_peak"]["ours"]["zerocopy"] < 2
+    assert data["link_bound"]["table"]["rows"]
+    assert data["times"]["table"]["rows"]
+    env = {row[0]: row[1:] for row in data["environment"]["rows"]}
+    assert env["GPU"] == ["SYNTHETIC-GPU (test data)", "Tesla V100 HBM2 16GB"]
+    assert env["Driver"][1] == "440.82" and env["CUDA"][1] == "10.2.89"
+    assert env["Host link"] == ["SYNTHETIC link", "PCIe 3.0 x16"]
+
+
+def test_source_line_on_first_page_and_under_each_figure(built):
+    typst = pytest.importorskip("typst")
+    data_path = "/" + built["json"].resolve().relative_to("/").as_posix()
+    kw = {"root": "/", "sys_inputs": {"data": data_path}, "ignore_system_fonts": True}
+    label = json.loads(built["json"].read_text())["source"]["label"]
+    meta = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "<source-line>", one=True, **kw))
+    assert meta["value"] == {"page": 1, "text": label}
+
+    def text_of(node):
+        if isinstance(node, dict):
+            return node.get("text", "") if isinstance(node.get("text"), str) else "".join(
+                text_of(v) for k, v in node.items() if k != "text")
+        if isinstance(node, list):
+            return "".join(text_of(v) for v in node)
+        return ""
+
+    figures = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "figure", **kw))
+    images = [f for f in figures if f["body"].get("func") == "image"]
+    assert len(images) == 2
+    for f in figures:
+        assert label in text_of(f["caption"]), text_of(f["caption"])
+
+
+def test_report_without_profile_table(built, tmp_path):
+    """Archived measurements without profile.csv: no fig08, no model table, the report still builds."""
+    tables = write_synthetic_tables(tmp_path / "tables", source="archive")
+    pdf = tmp_path / "out" / "report.pdf"
+    # the fresh-labelled fig09 image is reused to save time; only the report's own text is checked here
+    assert _build_in_process(tables, built["figs"], pdf, with_profile=False) == 0
+    assert pdf.read_bytes()[:4] == b"%PDF"
+    data = json.loads(pdf.with_suffix(".json").read_text())
+    assert data["fig08"] is None and data["link_bound"] is None
+    assert data["source"]["label"] == "archived measurements from SYNTHETIC-GPU (test data) on 2000-01-01"
+
+
+def test_missing_figure_is_a_clear_error(built, tmp_path):
+    figs = dict(built["figs"], fig09=tmp_path / "absent.png")
+    with pytest.raises(SystemExit, match="absent.png is missing"):
+        _build_in_process(built["tables"], figs, tmp_path / "r.pdf")
+    assert not (tmp_path / "r.pdf").exists()
+
+
+def test_report_is_fast(built):
+    assert built["elapsed"] < 15, f"build_report took {built['elapsed']:.1f} s"
+
+
+@pytest.mark.skipif(not PAPER_TEXT.is_file(), reason="paper text not on this machine")
+def test_paper_numbers_are_quoted_from_the_paper():
+    norm = lambda s: re.sub(r"\s+", " ", s.replace("$1.10 \\times$", "1.10×"))  # noqa: E731  (PDF-to-text math)
+    text = norm(PAPER_TEXT.read_text())
+    numbers = yaml.safe_load(PAPER_NUMBERS.read_text())
+    for group in ("system", "fig09", "fig08"):
+        for key, entry in numbers[group].items():
+            assert entry.get("section") and entry.get("quote"), (group, key)
+            for fragment in entry["quote"].split(" ... "):
+                assert norm(fragment) in text, (group, key, fragment)

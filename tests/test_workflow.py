@@ -1,0 +1,74 @@
+"""The Snakemake workflow: lint-clean, config checked at start-up, dry runs of both plans, and the complete
+no-GPU run (archived measurements -> tables, model, figures, report) in a temporary copy of the repository."""
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run
+
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+IGNORE = shutil.ignore_patterns(".git", ".venv", ".site", ".whl", "build", "results", "resources", "logs",
+                                ".snakemake", "__pycache__", ".pytest_cache")
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """A copy of the repository, as a fresh clone would have it."""
+    dest = tmp_path / "repo"
+    shutil.copytree(REPO, dest, ignore=IGNORE)
+    return dest
+
+
+def snakemake(workdir, *args):
+    return run([*SNAKEMAKE, "--cores", "2", *args], cwd=workdir)
+
+
+def test_lint_is_clean(workdir):
+    done = snakemake(workdir, "--lint")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Lints for" not in done.stdout + done.stderr
+
+
+def test_dry_run_of_the_default_config(workdir):
+    done = snakemake(workdir, "-n", "--config", "measurements=archive")
+    assert done.returncode == 0, done.stderr
+    for rule in ("restore_tables", "link_bound", "fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "report"):
+        assert rule in done.stdout
+    assert "measure_bfs" not in done.stdout
+
+
+def test_dry_run_previews_the_gpu_plan(workdir):
+    done = snakemake(workdir, "-n", "--config", "measurements=fresh")
+    assert done.returncode == 0, done.stderr
+    for rule in ("generate_graph", "pick_roots", "build_kernels", "measure_bfs", "link_probe", "profile_bfs",
+                 "collect_tables", "report"):
+        assert rule in done.stdout
+
+
+@pytest.mark.parametrize("override,message", [
+    ("colour=blue", "colour"),                  # unknown key
+    ("roots={'count': 'many'}", "many"),        # wrong type
+    ("measurements=sometimes", "sometimes"),    # not one of the choices
+])
+def test_bad_config_fails_at_start_up(workdir, override, message):
+    done = snakemake(workdir, "-n", "--config", override)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "ValidationError" in output and message in output
+
+
+@pytest.mark.slow
+def test_complete_run_from_archived_measurements(workdir):
+    done = snakemake(workdir, "--config", "measurements=archive")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+    results = workdir / "results"
+    source = json.loads((results / "tables" / "source.json").read_text())
+    assert source["source"] == "archive"
+    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth"):
+        assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
+    pdf = results / "report" / "report.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
+    assert not any(Path(workdir, "build").glob("*")), "the no-GPU path must not need the CUDA build"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# First contact with a GPU machine: tools, build, tests, a timing probe of the default graphs, ncu checks.
+#   (device) bash tools/device/smoke.sh      -> logs and tables under $OUT
+set -uo pipefail
+. tools/device/setup.sh
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+log() { echo "== $* ($(date +%T))"; }
+
+log tools
+nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.gen.current,pcie.link.width.max,memory.total,memory.used --format=csv
+which nvcc ncu cmake ninja python3; nvcc --version | tail -2; ncu --version | tail -1; python3 -V
+python3 -c "import snakemake, typst, xxhash, pandas; print('python packages ok')"
+
+log build
+python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+build/emogi device
+
+log generate scale-23 graphs in parallel
+mkdir -p resources/graphs
+( /usr/bin/time -v python3 -m emogi.generators --kind kron --scale 23 --seed 23 --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json ) > "$OUT/gen_kron.log" 2>&1 &
+( /usr/bin/time -v python3 -m emogi.generators --kind urand --scale 23 --seed 24 --out resources/graphs/urand23.w8.csr --meta resources/graphs/urand23.w8.json ) > "$OUT/gen_urand.log" 2>&1 &
+
+log gpu tests meanwhile
+EMOGI_BINARY=$PWD/build/emogi timeout 300 python3 -m pytest tests/test_gpu_bfs.py tests/test_kernels.py -q -x 2>&1 | tail -15
+wait
+grep -h -E "Elapsed|Maximum resident|seconds|error" "$OUT"/gen_*.log | head -20
+cat resources/graphs/*.json | python3 -c "import sys,json; [print({k:v for k,v in json.loads(l).items() if k in ('num_vertices','num_edges','isolated_vertices','max_degree','seconds','generation_seconds')}) for l in sys.stdin.read().replace('}\n{','}\x00{').split('\x00')]" 2>&1 | head
+
+log timing probe: 1 root, every variant x mode, both graphs
+for g in kron23 urand23; do
+  python3 -m emogi.roots resources/graphs/$g.w8.csr --count 2 --seed 7 --out resources/$g.roots
+  timeout 400 build/emogi bfs --graph resources/graphs/$g.w8.csr --name $g --roots-file resources/$g.roots \
+    --reps 1 --warmup 1 --out "$OUT/probe_$g.csv" 2>&1 | grep -v "^reference"
+done
+
+log link probe
+build/emogi linkbw --sizes 64M,256M,1G --reps 3 --out "$OUT/link.csv" 2>&1 | tail -6
+
+log ncu: cold-UVM PCIe bytes under kernel vs application replay (kron23, merged-aligned, one root)
+r=$(head -n1 resources/kron23.roots)
+for replay in kernel application; do
+  timeout 240 ncu --replay-mode $replay --clock-control none -k regex:bfs_level --csv --page raw \
+    --metrics pcie__read_bytes.sum,lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum,gpu__time_duration.sum \
+    build/emogi bfs --graph resources/graphs/kron23.w8.csr --roots $r --variants merged-aligned --modes uvm \
+    --reps 1 --warmup 0 --out /tmp/x.csv > "$OUT/ncu_uvm_$replay.csv" 2> "$OUT/ncu_uvm_$replay.err"
+  python3 - "$OUT/ncu_uvm_$replay.csv" $replay <<'PY'
+import io, sys, pandas as pd
+text = open(sys.argv[1]).read()
+frame = pd.read_csv(io.StringIO(text[text.index('"ID"'):]), skiprows=[1])
+cols = [c for c in frame.columns if c.endswith(".sum")]
+print(sys.argv[2], "replay:", len(frame), "launches;", {c: float(pd.to_numeric(frame[c].astype(str).str.replace(",", ""), errors="coerce").sum()) for c in cols})
+PY
+done
+ls -la "$OUT"

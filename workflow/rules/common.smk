@@ -1,0 +1,41 @@
+# Shared by every rule file: paths, the choice between fresh and archived measurements (made once, at
+# start-up), and the single `gpu` resource unit.
+import shlex
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.logging import logger
+
+REPO = Path(workflow.basedir)
+sys.path.insert(0, str(REPO))
+
+from emogi import workflow as setup  # noqa: E402
+
+setup.prepare_environment(REPO)
+INVOCATION = shlex.quote(shlex.join(["snakemake", *sys.argv[1:]]))
+GRAPHS = list(config["graphs"])
+WIDTHS = config["edge_bytes"]
+DEVICE = config["gpu"]["device"]
+comma = setup.comma
+
+# GPU jobs declare `resources: gpu=1`; one unit in all means they never overlap. The workflow profile sets it
+# too, but a run without the profile must be just as safe.
+if "gpu" not in workflow.global_resources:
+    workflow.register_resource("gpu", 1)
+
+try:
+    SOURCE, _why = setup.measurement_source(config["measurements"], setup.is_dry_run())
+except setup.SourceError as err:
+    raise WorkflowError(str(err))
+logger.info(f"measurements: {SOURCE} ({_why})")
+
+TABLES = expand("results/tables/{table}.csv", table=["runs", "profile", "link"]) + ["results/tables/source.json"]
+FIGURES = expand(
+    "results/figures/{figure}.{ext}", figure=["fig09_speedup_over_uvm", "fig08_pcie_bandwidth"], ext=["png", "csv"]
+)
+
+
+wildcard_constraints:
+    graph="[A-Za-z0-9_-]+",
+    width="4|8",

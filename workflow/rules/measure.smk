@@ -1,0 +1,67 @@
+# Measure (GPU): every variant x mode from every root, verified against the CPU reference, and the cudaMemcpy
+# link probe. `resources: gpu=1` with the workflow profile's gpu=1 limit keeps GPU jobs from overlapping.
+
+
+rule measure_bfs:
+    input:
+        binary="build/emogi",
+        graph="resources/graphs/{graph}.w{width}.csr",
+        roots="results/roots/{graph}.txt",
+    output:
+        "results/fresh/runs/{graph}.w{width}.csv",
+    params:
+        device=DEVICE,
+        invocation=INVOCATION,
+        m=config["measure"],
+        variants=comma(config["measure"]["variants"]),
+        modes=comma(config["measure"]["modes"]),
+        oversubscribe="--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else "",
+    resources:
+        gpu=1,
+    log:
+        "logs/measure/bfs_{graph}.w{width}.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.measure bfs --binary {input.binary} --out {output} --device {params.device}"
+        " --invocation {params.invocation} -- --graph {input.graph} --name {wildcards.graph} --roots-file {input.roots}"
+        " --variants {params.variants} --modes {params.modes} --reps {params.m[reps]} --warmup {params.m[warmup]}"
+        " {params.oversubscribe} > {log} 2>&1"
+
+
+rule link_probe:
+    input:
+        binary="build/emogi",
+    output:
+        "results/fresh/link.csv",
+    params:
+        device=DEVICE,
+        invocation=INVOCATION,
+        sizes=comma(config["link_probe"]["sizes"]),
+        reps=config["link_probe"]["reps"],
+    resources:
+        gpu=1,
+    log:
+        "logs/measure/link_probe.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.measure linkbw --binary {input.binary} --out {output} --device {params.device}"
+        " --invocation {params.invocation} -- --sizes {params.sizes} --reps {params.reps} > {log} 2>&1"
+
+
+rule record_provenance:
+    input:
+        binary="build/emogi",
+    output:
+        "results/fresh/provenance.json",
+    params:
+        device=DEVICE,
+        invocation=INVOCATION,
+    log:
+        "logs/measure/provenance.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.provenance --binary {input.binary} --device {params.device} --invocation {params.invocation}"
+        " --out {output} > {log} 2>&1"
