@@ -16,6 +16,7 @@ Profiled runs are separate from timed runs: the profiler's replay perturbs timin
 """
 import argparse
 import importlib
+import re
 import shutil
 import subprocess
 import sys
@@ -37,18 +38,31 @@ class ProfileError(RuntimeError):
     pass
 
 
+def _nsight_compute_dirs(exe):
+    """Folders that may hold Nsight Compute: beside the executable, inside the CUDA toolkit, and what a wrapper
+    script (CUDA's bin/ncu is one) points at."""
+    exe = Path(exe).resolve()
+    dirs = [exe.parent, *exe.parent.parent.glob("nsight-compute*"), *Path("/opt/nvidia/nsight-compute").glob("*")]
+    try:
+        text = exe.read_text(errors="ignore") if exe.stat().st_size < 100_000 else ""
+    except OSError:
+        text = ""
+    for match in re.findall(r"[\w./-]*nsight-compute[\w.-]*", text):
+        dirs += [Path(match), (exe.parent / match.lstrip("/")).resolve()]  # absolute, or relative to the script
+    return dirs
+
+
 def load_ncu_report_module(ncu="ncu"):
     """Import Nsight Compute's own report reader from the installation that `ncu` belongs to."""
     exe = shutil.which(ncu)
     if exe is None:
         raise ProfileError(f"Nsight Compute '{ncu}' not found on PATH (config profile.ncu)")
-    root = Path(exe).resolve().parent
-    for candidate in [root / "extras" / "python", *root.parent.glob("*/extras/python"),
-                      *root.glob("*/extras/python")]:
+    for folder in _nsight_compute_dirs(exe):
+        candidate = folder / "extras" / "python"
         if (candidate / "ncu_report.py").is_file():
             sys.path.insert(0, str(candidate))
             return importlib.import_module("ncu_report")
-    raise ProfileError(f"ncu_report.py not found near {exe} (expected <nsight-compute>/extras/python)")
+    raise ProfileError(f"ncu_report.py not found for {exe} (looked for <nsight-compute>/extras/python)")
 
 
 def _traversal_of(action):

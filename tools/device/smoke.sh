@@ -36,19 +36,5 @@ done
 log link probe
 build/emogi linkbw --sizes 64M,256M,1G --reps 3 --out "$OUT/link.csv" 2>&1 | tail -6
 
-log ncu: cold-UVM PCIe bytes under kernel vs application replay (kron23, merged-aligned, one root)
-r=$(head -n1 resources/kron23.roots)
-for replay in kernel application; do
-  timeout 240 ncu --replay-mode $replay --clock-control none -k regex:bfs_level --csv --page raw \
-    --metrics pcie__read_bytes.sum,lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum,gpu__time_duration.sum \
-    build/emogi bfs --graph resources/graphs/kron23.w8.csr --roots $r --variants merged-aligned --modes uvm \
-    --reps 1 --warmup 0 --out /tmp/x.csv > "$OUT/ncu_uvm_$replay.csv" 2> "$OUT/ncu_uvm_$replay.err"
-  python3 - "$OUT/ncu_uvm_$replay.csv" $replay <<'PY'
-import io, sys, pandas as pd
-text = open(sys.argv[1]).read()
-frame = pd.read_csv(io.StringIO(text[text.index('"ID"'):]), skiprows=[1])
-cols = [c for c in frame.columns if c.endswith(".sum")]
-print(sys.argv[2], "replay:", len(frame), "launches;", {c: float(pd.to_numeric(frame[c].astype(str).str.replace(",", ""), errors="coerce").sum()) for c in cols})
-PY
-done
+bash tools/device/uvm_replay_check.sh resources/graphs/kron23.w8.csr resources/kron23.roots
 ls -la "$OUT"
