@@ -53,9 +53,8 @@ def main(argv=None):
     p.add_argument("--binary", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
-    p.add_argument("--invocation", default="", help="the workflow command line, recorded as provenance")
     a = p.parse_args(argv[:split])
-    prov = provenance.collect(a.binary, a.device, a.invocation)
+    prov = provenance.collect(a.binary, a.device)
     rows = run_binary(a.binary, a.command, argv[split + 1:], a.out, a.device)
     table = "runs" if a.command == "bfs" else "link"
     write_csv(schema.check_columns(provenance.stamp(rows, prov), table), a.out)

@@ -121,12 +121,11 @@ def main(argv=None):
     p.add_argument("--out", required=True)
     p.add_argument("--ncu", default="ncu")
     p.add_argument("--device", type=int, default=0)
-    p.add_argument("--invocation", default="")
     a = p.parse_args(argv[:split])
     bfs_args = argv[split + 1:]
     try:
         ncu_report = load_ncu_report_module(a.ncu)
-        prov = provenance.collect(a.binary, a.device, a.invocation)
+        prov = provenance.collect(a.binary, a.device)
         Path(a.report).parent.mkdir(parents=True, exist_ok=True)
         with gpu_lock(a.device), tempfile.TemporaryDirectory(dir=Path(a.out).parent) as tmp:
             runs_csv = Path(tmp) / "runs.csv"

@@ -2,6 +2,7 @@
 repeated on every row (schema.PROVENANCE_COLUMNS), so a number can always be traced to its run."""
 import datetime
 import json
+import os
 import platform
 import subprocess
 from pathlib import Path
@@ -21,10 +22,11 @@ def _run(cmd, cwd=None):
 
 
 def git_commit():
-    """Short commit hash, with -dirty when tracked files differ from it; 'unknown' outside a git checkout."""
+    """Short commit hash, with -dirty when tracked files differ from it. A copy without .git (a GPU machine sent
+    only the working tree) names its commit in $EMOGI_COMMIT; otherwise 'unknown'."""
     commit = _run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO)
     if commit is None:
-        return "unknown"
+        return os.environ.get("EMOGI_COMMIT") or "unknown"
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO)
     return commit + ("-dirty" if dirty else "")
 
@@ -36,7 +38,7 @@ def nvidia_smi(device=0):
     return dict(zip(_SMI_FIELDS, [v.strip() for v in out.splitlines()[0].split(",")]))
 
 
-def collect(binary=None, device=0, command=""):
+def collect(binary=None, device=0, command=None):
     """Provenance of a run made now on `device`; `binary` (the built `emogi`) reports the CUDA versions."""
     smi = nvidia_smi(device)
     dev = json.loads(_run([str(binary), "device", "--device", str(device)]) or "{}") if binary else {}
@@ -56,7 +58,7 @@ def collect(binary=None, device=0, command=""):
         "commit": git_commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "hostname": platform.node(),
-        "command": command,
+        "command": command if command is not None else os.environ.get("EMOGI_INVOCATION", ""),
     }
 
 
@@ -76,9 +78,8 @@ def main(argv=None):
     p.add_argument("--binary", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
-    p.add_argument("--invocation", default="")
     a = p.parse_args(argv)
-    write_text(json.dumps(collect(a.binary, a.device, a.invocation), indent=2) + "\n", a.out)
+    write_text(json.dumps(collect(a.binary, a.device), indent=2) + "\n", a.out)
 
 
 if __name__ == "__main__":

@@ -10,11 +10,14 @@ class SourceError(RuntimeError):
     pass
 
 
-def prepare_environment(repo):
+def prepare_environment(repo, invocation=""):
     """Rules run `python3 -m emogi...`: make that the Python running snakemake (a conda env's, under --sdm
-    conda, still comes first) and let it import this repository from any working directory."""
+    conda, still comes first) and let it import this repository from any working directory. The command line
+    reaches provenance records through the environment, not rule parameters, so that running a different target
+    does not make snakemake re-run measurements whose parameters "changed"."""
     os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo), os.environ.get("PYTHONPATH")]))
+    os.environ["EMOGI_INVOCATION"] = invocation
 
 
 def is_dry_run(argv=None):

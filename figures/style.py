@@ -101,7 +101,7 @@ def source_label(source: dict) -> str:
     missing = [k for k in REQUIRED_SOURCE_KEYS if not source.get(k)]
     if missing:
         raise FigureDataError(f"source record lacks {missing}; it needs {list(REQUIRED_SOURCE_KEYS)}")
-    kind, gpu, date = source["source"], source["gpu"], source["date"]
+    kind, gpu, date = source["source"], source["gpu"], str(source["date"])[:10]  # the day; times are in the tables
     if kind == "fresh":
         return f"fresh measurements on {gpu}, {date}"
     if kind == "archive":

@@ -30,6 +30,12 @@ prof = pd.read_csv("results/tables/profile.csv")
 print(prof[["graph", "variant", "mode", "launches", "avg_request_bytes", "pcie_read_bytes", "pcie_read_gbps"]].round(2).to_string())
 PY
 
+log "all tests (CPU and GPU), with the new archive in place"
+timeout 300 python3 -m pytest -q 2>&1 | tail -6
+
+log "footprint check: kron25, managed vs pinned"
+timeout 240 bash tools/device/footprint_check.sh 25 "$OUT/footprint_kron25.csv"
+
 log "uvm replay check"
 timeout 200 bash tools/device/uvm_replay_check.sh resources/graphs/kron23.w8.csr results/roots/kron23.txt
 

@@ -12,8 +12,7 @@ sys.path.insert(0, str(REPO))
 
 from emogi import workflow as setup  # noqa: E402
 
-setup.prepare_environment(REPO)
-INVOCATION = shlex.quote(shlex.join(["snakemake", *sys.argv[1:]]))
+setup.prepare_environment(REPO, invocation=shlex.join(["snakemake", *sys.argv[1:]]))
 GRAPHS = list(config["graphs"])
 WIDTHS = config["edge_bytes"]
 DEVICE = config["gpu"]["device"]

@@ -11,7 +11,6 @@ rule measure_bfs:
         "results/fresh/runs/{graph}.w{width}.csv",
     params:
         device=DEVICE,
-        invocation=INVOCATION,
         m=config["measure"],
         variants=comma(config["measure"]["variants"]),
         modes=comma(config["measure"]["modes"]),
@@ -24,7 +23,7 @@ rule measure_bfs:
         "../../envs/measure.yaml"
     shell:
         "python3 -m emogi.measure bfs --binary {input.binary} --out {output} --device {params.device}"
-        " --invocation {params.invocation} -- --graph {input.graph} --name {wildcards.graph} --roots-file {input.roots}"
+        " -- --graph {input.graph} --name {wildcards.graph} --roots-file {input.roots}"
         " --variants {params.variants} --modes {params.modes} --reps {params.m[reps]} --warmup {params.m[warmup]}"
         " {params.oversubscribe} > {log} 2>&1"
 
@@ -36,7 +35,6 @@ rule link_probe:
         "results/fresh/link.csv",
     params:
         device=DEVICE,
-        invocation=INVOCATION,
         sizes=comma(config["link_probe"]["sizes"]),
         reps=config["link_probe"]["reps"],
     resources:
@@ -47,7 +45,7 @@ rule link_probe:
         "../../envs/measure.yaml"
     shell:
         "python3 -m emogi.measure linkbw --binary {input.binary} --out {output} --device {params.device}"
-        " --invocation {params.invocation} -- --sizes {params.sizes} --reps {params.reps} > {log} 2>&1"
+        " -- --sizes {params.sizes} --reps {params.reps} > {log} 2>&1"
 
 
 rule record_provenance:
@@ -57,11 +55,9 @@ rule record_provenance:
         "results/fresh/provenance.json",
     params:
         device=DEVICE,
-        invocation=INVOCATION,
     log:
         "logs/measure/provenance.log",
     conda:
         "../../envs/measure.yaml"
     shell:
-        "python3 -m emogi.provenance --binary {input.binary} --device {params.device} --invocation {params.invocation}"
-        " --out {output} > {log} 2>&1"
+        "python3 -m emogi.provenance --binary {input.binary} --device {params.device} --out {output} > {log} 2>&1"

@@ -12,7 +12,6 @@ rule profile_bfs:
         report="results/fresh/ncu/{graph}.w{width}.ncu-rep",
     params:
         device=DEVICE,
-        invocation=INVOCATION,
         ncu=config["profile"]["ncu"],
         variants=comma(config["measure"]["variants"]),
         modes=comma(config["measure"]["modes"]),
@@ -25,6 +24,6 @@ rule profile_bfs:
         "../../envs/measure.yaml"
     shell:
         "python3 -m emogi.profile --ncu {params.ncu} --binary {input.binary} --report {output.report}"
-        " --out {output.table} --device {params.device} --invocation {params.invocation} --"
+        " --out {output.table} --device {params.device} --"
         " --graph {input.graph} --name {wildcards.graph} --roots $(head -n 1 {input.roots})"
         " --variants {params.variants} --modes {params.modes} {params.oversubscribe} > {log} 2>&1"

@@ -122,15 +122,17 @@ def environment(source: dict, runs: pd.DataFrame, paper: dict) -> tuple[list, li
     """Environment table (ours beside the paper's) and warnings where source.json and runs.csv disagree."""
     warnings = []
 
-    def ours(key):
+    def ours(key, same=str):
+        """source.json's value of `key`, checked against the rows; `same` maps a value to what must agree."""
         value = source.get(key)
-        recorded = sorted(map(str, runs[key].dropna().unique())) if key in runs.columns else []
-        if value and recorded and str(value) not in recorded:
+        recorded = sorted({same(v) for v in runs[key].dropna()}) if key in runs.columns else []
+        if value and recorded and same(value) not in recorded:
             warnings.append(f"source.json gives {key} = {value!r} but runs.csv records {', '.join(recorded)}")
         if not value and recorded:
             value = ", ".join(recorded)  # source.json lacks it: the rows still say
         return str(value) if value else NOT_RECORDED
 
+    date = ours("date", same=lambda d: str(d)[:10])  # rows and provenance are stamped minutes apart: compare days
     system = paper["system"]
     rows = [
         ["GPU", ours("gpu"), system["gpu"]["value"]],
@@ -138,12 +140,20 @@ def environment(source: dict, runs: pd.DataFrame, paper: dict) -> tuple[list, li
         ["Driver", ours("driver"), system["driver"]["value"]],
         ["CUDA", ours("cuda"), system["cuda"]["value"]],
         ["Commit", ours("commit"), "–"],
-        ["Date", ours("date"), paper["paper"]["venue"]],
+        ["Date", measured_between(runs) or date, paper["paper"]["venue"]],
         ["Host", str(source.get("hostname") or NOT_RECORDED), system["cpu"]["value"]],
         ["Data source", source["source"] + (f" ({source['archive_id']})" if source.get("archive_id") else ""), "–"],
         ["Command", str(source.get("command") or NOT_RECORDED), "–"],
     ]
     return rows, warnings
+
+
+def measured_between(runs: pd.DataFrame) -> str:
+    """'first to last' row timestamps (rows are stamped when measured; source.json when provenance was taken)."""
+    if "date" not in runs.columns or runs["date"].dropna().empty:
+        return ""
+    first, last = str(runs["date"].min()), str(runs["date"].max())
+    return first if first == last else f"{first} to {last}"
 
 
 def what_was_run(runs: pd.DataFrame) -> dict:
