@@ -17,13 +17,19 @@ def atomic_path(path):
         tmp.unlink(missing_ok=True)
 
 
-def write_csv(frame, path):
+def write_csv(frame, path, **to_csv):
     """Write a pandas frame as CSV (gzip when the name ends in .gz), atomically."""
     path = Path(path)
     with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False, compression="gzip" if path.suffix == ".gz" else None)
+        frame.to_csv(tmp, index=False, compression="gzip" if path.suffix == ".gz" else None, **to_csv)
+    return path
 
 
 def write_text(text, path):
     with atomic_path(path) as tmp:
         Path(tmp).write_text(text)
+
+
+def write_bytes(payload, path):
+    with atomic_path(path) as tmp:
+        Path(tmp).write_bytes(payload)

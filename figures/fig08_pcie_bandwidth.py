@@ -17,7 +17,6 @@ Definitions (also printed in the figure footer):
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -65,32 +64,15 @@ def bandwidths(profile: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
 
 def draw(table: pd.DataFrame, source: dict):
     """Bar panels from the `bandwidths` table; returns the figure."""
-    keys = list(dict.fromkeys(zip(table["graph"], table["edge_bytes"])))
-    graphs, widths, where = style.panel_grid(keys)
-    fig, axes = style.new_figure(len(widths), len(graphs), sharey=True)
     modes = [m for m in PLOTTED_MODES if m in set(table["mode"])]
-    bar_w = 0.8 / len(modes)
-    x = np.arange(len(VARIANTS))
     peak = float(table["peak_gbps"].iloc[0])
-    for ax in axes.flat:
-        ax.set_visible(False)
-    for key, (r, c) in where.items():
-        ax = axes[r][c]
-        ax.set_visible(True)
-        panel = table[(table["graph"] == key[0]) & (table["edge_bytes"] == key[1])]
-        for i, mode in enumerate(modes):
-            vals = [panel.loc[(panel["variant"] == v) & (panel["mode"] == mode), "pcie_read_gbps"] for v in VARIANTS]
-            vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
-            pos = x + (i - (len(modes) - 1) / 2) * bar_w
-            ax.bar(pos, vals, bar_w, color=style.MODE_COLORS[mode], hatch=style.MODE_HATCHES[mode],
-                   edgecolor="black", linewidth=0.4, zorder=2)
-            style.label_bars(ax, pos, vals, ".3g", lambda v: v + 0.01 * peak)
+    fig, axes, panels = style.variant_mode_bars(table, "pcie_read_gbps", modes, ".3g", lambda v: v + 0.01 * peak)
+    for ax, key, _, column in panels:
         ax.axhline(peak, **style.REFERENCE_LINE)
         ax.text(0.01, peak, f" copy peak {peak:.3g} GB/s", transform=ax.get_yaxis_transform(), ha="left",
                 va="bottom", fontsize=style.VALUE_LABEL_SIZE)
-        ax.set_xticks(x, [style.VARIANT_TICKS[v] for v in VARIANTS])
         ax.set_title(style.panel_title(*key))
-        if c == 0:
+        if column == 0:
             ax.set_ylabel("PCIe read bandwidth (GB/s)")
     top = max(peak, float(np.nanmax(table["pcie_read_gbps"])))
     axes[0][0].set_ylim(0, top * 1.22)  # room for the value labels and the peak label
@@ -102,22 +84,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Figure 8 analogue: achieved PCIe read bandwidth of BFS")
-    ap.add_argument("--profile", type=Path, required=True, help="profile.csv (schema PROFILE_COLUMNS)")
-    ap.add_argument("--link", type=Path, required=True, help="link.csv (schema LINK_COLUMNS)")
-    ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
-    ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
-    ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
-    a = ap.parse_args(argv)
-    try:
-        source = style.load_source(a.source)
-        table = bandwidths(style.load_table(a.profile, "profile", FIGURE), style.load_table(a.link, "link", FIGURE))
-    except style.FigureDataError as e:
-        raise SystemExit(f"error: {e}") from None
-    style.save(draw(table, source), a.out)
-    if a.out_csv:
-        style.write_csv(table, a.out_csv)
-    return 0
+    return style.figure_main(argv, figure=FIGURE, description="Figure 8 analogue: achieved PCIe read bandwidth of BFS", tables=["profile", "link"],
+                             compute=bandwidths, draw=draw)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ Definitions (also printed in the figure footer):
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -24,7 +23,6 @@ _REPO = Path(__file__).resolve().parents[1]
 if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
     sys.path.insert(0, str(_REPO))
 
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from emogi.schema import VARIANTS  # noqa: E402
@@ -64,33 +62,17 @@ def speedups(runs: pd.DataFrame) -> pd.DataFrame:
 
 def draw(table: pd.DataFrame, source: dict):
     """Bar panels from the `speedups` table; returns the figure."""
-    keys = list(dict.fromkeys(zip(table["graph"], table["edge_bytes"])))
-    graphs, widths, where = style.panel_grid(keys)
-    fig, axes = style.new_figure(len(widths), len(graphs), title_lines=2, sharey=True)
     modes = [m for m in PLOTTED_MODES if m in set(table["mode"])]
-    bar_w = 0.8 / len(modes)
-    x = np.arange(len(VARIANTS))
     lo, hi = table["speedup"].min(), table["speedup"].max()
-    for ax in axes.flat:
-        ax.set_visible(False)
-    for key, (r, c) in where.items():
-        ax = axes[r][c]
-        ax.set_visible(True)
-        panel = table[(table["graph"] == key[0]) & (table["edge_bytes"] == key[1])]
-        for i, mode in enumerate(modes):
-            vals = [panel.loc[(panel["variant"] == v) & (panel["mode"] == mode), "speedup"] for v in VARIANTS]
-            vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
-            pos = x + (i - (len(modes) - 1) / 2) * bar_w
-            ax.bar(pos, vals, bar_w, color=style.MODE_COLORS[mode], hatch=style.MODE_HATCHES[mode],
-                   edgecolor="black", linewidth=0.4, zorder=2)
-            style.label_bars(ax, pos, vals, style.speedup_text, lambda v: v * 1.04)
+    fig, axes, panels = style.variant_mode_bars(table, "speedup", modes, style.speedup_text, lambda v: v * 1.04,
+                                                title_lines=2)
+    for ax, key, rows, column in panels:
         ax.axhline(1.0, **style.REFERENCE_LINE)
         style.plain_log_axis(ax)
-        ax.set_xticks(x, [style.VARIANT_TICKS[v] for v in VARIANTS])
-        base = panel["uvm_baseline_variant"].iloc[0]
+        base = rows["uvm_baseline_variant"].iloc[0]
         ax.set_title(style.panel_title(*key, f"UVM baseline: {style.VARIANT_LABELS[base]}, "
-                                             f"{panel['uvm_baseline_ms'].iloc[0]:.3g} ms"))
-        if c == 0:
+                                             f"{rows['uvm_baseline_ms'].iloc[0]:.3g} ms"))
+        if column == 0:
             ax.set_ylabel("speedup over UVM (×)")
     # room above the tallest bar for its label; always include the line at 1
     axes[0][0].set_ylim(min(lo, 1.0) / 1.6, max(hi, 1.0) * 1.6)
@@ -104,21 +86,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="Figure 9 analogue: BFS speedup over UVM")
-    ap.add_argument("--runs", type=Path, required=True, help="runs.csv (schema RUN_COLUMNS)")
-    ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
-    ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
-    ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
-    a = ap.parse_args(argv)
-    try:
-        source = style.load_source(a.source)
-        table = speedups(style.load_table(a.runs, "runs", FIGURE))
-    except style.FigureDataError as e:
-        raise SystemExit(f"error: {e}") from None
-    style.save(draw(table, source), a.out)
-    if a.out_csv:
-        style.write_csv(table, a.out_csv)
-    return 0
+    return style.figure_main(argv, figure=FIGURE, description="Figure 9 analogue: BFS speedup over UVM", tables=["runs"],
+                             compute=speedups, draw=draw)
 
 
 if __name__ == "__main__":

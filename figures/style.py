@@ -6,9 +6,8 @@ source footer and `load_table`, and nothing else decides how a figure looks.
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -22,7 +21,10 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from emogi.schema import MODES, VARIANTS, check_columns  # noqa: E402
+from emogi import atomic  # noqa: E402
+from emogi.atomic import atomic_path  # noqa: E402
+from emogi.schema import MODES, VARIANTS  # noqa: E402
+from emogi.tables import TableError, read_table  # noqa: E402
 
 # --- colours, hatches and labels, in the fixed order of emogi.schema --------------------------------------
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; hatches keep them apart in
@@ -132,19 +134,6 @@ def new_figure(nrows: int, ncols: int, title_lines: int = 1, **kwargs):
 _FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def publish(tmp, path) -> None:
-    """Rename a finished temporary file into place, with the permissions a plain open() would have given it
-    (mkstemp makes files private, 0600)."""
-    os.chmod(tmp, 0o666 & ~_umask())
-    os.replace(tmp, path)
-
-
 def save(fig, path) -> list[Path]:
     """Write `fig` to `path` (or to each of a list of paths), format by extension, atomically.
 
@@ -156,32 +145,15 @@ def save(fig, path) -> list[Path]:
         fmt = _FORMATS.get(p.suffix.lower())
         if fmt is None:
             raise ValueError(f"cannot tell the format of {p}: use one of {sorted(_FORMATS)}")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=p.suffix, dir=p.parent)
-        os.close(fd)
-        try:
+        with atomic_path(p) as tmp:
             fig.savefig(tmp, format=fmt)
-            publish(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
     plt.close(fig)
     return paths
 
 
 def write_csv(frame: pd.DataFrame, path) -> Path:
-    """Write a table atomically (temporary name + rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".csv", dir=path.parent)
-    os.close(fd)
-    try:
-        frame.to_csv(tmp, index=False, float_format="%.6g")
-        publish(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    """Write a figure's numbers atomically, six significant digits."""
+    return atomic.write_csv(frame, path, float_format="%.6g")
 
 
 # --- reading ----------------------------------------------------------------------------------------------
@@ -195,23 +167,14 @@ def _no_data(figure_name: str, path: Path, state: str, table_name: str) -> Figur
 def load_table(path, table_name: str, figure_name: str) -> pd.DataFrame:
     """Read one measurement table (CSV) for a figure; raise FigureDataError if it is missing, empty or lacks
     columns of `emogi.schema.TABLES[table_name]`."""
-    path = Path(path)
-    if not path.is_file():
-        raise _no_data(figure_name, path, "missing", table_name)
     try:
-        frame = pd.read_csv(path)
-    except pd.errors.EmptyDataError:  # a zero-byte file
-        raise _no_data(figure_name, path, "empty", table_name) from None
-    if frame.empty:  # a header and no rows
-        raise _no_data(figure_name, path, "empty", table_name)
-    try:
-        check_columns(frame, table_name)
-    except ValueError as e:
-        raise FigureDataError(f"figure {figure_name}: {path}: {e}") from None
-    return frame
+        return read_table(path, table_name)
+    except TableError as e:
+        if e.state == "columns":
+            raise FigureDataError(f"figure {figure_name}: {e}") from None
+        raise _no_data(figure_name, Path(path), e.state, table_name) from None
 
 
-# --- small drawing helpers shared by the bar figures -------------------------------------------------------
 def panel_grid(keys):
     """Lay (graph, edge_bytes) pairs out as rows = edge widths, columns = graphs; returns {key: (row, col)}."""
     graphs = list(dict.fromkeys(g for g, _ in keys))
@@ -259,3 +222,55 @@ def legend_on_top(fig, handles, labels, ncol=2) -> None:
     """One legend for all panels, above them (two columns: the mode labels are long)."""
     fig.legend(handles, labels, loc="upper center", ncol=ncol, frameon=False,
                bbox_to_anchor=(0.5, 1.0), handlelength=1.6, columnspacing=1.2)
+
+
+# --- the bar grid both figures use ---------------------------------------------------------------------------
+def variant_mode_bars(table: pd.DataFrame, value: str, modes: list[str], fmt, offset, title_lines: int = 1):
+    """One panel per (graph, edge width); in each, a group of bars per variant with one bar per mode, labelled
+    with `fmt` at height `offset(v)`. Returns (fig, axes, panels) with panels = [(ax, key, rows, column)] for
+    the caller to finish (reference line, title, axis label)."""
+    keys = list(dict.fromkeys(zip(table["graph"], table["edge_bytes"])))
+    graphs, widths, where = panel_grid(keys)
+    fig, axes = new_figure(len(widths), len(graphs), title_lines=title_lines, sharey=True)
+    bar_w = 0.8 / len(modes)
+    x = np.arange(len(VARIANTS))
+    for ax in axes.flat:
+        ax.set_visible(False)
+    panels = []
+    for key, (r, c) in where.items():
+        ax = axes[r][c]
+        ax.set_visible(True)
+        rows = table[(table["graph"] == key[0]) & (table["edge_bytes"] == key[1])]
+        for i, mode in enumerate(modes):
+            vals = [rows.loc[(rows["variant"] == v) & (rows["mode"] == mode), value] for v in VARIANTS]
+            vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
+            pos = x + (i - (len(modes) - 1) / 2) * bar_w
+            ax.bar(pos, vals, bar_w, color=MODE_COLORS[mode], hatch=MODE_HATCHES[mode],
+                   edgecolor="black", linewidth=0.4, zorder=2)
+            label_bars(ax, pos, vals, fmt, offset)
+        ax.set_xticks(x, [VARIANT_TICKS[v] for v in VARIANTS])
+        panels.append((ax, key, rows, c))
+    return fig, axes, panels
+
+
+# --- command line -------------------------------------------------------------------------------------------
+def figure_main(argv, *, figure: str, description: str, tables: list[str], compute, draw) -> int:
+    """The command line every figure script shares: one --<table> CSV per table it reads (schema names),
+    --source, --out (.png/.pdf) and --out-csv for the plotted numbers. `compute` turns the tables (in the
+    order given) into the plotted table; `draw(table, source)` makes the figure."""
+    ap = argparse.ArgumentParser(description=description)
+    for name in tables:
+        ap.add_argument(f"--{name}", type=Path, required=True, help=f"{name}.csv (schema table '{name}')")
+    ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
+    ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
+    ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
+    a = ap.parse_args(argv)
+    try:
+        source = load_source(a.source)
+        table = compute(*(load_table(getattr(a, name), name, figure) for name in tables))
+    except FigureDataError as e:
+        raise SystemExit(f"error: {e}") from None
+    save(draw(table, source), a.out)
+    if a.out_csv:
+        write_csv(table, a.out_csv)
+    return 0

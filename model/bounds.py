@@ -22,15 +22,15 @@ that a later version fits, the kernel's own work, and the link's read-request ov
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES, check_columns
+from emogi.atomic import write_csv
+from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES
+from emogi.tables import TableError, read_table
 from model.littles_law import LinkParams, fit_link_bandwidth, runtime_ms
 
 KEYS = ["graph", "edge_bytes", "variant", "mode"]
@@ -92,31 +92,10 @@ def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) ->
 
 
 def _read(path: Path, table: str) -> pd.DataFrame:
-    if not path.is_file():
-        raise SystemExit(f"model.bounds: {path} is missing (the '{table}' table)")
     try:
-        frame = pd.read_csv(path)
-    except pd.errors.EmptyDataError:
-        frame = pd.DataFrame()
-    if frame.empty:
-        raise SystemExit(f"model.bounds: {path} is empty: the '{table}' table has no rows")
-    try:
-        return check_columns(frame, table)
-    except ValueError as e:
-        raise SystemExit(f"model.bounds: {path}: {e}") from None
-
-
-def _write_csv(frame: pd.DataFrame, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".csv", dir=path.parent)
-    os.close(fd)
-    try:
-        frame.to_csv(tmp, index=False, float_format="%.6g")
-        os.chmod(tmp, 0o644)  # mkstemp makes it private
-        os.replace(tmp, path)  # atomic: readers never see half a table
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return read_table(path, table)
+    except TableError as e:
+        raise SystemExit(f"model.bounds: {e} (the '{table}' table)") from None
 
 
 def main(argv=None) -> int:
@@ -130,7 +109,7 @@ def main(argv=None) -> int:
         table = link_bound(_read(a.runs, "runs"), _read(a.profile, "profile"), _read(a.link, "link"))
     except ValueError as e:
         raise SystemExit(f"model.bounds: {e}") from None
-    _write_csv(table, a.out)
+    write_csv(table, a.out, float_format="%.6g")
     return 0
 
 

@@ -119,9 +119,11 @@ def test_json_has_paper_and_our_numbers(built):
 
 def test_source_line_on_first_page_and_under_each_figure(built):
     typst = pytest.importorskip("typst")
-    data_path = "/" + built["json"].resolve().relative_to("/").as_posix()
-    kw = {"root": "/", "sys_inputs": {"data": data_path}, "ignore_system_fonts": True}
-    label = json.loads(built["json"].read_text())["source"]["label"]
+    data = json.loads(built["json"].read_text())
+    root = Path(data["typst_root"])  # the root the report was compiled with: image paths are relative to it
+    data_path = "/" + built["json"].resolve().relative_to(root).as_posix()
+    kw = {"root": str(root), "sys_inputs": {"data": data_path}, "ignore_system_fonts": True}
+    label = data["source"]["label"]
     meta = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "<source-line>", one=True, **kw))
     assert meta["value"] == {"page": 1, "text": label}
 

@@ -21,7 +21,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -31,7 +30,9 @@ if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `fi
 import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
-from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES, check_columns  # noqa: E402
+from emogi.atomic import write_bytes  # noqa: E402
+from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES  # noqa: E402
+from emogi.tables import TableError, read_table  # noqa: E402
 from figures import style  # noqa: E402
 from model.bounds import traversal_time_ms  # noqa: E402
 from model.littles_law import fit_link_bandwidth  # noqa: E402
@@ -47,20 +48,10 @@ class ReportError(RuntimeError):
 
 # --- reading ----------------------------------------------------------------------------------------------
 def read_csv(path: Path, what: str, table: str | None = None) -> pd.DataFrame:
-    if not path.is_file():
-        raise ReportError(f"report: {path} is missing ({what})")
     try:
-        frame = pd.read_csv(path)
-    except pd.errors.EmptyDataError:
-        frame = pd.DataFrame()
-    if frame.empty:
-        raise ReportError(f"report: {path} has no rows ({what})")
-    if table:
-        try:
-            check_columns(frame, table)
-        except ValueError as e:
-            raise ReportError(f"report: {path}: {e}") from None
-    return frame
+        return read_table(path, table)
+    except TableError as e:
+        raise ReportError(f"report: {e} ({what})") from None
 
 
 # --- formatting (the .typ prints strings as they are; all rounding happens here) ---------------------------
@@ -382,20 +373,9 @@ def build(a) -> tuple[dict, Path]:
         "link_bound": link_bound_section(a.link_bound) if a.link_bound else None,
         "times": times_section(runs),
         "paper_numbers": paper,
+        "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
     return data, root
-
-
-def write_atomic(path: Path, payload: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-        style.publish(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def compile_pdf(json_path: Path, root: Path) -> bytes:
@@ -427,8 +407,8 @@ def main(argv=None) -> int:
     try:
         data, root = build(a)
         json_path = a.out.with_suffix(".json")
-        write_atomic(json_path, json.dumps(data, indent=1, ensure_ascii=False).encode())
-        write_atomic(a.out, compile_pdf(json_path, root))
+        write_bytes(json.dumps(data, indent=1, ensure_ascii=False).encode(), json_path)
+        write_bytes(compile_pdf(json_path, root), a.out)
     except (ReportError, style.FigureDataError, ValueError) as e:
         raise SystemExit(f"error: {e}") from None
     for w in data["warnings"]:

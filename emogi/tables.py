@@ -1,0 +1,33 @@
+"""Reading the study's tables: one place that says what is wrong with a table a figure, the model or the
+report needs (missing, empty, lacking columns); callers add what they were trying to make."""
+from pathlib import Path
+
+import pandas as pd
+
+from emogi.schema import check_columns
+
+
+class TableError(ValueError):
+    def __init__(self, message, state):
+        super().__init__(message)
+        self.state = state  # "missing", "empty" or "columns"
+
+
+def read_table(path, table=None):
+    """Read a CSV; raise TableError if it is missing or has no rows, or (with `table`, a schema.TABLES name)
+    lacks any of that table's columns."""
+    path = Path(path)
+    if not path.is_file():
+        raise TableError(f"{path} is missing", "missing")
+    try:
+        frame = pd.read_csv(path)
+    except pd.errors.EmptyDataError:  # a zero-byte file
+        frame = pd.DataFrame()
+    if frame.empty:  # no rows (an archive lacking the table restores a header-only file)
+        raise TableError(f"{path} is empty", "empty")
+    if table:
+        try:
+            check_columns(frame, table)
+        except ValueError as err:
+            raise TableError(f"{path}: {err}", "columns") from None
+    return frame
