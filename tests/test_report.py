@@ -175,3 +175,20 @@ def test_paper_numbers_are_quoted_from_the_paper():
             assert entry.get("section") and entry.get("quote"), (group, key)
             for fragment in entry["quote"].split(" ... "):
                 assert norm(fragment) in text, (group, key, fragment)
+
+
+@pytest.mark.parametrize("pinned_ms,alike", [(10.5, True), (30.0, False)])
+def test_allocation_text_follows_the_data(pinned_ms, alike):
+    """The managed-vs-pinned sentence must say what the numbers say, not what we expect."""
+    import pandas as pd
+
+    spec = importlib.util.spec_from_file_location("build_report", BUILD)
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    rows = [{"graph": "g", "algorithm": "bfs", "variant": "merged", "mode": mode, "edge_bytes": 8, "root": 1,
+             "rep": rep, "time_ms": ms, "verified": True}
+            for mode, ms in (("zerocopy", 10.0), ("zerocopy-pinned", pinned_ms)) for rep in range(2)]
+    section = report.allocation_section(pd.DataFrame(rows))
+    assert section["table"]["rows"][0][-1] == f"{pinned_ms / 10.0:.2f}"
+    assert ("perform alike" in section["text"]) == alike
+    assert ("up to 3.00x" in section["text"]) == (not alike)
