@@ -16,6 +16,7 @@ include: "workflow/rules/datasets.smk"
 include: "workflow/rules/build.smk"
 include: "workflow/rules/measure.smk"
 include: "workflow/rules/profile.smk"
+include: "workflow/rules/microbench.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/model.smk"
 include: "workflow/rules/figures.smk"
@@ -26,6 +27,8 @@ rule all:
     input:
         TABLES,
         "results/model/link_bound.csv",
-        FIGURES,
+        "results/model/parameters.json",
+        "results/model/predictions.csv",
+        expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
         "results/report/report.pdf",
     default_target: True

@@ -1,10 +1,10 @@
 """Fresh or archived, the same tables: results/tables/{runs,profile,link}.csv plus source.json.
 
-    python -m emogi.archive collect --runs A.csv B.csv --profile P.csv --link L.csv --provenance prov.json --out-dir D
+    python -m emogi.archive collect --runs A.csv B.csv --profile P.csv --link L.csv ... --provenance prov.json --out-dir D
     python -m emogi.archive restore --archive latest --out-dir D        (no GPU: use committed measurements)
     python -m emogi.archive pack --tables-dir D --archive-root archive    (after a fresh run: commit its tables)
 
-An archive, archive/<gpu>-<date>/, holds each table as <name>.csv.gz and provenance.json (GPU, driver, CUDA, link,
+An archive, archive/<gpu>-<date>/, holds each table of emogi.schema.TABLES as <name>.csv.gz and provenance.json (GPU, driver, CUDA, link,
 commit, date, command, row counts and SHA-256 of each table). source.json tells figures and the report which
 kind of data they show.
 """
@@ -57,13 +57,13 @@ def _sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def collect(runs, profiles, link, provenance_json, out_dir):
-    """Concatenate the fresh per-graph tables into results/tables and describe them in source.json."""
+def collect(parts, provenance_json, out_dir):
+    """Concatenate fresh per-job tables ({table: [csv paths]}) into results/tables and describe them in
+    source.json. A table with no parts is written header-only (that study did not measure it)."""
     out_dir = Path(out_dir)
-    parts = {"runs": runs, "profile": profiles, "link": [link] if link else []}
-    for name, paths in parts.items():
-        frames = [pd.read_csv(p) for p in paths]
-        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=schema.TABLES[name])
+    for name, columns in schema.TABLES.items():
+        frames = [pd.read_csv(p) for p in parts.get(name, [])]
+        frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
         write_csv(schema.check_columns(frame, name), out_dir / f"{name}.csv")
     prov = json.loads(Path(provenance_json).read_text())
     source = {"source": "fresh", "archive_id": None, **prov}
@@ -123,9 +123,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
-    c.add_argument("--runs", nargs="*", default=[])
-    c.add_argument("--profile", nargs="*", default=[])
-    c.add_argument("--link")
+    for name in schema.TABLES:
+        c.add_argument(f"--{name.replace('_', '-')}", dest=name, nargs="*", default=[], help=f"parts of the {name} table")
     c.add_argument("--provenance", required=True)
     c.add_argument("--out-dir", required=True)
     r = sub.add_parser("restore")
@@ -139,7 +138,7 @@ def main(argv=None):
     a = p.parse_args(argv)
     try:
         if a.command == "collect":
-            collect(a.runs, a.profile, a.link, a.provenance, a.out_dir)
+            collect({name: getattr(a, name) for name in schema.TABLES}, a.provenance, a.out_dir)
         elif a.command == "restore":
             restore(a.archive, a.out_dir, a.archive_root)
         else:

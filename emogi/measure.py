@@ -2,6 +2,7 @@
 
     python -m emogi.measure bfs    --binary build/emogi --out runs.csv -- --graph G.csr --roots-file R ...
     python -m emogi.measure linkbw --binary build/emogi --out link.csv -- --sizes 1M,1G --reps 5
+    python -m emogi.measure toy|chase|concurrency --binary build/emogi --out X.csv -- ...   (microbenchmarks)
 
 Everything after `--` goes to the binary. A lock file serialises GPU work even across separate snakemake
 invocations (Snakemake's `gpu` resource already does so within one).
@@ -18,6 +19,10 @@ import pandas as pd
 
 from emogi import provenance, schema
 from emogi.atomic import write_csv
+
+
+# binary command -> the table its rows belong to (emogi/schema.py)
+TABLE_OF = {"bfs": "runs", "linkbw": "link", "toy": "toy", "chase": "latency", "concurrency": "concurrency"}
 
 
 @contextlib.contextmanager
@@ -49,15 +54,14 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
     p = argparse.ArgumentParser(description="Run an emogi measurement and stamp its rows with provenance.")
-    p.add_argument("command", choices=["bfs", "linkbw"])
+    p.add_argument("command", choices=sorted(TABLE_OF))
     p.add_argument("--binary", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
     a = p.parse_args(argv[:split])
     prov = provenance.collect(a.binary, a.device)
     rows = run_binary(a.binary, a.command, argv[split + 1:], a.out, a.device)
-    table = "runs" if a.command == "bfs" else "link"
-    write_csv(schema.check_columns(provenance.stamp(rows, prov), table), a.out)
+    write_csv(schema.check_columns(provenance.stamp(rows, prov), TABLE_OF[a.command]), a.out)
 
 
 if __name__ == "__main__":

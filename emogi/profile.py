@@ -1,6 +1,7 @@
 """Profile stage: Nsight Compute counters of one traversal per variant x mode, summed over its kernel launches.
 
-    python -m emogi.profile --binary build/emogi --report R.ncu-rep --out profile.csv -- --graph G --roots 5 ...
+    python -m emogi.profile bfs --binary build/emogi --report R.ncu-rep --out profile.csv -- --graph G --roots 5 ...
+    python -m emogi.profile toy --binary build/emogi --report T.ncu-rep --out toy_profile.csv -- --bytes 2G ...
 
 How ncu is run, and why the counts are valid:
   --replay-mode kernel   each level kernel is replayed until every metric is collected. ncu saves and restores
@@ -10,8 +11,9 @@ How ncu is run, and why the counts are valid:
                          report the same PCIe bytes (docs/profiling.md), so the migration is counted once.
   --clock-control none   the GPU's clocks are left as they are: we never change clock settings on a shared GPU.
   --cache-control all    caches are flushed before each pass, so no pass profits from another's reads.
-  --nvtx                 launches are attributed to their traversal by the NVTX range "bfs|variant|mode|root"
-                         that the binary opens around each run.
+  --nvtx                 launches are attributed to their run by the NVTX range the binary opens around it:
+                         "bfs|variant|mode|root|max_warps" for traversals, "toy|pattern|mode|element_bytes" for
+                         the zero-copy toy.
 Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
 """
 import argparse
@@ -65,30 +67,41 @@ def load_ncu_report_module(ncu="ncu"):
     raise ProfileError(f"ncu_report.py not found for {exe} (looked for <nsight-compute>/extras/python)")
 
 
-def _traversal_of(action):
-    """The 'bfs|variant|mode|root' NVTX range a kernel launch ran inside, or None."""
+# What each profiled command labels its runs with (the NVTX range the binary opens around each run), the
+# kernels that belong to it, the table its counters go to, and the columns that join them to the command's rows.
+KINDS = {
+    "bfs": {"kernels": "regex:bfs_level", "fields": ["algorithm", "variant", "mode", "root", "max_warps"],
+            "table": "profile", "join": ["graph", "edge_bytes"]},
+    "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
+            "table": "toy_profile", "join": ["array_bytes"]},
+}
+
+
+def _range_of(action, prefix):
+    """The NVTX range starting with `prefix` that a kernel launch ran inside, or None."""
     state = action.nvtx_state()
     if state is None:
         return None
     for domain_id in state.domains():
         for name in state.domain_by_id(domain_id).push_pop_ranges():
-            if name.startswith("bfs|"):
+            if name.startswith(prefix):
                 return name
     return None
 
 
-def parse_report(path, ncu_report):
-    """One row per traversal: launches and each metric summed over the traversal's kernels."""
+def parse_report(path, ncu_report, kind="bfs"):
+    """One row per labelled run: launches and each metric summed over the run's kernels."""
+    fields = KINDS[kind]["fields"]
     context = ncu_report.load_report(str(path))
     sums = {}
     for r in range(context.num_ranges()):
         rng = context.range_by_idx(r)
         for a in range(rng.num_actions()):
             action = rng.action_by_idx(a)
-            traversal = _traversal_of(action)
-            if traversal is None:
-                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX traversal range")
-            row = sums.setdefault(traversal, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
+            label = _range_of(action, kind + "|")
+            if label is None:
+                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX '{kind}|...' range")
+            row = sums.setdefault(label, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
             row["launches"] += 1
             for metric, column in schema.NCU_METRICS.items():
                 value = action.metric_by_name(metric)
@@ -96,12 +109,18 @@ def parse_report(path, ncu_report):
                     raise ProfileError(f"{path}: ncu did not collect {metric}")
                 row[column] += value.as_double()
     if not sums:
-        raise ProfileError(f"{path}: the report holds no bfs_level launches")
+        raise ProfileError(f"{path}: the report holds no {KINDS[kind]['kernels']} launches")
     rows = []
-    for traversal, row in sums.items():
-        algorithm, variant, mode, root = traversal.split("|")
-        rows.append({"algorithm": algorithm, "variant": variant, "mode": mode, "root": int(root), **row})
-    return pd.DataFrame(rows)
+    for label, row in sums.items():
+        parts = label.split("|")
+        if len(parts) != len(fields):
+            raise ProfileError(f"{path}: NVTX range '{label}' does not have the fields {fields}")
+        rows.append({**dict(zip(fields, parts)), **row})
+    frame = pd.DataFrame(rows)
+    for column in ("root", "max_warps", "element_bytes"):
+        if column in frame:
+            frame[column] = frame[column].astype("int64")
+    return frame
 
 
 def derive(frame):
@@ -115,34 +134,39 @@ def derive(frame):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
-    p = argparse.ArgumentParser(description="Profile BFS traversals with Nsight Compute.")
+    p = argparse.ArgumentParser(description="Profile BFS traversals or toy copies with Nsight Compute.")
+    p.add_argument("kind", choices=sorted(KINDS))
     p.add_argument("--binary", required=True)
     p.add_argument("--report", required=True, help="the .ncu-rep file to write (kept for inspection)")
     p.add_argument("--out", required=True)
     p.add_argument("--ncu", default="ncu")
     p.add_argument("--device", type=int, default=0)
     a = p.parse_args(argv[:split])
-    bfs_args = argv[split + 1:]
+    kind = KINDS[a.kind]
     try:
         ncu_report = load_ncu_report_module(a.ncu)
         prov = provenance.collect(a.binary, a.device)
         Path(a.report).parent.mkdir(parents=True, exist_ok=True)
         with gpu_lock(a.device), tempfile.TemporaryDirectory(dir=Path(a.out).parent) as tmp:
-            runs_csv = Path(tmp) / "runs.csv"
-            cmd = [a.ncu, *NCU_FLAGS, "--force-overwrite", "--export", str(a.report), str(a.binary), "bfs",
-                   *bfs_args, "--reps", "1", "--warmup", "0", "--device", str(a.device), "--out", str(runs_csv)]
+            rows_csv = Path(tmp) / "rows.csv"
+            flags = [f if f != "regex:bfs_level" else kind["kernels"] for f in NCU_FLAGS]
+            cmd = [a.ncu, *flags, "--force-overwrite", "--export", str(a.report), str(a.binary), a.kind,
+                   *argv[split + 1:], "--reps", "1", "--warmup", "0", "--device", str(a.device), "--out", str(rows_csv)]
             print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
             if subprocess.run(cmd).returncode != 0:
                 raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
-            runs = pd.read_csv(runs_csv)
-        counters = derive(parse_report(a.report, ncu_report))
-        # graph and edge width come from the binary's own rows of the same traversals
-        keys = ["algorithm", "variant", "mode", "root"]
-        table = counters.merge(runs[keys + ["graph", "edge_bytes"]].drop_duplicates(), on=keys, how="left")
-        if table["graph"].isna().any():
-            raise ProfileError("profiled traversals do not match the runs the binary reported")
+            rows = pd.read_csv(rows_csv)
+        counters = derive(parse_report(a.report, ncu_report, a.kind))
+        if a.kind == "toy":
+            rows["algorithm"] = "toy"
+        # the rest of each row (graph, edge width, array size) comes from the binary's own rows of the same runs
+        keys = [f for f in kind["fields"] if f in rows.columns]
+        table = counters.merge(rows[keys + kind["join"]].drop_duplicates(), on=keys, how="left")
+        if table[kind["join"]].isna().any().any():
+            raise ProfileError("profiled runs do not match the rows the binary reported")
         table = provenance.stamp(table, prov)
-        write_csv(schema.check_columns(table, "profile")[schema.PROFILE_COLUMNS], a.out)
+        columns = schema.TABLES[kind["table"]]
+        write_csv(schema.check_columns(table, kind["table"])[columns], a.out)
     except ProfileError as err:
         sys.exit(f"emogi profile: {err}")
 

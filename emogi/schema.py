@@ -28,6 +28,7 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "variant",          # one of VARIANTS
     "mode",             # one of MODES
     "edge_bytes",       # width of one edge-list entry: 4 or 8
+    "max_warps",        # warps resident during the traversal (0: one warp per vertex, the default launch)
     "root",             # source vertex
     "rep",              # repetition index for this (variant, mode, root), from 0
     "time_ms",          # CUDA-event time of the traversal (level loop), milliseconds
@@ -36,27 +37,30 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "verified",         # the result matched the CPU reference (rows are only written when it did)
 ]
 
-# One row per profiled traversal (profile stage): Nsight Compute counters summed over the traversal's launches.
-PROFILE_COLUMNS = PROVENANCE_COLUMNS + [
-    "graph", "algorithm", "variant", "mode", "edge_bytes", "root",
-    "launches",               # kernel launches profiled for this traversal
-    "sysmem_read_sectors",    # lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum
-    "sysmem_read_requests",   # lts__t_requests_srcunit_tex_aperture_sysmem_op_read.sum
-    "pcie_read_bytes",        # pcie__read_bytes.sum (bytes the GPU received over the link)
-    "pcie_write_bytes",       # pcie__write_bytes.sum (includes read-request headers)
-    "gpu_time_ns",            # gpu__time_duration.sum
-    "avg_request_bytes",      # 32 B x sectors / requests (NaN when there were no system-memory requests)
-    "pcie_read_gbps",         # pcie_read_bytes / gpu_time_ns
-]
-
 # Raw Nsight Compute metric -> profile column.
 NCU_METRICS = {
     "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum": "sysmem_read_sectors",
     "lts__t_requests_srcunit_tex_aperture_sysmem_op_read.sum": "sysmem_read_requests",
     "pcie__read_bytes.sum": "pcie_read_bytes",
     "pcie__write_bytes.sum": "pcie_write_bytes",
+    "dram__bytes_read.sum": "dram_read_bytes",
     "gpu__time_duration.sum": "gpu_time_ns",
 }
+COUNTER_COLUMNS = ["launches", *NCU_METRICS.values(), "avg_request_bytes", "pcie_read_gbps"]
+
+# One row per profiled traversal (profile stage): Nsight Compute counters summed over the traversal's launches.
+#   launches              kernel launches profiled for this traversal
+#   sysmem_read_sectors   lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum (32-byte sectors read from host)
+#   sysmem_read_requests  lts__t_requests_srcunit_tex_aperture_sysmem_op_read.sum
+#   pcie_read_bytes       pcie__read_bytes.sum (bytes the GPU received over the link, protocol included)
+#   pcie_write_bytes      pcie__write_bytes.sum (includes read-request headers)
+#   dram_read_bytes       dram__bytes_read.sum (GPU memory; what device-mode runs read)
+#   gpu_time_ns           gpu__time_duration.sum
+#   avg_request_bytes     32 B x sectors / requests (NaN when there were no system-memory requests)
+#   pcie_read_gbps        pcie_read_bytes / gpu_time_ns
+PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["graph", "algorithm", "variant", "mode", "edge_bytes", "root",
+                                        "max_warps"] + COUNTER_COLUMNS
+
 
 # One row per timed copy of the link probe (host<->device cudaMemcpy bandwidth).
 LINK_COLUMNS = PROVENANCE_COLUMNS + [
@@ -68,8 +72,57 @@ LINK_COLUMNS = PROVENANCE_COLUMNS + [
     "gbps",        # size_bytes / time, 1 GB = 1e9 bytes
 ]
 
+# --- microbenchmarks (the analytic side: emogi micro ...) ------------------------------------------------------
+# Allocations are named like memory modes: device, zerocopy (managed + AccessedBy), zerocopy-pinned.
+MICRO_MODES = ("device", "zerocopy", "zerocopy-pinned")
+TOY_PATTERNS = ("strided", "merged-aligned", "merged-misaligned")
+
+# The zero-copy toy of EMOGI §3.3: a host array copied to GPU memory with one access pattern per kernel.
+TOY_COLUMNS = PROVENANCE_COLUMNS + [
+    "pattern",        # strided (thread per 128-byte chunk) | merged-aligned | merged-misaligned (warps start 32 B late)
+    "mode",           # where the source array lives (MICRO_MODES)
+    "element_bytes",  # 4 or 8
+    "array_bytes",
+    "rep",
+    "time_ms",
+    "gbps",           # array_bytes / time
+    "verified",       # the copy equals the source
+]
+
+# One warp chasing a random cyclic permutation of 128-byte-spaced pointers (CXL paper, Appendix B).
+LATENCY_COLUMNS = PROVENANCE_COLUMNS + [
+    "mode", "footprint_bytes",
+    "steps",          # dependent reads timed
+    "rep", "time_ms",
+    "latency_ns",     # time / steps
+    "verified",       # the chase ended where the host-side walk of the same permutation ends
+]
+
+# Random aligned reads of request_bytes each, warps x reads_per_warp of them in flight at a time.
+CONCURRENCY_COLUMNS = PROVENANCE_COLUMNS + [
+    "mode", "footprint_bytes",
+    "request_bytes",   # 32, 64, 96 or 128: that many bytes of one 128-byte line per read
+    "warps",           # warps resident (all launched at once)
+    "reads_per_warp",  # independent reads each warp keeps in flight
+    "rep", "requests", "time_ms",
+    "gbps",            # requests x request_bytes / time
+    "mrps",            # million requests per second
+]
+
+# Nsight Compute counters of one toy copy per pattern x mode x element width (PCIe bytes behind the timing).
+TOY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["pattern", "mode", "element_bytes", "array_bytes"] + COUNTER_COLUMNS
+
+# Bytes a BFS must fetch when the edge list is read in aligned blocks of alignment_bytes (CXL paper §3.1):
+# computed from the graph and the BFS tree of a root, no GPU involved.
+AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
+                         "bytes_needed",    # E: sum of the neighbour-list bytes of the vertices expanded
+                         "bytes_fetched",   # D(a): those lists rounded out to whole aligned blocks
+                         "raf"]             # D / E
+
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
-TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS}
+TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS, "toy": TOY_COLUMNS,
+          "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS, "toy_profile": TOY_PROFILE_COLUMNS,
+          "amplification": AMPLIFICATION_COLUMNS}
 
 
 def check_columns(frame, table):

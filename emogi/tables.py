@@ -31,3 +31,23 @@ def read_table(path, table=None):
         except ValueError as err:
             raise TableError(f"{path}: {err}", "columns") from None
     return frame
+
+
+def default_launch(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of a runs or profile table measured with the default launch (max_warps == 0: a warp or thread per
+    vertex), i.e. not throttled. Figures, the model's time averages and the report use only these: a throttled
+    run (max_warps > 0) is an emulation of a longer latency, not another measurement of the same configuration.
+    A table without the column (written before throttled runs existed) holds only default launches; a blank cell
+    counts as 0 for the same reason."""
+    if "max_warps" not in frame.columns:
+        return frame
+    warps = pd.to_numeric(frame["max_warps"], errors="coerce").fillna(0)
+    return frame[warps == 0]
+
+
+def throttled(frame: pd.DataFrame) -> pd.DataFrame:
+    """The complement of `default_launch`: rows with max_warps > 0."""
+    if "max_warps" not in frame.columns:
+        return frame.iloc[0:0]
+    warps = pd.to_numeric(frame["max_warps"], errors="coerce").fillna(0)
+    return frame[warps > 0]

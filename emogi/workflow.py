@@ -38,3 +38,31 @@ def measurement_source(choice, dry_run=False):
 
 def comma(items):
     return ",".join(str(i) for i in items)
+
+
+def fresh_table_parts(config, graphs, widths, throttle_graph):
+    """The per-job CSVs each table of a fresh study is concatenated from (emogi.schema.TABLES), for the config."""
+    def per_graph(pattern):
+        return [pattern.format(graph=g, width=w) for g in graphs for w in widths]
+
+    micro, profile = config["micro"]["enabled"], config["profile"]["enabled"]
+    parts = {
+        "runs": per_graph("results/fresh/runs/{graph}.w{width}.csv"),
+        "profile": per_graph("results/fresh/profile/{graph}.w{width}.csv") if profile else [],
+        "link": ["results/fresh/link.csv"],
+        "toy": ["results/fresh/micro/toy.csv"] if micro else [],
+        "latency": ["results/fresh/micro/latency.csv"] if micro else [],
+        "concurrency": [f"results/fresh/micro/concurrency_{s}.csv" for s in ("warps", "footprints")] if micro else [],
+        "toy_profile": ["results/fresh/micro/toy_profile.csv"] if micro and profile else [],
+        "amplification": per_graph("results/fresh/amplification/{graph}.w{width}.csv"),
+    }
+    throttle = config["model"]["throttle"]
+    if micro and throttle["warps"]:  # the throttled BFS runs join the runs table
+        parts["runs"] += [f"results/fresh/runs/{throttle_graph}.w{widths[-1]}.warps{w}.csv" for w in throttle["warps"]]
+    return {name: paths for name, paths in parts.items() if paths}
+
+
+def figure_inputs(repo, figure_inputs, figure):
+    """A figure rule's inputs: its script, source.json and the files FIGURE_INPUTS lists (flag -> path)."""
+    inputs = {flag.replace("-", "_"): path for flag, path in figure_inputs[figure].items()}
+    return {"script": repo / f"figures/{figure}.py", "source": "results/tables/source.json", **inputs}

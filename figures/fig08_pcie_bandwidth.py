@@ -6,7 +6,8 @@ and UVM. A dashed line marks the measured peak of a pinned host-to-device cudaMe
 
 Definitions (also printed in the figure footer):
   achieved bandwidth = sum of pcie_read_bytes / sum of gpu_time_ns over the profiled traversal's kernels
-          (Nsight Compute, profile.csv; summed over profiled roots if several), in GB/s (1 GB = 1e9 B)
+          (Nsight Compute, profile.csv; summed over profiled roots if several), in GB/s (1 GB = 1e9 B);
+          default launches only (max_warps == 0)
   copy peak = max over copy sizes of the median over reps of pinned h2d cudaMemcpy GB/s (link.csv),
           model.littles_law.fit_link_bandwidth
 
@@ -28,12 +29,14 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from emogi.schema import VARIANTS  # noqa: E402
+from emogi.tables import default_launch  # noqa: E402
 from figures import style  # noqa: E402
 from model.littles_law import fit_link_bandwidth  # noqa: E402
 
 FIGURE = "fig08"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "uvm")  # the modes that read the edge list over the link
-DEFINITION = ("bandwidth = pcie_read_bytes / gpu_time_ns over the profiled traversal's kernels (Nsight Compute); "
+DEFINITION = ("bandwidth = pcie_read_bytes / gpu_time_ns over the profiled traversal's kernels (Nsight Compute; "
+              "default launch, max_warps = 0); "
               "peak = max over sizes of the median pinned host-to-device cudaMemcpy GB/s")
 
 CSV_COLUMNS = ["graph", "edge_bytes", "variant", "mode", "pcie_read_bytes", "gpu_time_ns", "n_profiled",
@@ -46,6 +49,7 @@ def bandwidths(profile: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
         peak, spread = fit_link_bandwidth(link)
     except ValueError as e:
         raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
+    profile = default_launch(profile)
     prof = profile[profile["mode"].isin(PLOTTED_MODES) & (profile["algorithm"] == "bfs")]
     if prof.empty:
         raise style.FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in modes "

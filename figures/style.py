@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import matplotlib
 
@@ -23,7 +26,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 from emogi import atomic  # noqa: E402
 from emogi.atomic import atomic_path  # noqa: E402
-from emogi.schema import MODES, VARIANTS  # noqa: E402
+from emogi.schema import MICRO_MODES, MODES, TOY_PATTERNS, VARIANTS  # noqa: E402
 from emogi.tables import TableError, read_table  # noqa: E402
 
 # --- colours, hatches and labels, in the fixed order of emogi.schema --------------------------------------
@@ -47,6 +50,32 @@ MODE_SHORT_LABELS = {"device": "device", "zerocopy": "zero-copy (managed)", "zer
 
 assert tuple(VARIANT_COLORS) == VARIANTS and tuple(MODE_COLORS) == MODES == tuple(MODE_SHORT_LABELS), \
     "style out of step with schema"
+
+# Microbenchmarks: allocations are named like memory modes (MODE_* above); the rest is theirs.
+VARIANT_MARKERS = {"naive": "o", "merged": "s", "merged-aligned": "D"}
+MODE_MARKERS = {"device": "^", "zerocopy": "o", "zerocopy-pinned": "s", "uvm": "x"}
+HOST_MEMORY_COLORS = {"pinned": "#0072B2", "pageable": "#E69F00"}        # cudaMemcpy source/destination on the host
+HOST_MEMORY_LABELS = {"pinned": "pinned (cudaHostAlloc)", "pageable": "pageable (malloc)"}
+DIRECTION_LABELS = {"h2d": "host to device", "d2h": "device to host"}
+PATTERN_LABELS = {"strided": "Strided", "merged-aligned": "Merged+Aligned", "merged-misaligned": "Merged+Misaligned"}
+PATTERN_TICKS = {"strided": "Strided", "merged-aligned": "Merged+\nAligned", "merged-misaligned": "Merged+\nMisaligned"}
+# request sizes 32..128 B: light to dark (a sequence, so a colour order that reads as one)
+REQUEST_COLORS = {32: "#9ecae1", 64: "#6baed6", 96: "#3182bd", 128: "#08519c"}
+REQUEST_LINESTYLES = {1: "-", 2: (0, (5, 1)), 4: "-.", 8: (0, (1, 1))}  # by reads in flight per warp
+GRAPH_COLORS = ("#009E73", "#CC79A7", "#E69F00", "#0072B2", "#D55E00", "#56B4E9", "#000000")  # cycled
+BAND_ALPHA = 0.18                                                         # IQR / interval shading
+
+assert set(MICRO_MODES) <= set(MODE_COLORS) and tuple(PATTERN_LABELS) == TOY_PATTERNS, "style out of step with schema"
+
+
+def graph_colors(graphs) -> dict:
+    """A colour per graph name, in the order given (cycling through GRAPH_COLORS)."""
+    return {g: GRAPH_COLORS[i % len(GRAPH_COLORS)] for i, g in enumerate(dict.fromkeys(graphs))}
+
+
+def request_color(d) -> str:
+    """Colour of a request size (bytes); sizes outside 32..128 get grey."""
+    return REQUEST_COLORS.get(int(d), "#777777")
 
 # --- sizes (inches, points) -------------------------------------------------------------------------------
 PAGE_WIDTH_IN = 7.0       # full text width of the report
@@ -119,14 +148,21 @@ def stamp(fig, source: dict, note: str | None = None) -> None:
     fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FOOTER_SIZE, color="#333333", wrap=True)
 
 
-def new_figure(nrows: int, ncols: int, title_lines: int = 1, **kwargs):
-    """A page-wide grid of panels with room for the legend on top and the footer at the bottom."""
+def new_figure(nrows: int, ncols: int, title_lines: int = 1, *, panel_height: float = PANEL_HEIGHT_IN,
+               footer_lines: int = 2, legend_lines: int = 2, wspace: float = 0.2, hspace: float | None = None,
+               **kwargs):
+    """A page-wide grid of panels with room for the legend on top and the footer at the bottom.
+
+    `footer_lines` (source line + definition lines, 2 by default) and `legend_lines` size those margins."""
     title_in = 0.17 * title_lines
-    height = nrows * (PANEL_HEIGHT_IN + title_in) + FOOTER_HEIGHT_IN + LEGEND_HEIGHT_IN
+    footer_in = FOOTER_HEIGHT_IN + 0.11 * max(0, footer_lines - 2)
+    legend_in = LEGEND_HEIGHT_IN + 0.15 * max(0, legend_lines - 2)
+    height = nrows * (panel_height + title_in) + footer_in + legend_in
     fig, axes = plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH_IN, height), squeeze=False, **kwargs)
-    fig.subplots_adjust(bottom=(FOOTER_HEIGHT_IN + 0.3) / height,
-                        top=1 - (LEGEND_HEIGHT_IN + 0.1 + title_in) / height,
-                        left=0.08, right=0.99, hspace=0.45 + 0.15 * title_lines, wspace=0.2)
+    fig.subplots_adjust(bottom=(footer_in + 0.3) / height,
+                        top=1 - (legend_in + 0.1 + title_in) / height,
+                        left=0.08, right=0.99, wspace=wspace,
+                        hspace=(0.45 + 0.15 * title_lines) * PANEL_HEIGHT_IN / panel_height if hspace is None else hspace)
     return fig, axes
 
 
@@ -253,21 +289,238 @@ def variant_mode_bars(table: pd.DataFrame, value: str, modes: list[str], fmt, of
     return fig, axes, panels
 
 
+# --- sizes and axes of the microbenchmark figures ------------------------------------------------------------
+def fmt_size(b) -> str:
+    """Bytes in binary units as people write them: 32 B, 4 KiB, 256 MiB, 1 GiB, 1.5 GiB."""
+    b = float(b)
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale:
+            return f"{b / scale:g} {unit}"
+    return f"{b:g} B"
+
+
+def fmt_size_compact(b) -> str:
+    """Bytes as a short tick label: 32, 512, 1K, 4K, 256M, 1G (binary multiples)."""
+    b = float(b)
+    for unit, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if b >= scale:
+            return f"{b / scale:g}{unit}"
+    return f"{b:g}"
+
+
+def log2_size_axis(ax, values, axis: str = "x", compact: bool = False, max_ticks: int = 8) -> None:
+    """Log-2 axis of sizes in bytes, a tick at every measured size (thinned to at most 8) labelled 4 KiB, 1 GiB
+    (`compact`: 4K, 1G, for narrow panels whose axis label gives the unit)."""
+    sizes = sorted({float(v) for v in values if v > 0})
+    ticks = sizes
+    while len(ticks) > max_ticks:
+        ticks = ticks[::-2][::-1]  # thin from the top: the largest size keeps its label
+    getattr(ax, f"set_{axis}scale")("log", base=2)
+    fmt = fmt_size_compact if compact else (lambda v: fmt_size(v).replace(" ", "\u2009"))
+    getattr(ax, f"set_{axis}ticks")(ticks, [fmt(v) for v in ticks])
+    getattr(ax, f"set_{axis}ticks")([v for v in sizes if v not in ticks], minor=True)
+    getattr(ax, f"{axis}axis").set_minor_formatter(NullFormatter())
+
+
+def log2_count_axis(ax, values, axis: str = "x") -> None:
+    """Log-2 axis of counts (warps, requests in flight): ticks at powers of two, plain numbers."""
+    lo, hi = min(values), max(values)
+    ticks = [2 ** k for k in range(int(math.floor(math.log2(lo))), int(math.ceil(math.log2(hi))) + 1)]
+    while len(ticks) > 9:
+        ticks = ticks[::2]
+    getattr(ax, f"set_{axis}scale")("log", base=2)
+    getattr(ax, f"set_{axis}ticks")(ticks, [f"{t:g}" for t in ticks])
+    getattr(ax, f"{axis}axis").set_minor_formatter(NullFormatter())
+
+
+def iqr(series) -> tuple[float, float, float]:
+    """(median, 25th percentile, 75th percentile) of a series: how every microbenchmark summarises its reps."""
+    s = pd.Series(series, dtype=float)
+    return float(s.median()), float(s.quantile(0.25)), float(s.quantile(0.75))
+
+
+def summarise_reps(frame: pd.DataFrame, keys: list[str], value: str, prefix: str | None = None) -> pd.DataFrame:
+    """Median and IQR over reps of `value` per `keys`: columns <prefix>, <prefix>_q25, <prefix>_q75, n_reps."""
+    prefix = prefix or value
+    g = frame.groupby(keys, sort=True)[value]
+    out = g.median().rename(prefix).to_frame()
+    out[f"{prefix}_q25"] = g.quantile(0.25)
+    out[f"{prefix}_q75"] = g.quantile(0.75)
+    out["n_reps"] = g.size()
+    return out.reset_index()
+
+
+def verified_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows whose `verified` flag is not false (rows are only written when verified; this guards hand-made ones)."""
+    if "verified" not in frame.columns:
+        return frame
+    return frame[~frame["verified"].astype(str).str.strip().str.lower().isin(["false", "0", "no"])]
+
+
+def interval_text(entry: dict, fmt: str = ".3g", unit: str = "") -> str:
+    """A fitted value with its interval, '55.3 GB/s [54.9, 55.6]'."""
+    v, lo, hi = entry.get("value"), entry.get("lo"), entry.get("hi")
+    text = format(float(v), fmt) + unit
+    if lo is not None and hi is not None and math.isfinite(float(lo)) and math.isfinite(float(hi)):
+        text += f" [{format(float(lo), fmt)}, {format(float(hi), fmt)}]"
+    return text
+
+
+# --- non-table inputs: the model's parameters and predictions -----------------------------------------------------
+# Written by the model (model/fit.py, model/predict.py): parameters.json, predictions.csv, prediction_summary.json.
+PREDICTION_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes",
+                      "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms",
+                      "predicted_ms", "rel_error"]
+PARAMETER_KEYS = ("W_gbps", "N_max", "latency")
+
+
+@dataclass
+class ModelParameters:
+    """parameters.json as read (`raw`) and where it lies (`path`), for model.fit.params_for."""
+    path: Path
+    raw: dict
+
+    @property
+    def W(self) -> dict:
+        return self.raw["W_gbps"]
+
+    @property
+    def N_max(self) -> dict:
+        return self.raw["N_max"]
+
+    def link_params(self, mode: str, footprint_bytes: float):
+        """model.fit.params_for(load_parameters(path), mode, footprint): the LinkParams the model uses there."""
+        from model import fit  # the model's own reading of its file; imported late: optional for most figures
+
+        return fit.params_for(fit.load_parameters(self.path), mode, footprint_bytes)
+
+    def footprints(self, mode: str) -> list[int]:
+        """Footprints with a fitted latency for `mode`."""
+        return sorted({int(e["footprint_bytes"]) for e in self.raw.get("latency", []) if e.get("mode") == mode})
+
+
+def _missing_input(figure_name: str, path: Path, state: str, what: str, hint: str) -> FigureDataError:
+    return FigureDataError(f"figure {figure_name} has no data: {path} is {state}; it needs the model's '{what}' "
+                           f"({hint})")
+
+
+def load_parameters(path, figure_name: str) -> ModelParameters:
+    """Read the model's parameters.json; FigureDataError if missing, not JSON, or lacking W_gbps/N_max/latency."""
+    path = Path(path)
+    if not path.is_file():
+        raise _missing_input(figure_name, path, "missing", "parameters",
+                             "python -m model.fit writes it from the microbenchmark tables")
+    try:
+        raw = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise FigureDataError(f"figure {figure_name}: {path} is not valid JSON: {e}") from None
+    missing = [k for k in PARAMETER_KEYS if k not in raw]
+    if missing:
+        raise FigureDataError(f"figure {figure_name}: {path} lacks {missing} (the model's 'parameters')")
+    return ModelParameters(path, raw)
+
+
+def load_predictions(path, figure_name: str) -> pd.DataFrame:
+    """Read the model's predictions.csv (one row per measured configuration); FigureDataError if missing, empty or
+    lacking PREDICTION_COLUMNS."""
+    path = Path(path)
+    try:
+        frame = read_table(path)
+    except TableError as e:
+        raise _missing_input(figure_name, path, e.state, "predictions",
+                             "python -m model.predict writes it from the runs, profile and parameters") from None
+    missing = [c for c in PREDICTION_COLUMNS if c not in frame.columns]
+    if missing:
+        raise FigureDataError(f"figure {figure_name}: {path} lacks columns {missing} (the model's 'predictions')")
+    return frame
+
+
+def load_summary(path, figure_name: str) -> dict:
+    """Read the model's prediction_summary.json."""
+    path = Path(path)
+    if not path.is_file():
+        raise _missing_input(figure_name, path, "missing", "prediction_summary", "written with predictions.csv")
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise FigureDataError(f"figure {figure_name}: {path} is not valid JSON: {e}") from None
+
+
+def as_link_params(obj):
+    """A model.littles_law.LinkParams from whatever a preset is (LinkParams already, or a mapping of its fields);
+    None values mean 'not a limit' (inf), as in parameters.json."""
+    from model.littles_law import LinkParams
+
+    if isinstance(obj, LinkParams):
+        return obj
+    fields = obj if isinstance(obj, dict) else vars(obj)
+    kw = {}
+    for name, default in (("W_gbps", None), ("S_miops", math.inf), ("N_max", math.inf), ("L_us", math.nan)):
+        v = fields.get(name, default)
+        kw[name] = default if v is None else float(v)
+    return LinkParams(**kw)
+
+
 # --- command line -------------------------------------------------------------------------------------------
-def figure_main(argv, *, figure: str, description: str, tables: list[str], compute, draw) -> int:
-    """The command line every figure script shares: one --<table> CSV per table it reads (schema names),
-    --source, --out (.png/.pdf) and --out-csv for the plotted numbers. `compute` turns the tables (in the
-    order given) into the plotted table; `draw(table, source)` makes the figure."""
+@dataclass(frozen=True)
+class Input:
+    """One file a figure reads (--<flag> PATH): `load(path, figure)` returns what `compute` receives; an optional
+    input that is not given reaches `compute` as None."""
+    name: str
+    load: Callable[[Path, str], Any]
+    help: str
+    required: bool = True
+
+    @property
+    def flag(self) -> str:
+        return self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A plain option (--<flag> VALUE) handed to `compute` as a keyword argument."""
+    name: str
+    type: Callable = str
+    default: Any = None
+    help: str = ""
+    nargs: Any = None
+
+    @property
+    def flag(self) -> str:
+        return self.name.replace("_", "-")
+
+
+def table_input(name: str, required: bool = True) -> Input:
+    """A measurement table (schema name) as an Input: --<name with dashes> PATH."""
+    return Input(name, lambda path, figure: load_table(path, name, figure),
+                 f"{name}.csv (schema table '{name}')" + ("" if required else "; optional"), required)
+
+
+PARAMETERS_INPUT = Input("parameters", load_parameters, "parameters.json of the model (model.fit)")
+PREDICTIONS_INPUT = Input("predictions", load_predictions, "predictions.csv of the model (model.predict)")
+SUMMARY_INPUT = Input("summary", load_summary, "prediction_summary.json of the model (model.predict)")
+
+
+def figure_main(argv, *, figure: str, description: str, tables: list, compute, draw, inputs=(), options=()) -> int:
+    """The command line every figure script shares: one --<table> CSV per table it reads (schema names; a table
+    may be given as an Input to make it optional), then `inputs` (other files, e.g. the model's parameters),
+    --source, --out (.png/.pdf) and --out-csv for the plotted numbers. `compute(*tables, *inputs, **options)`
+    turns them (in the order given) into the plotted table; `draw(table, source)` makes the figure."""
     ap = argparse.ArgumentParser(description=description)
-    for name in tables:
-        ap.add_argument(f"--{name}", type=Path, required=True, help=f"{name}.csv (schema table '{name}')")
+    specs = [t if isinstance(t, Input) else table_input(t) for t in tables] + list(inputs)
+    for spec in specs:
+        ap.add_argument(f"--{spec.flag}", dest=spec.name, type=Path, required=spec.required, help=spec.help)
+    for opt in options:
+        ap.add_argument(f"--{opt.flag}", dest=opt.name, type=opt.type, default=opt.default, nargs=opt.nargs,
+                        help=f"{opt.help} (default: {opt.default})")
     ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
     ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
     ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
     a = ap.parse_args(argv)
     try:
         source = load_source(a.source)
-        table = compute(*(load_table(getattr(a, name), name, figure) for name in tables))
+        loaded = [None if getattr(a, s.name) is None else s.load(getattr(a, s.name), figure) for s in specs]
+        table = compute(*loaded, **{o.name: getattr(a, o.name) for o in options})
     except FigureDataError as e:
         raise SystemExit(f"error: {e}") from None
     save(draw(table, source), a.out)

@@ -30,7 +30,7 @@ import pandas as pd
 
 from emogi.atomic import write_csv
 from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES
-from emogi.tables import TableError, read_table
+from emogi.tables import TableError, default_launch, read_table
 from model.littles_law import LinkParams, fit_link_bandwidth, runtime_ms
 
 KEYS = ["graph", "edge_bytes", "variant", "mode"]
@@ -62,8 +62,10 @@ def traversal_time_ms(runs: pd.DataFrame, roots: pd.DataFrame | None = None) -> 
 
 
 def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
-    """The table described in the module docstring, one row per profiled zero-copy configuration."""
+    """The table described in the module docstring, one row per profiled zero-copy configuration (default
+    launches only: throttled runs emulate longer latencies and are the predictions' business)."""
     W, spread = fit_link_bandwidth(link)
+    runs, profile = default_launch(runs), default_launch(profile)
     prof = profile[profile["mode"].isin(ZERO_COPY_MODES) & (profile["algorithm"] == "bfs")]
     if prof.empty:
         raise ValueError("profile table has no BFS rows in the zero-copy modes")

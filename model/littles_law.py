@@ -11,8 +11,12 @@ A zero-copy traversal reads the edge list in requests of d bytes (32..128 B, one
 
 so below the knee T grows linearly in d with slope min(S, N_max / L) (bytes/s per byte of d), and a traversal
 that moves D bytes takes at least D / T. Terms whose parameter is unknown (infinite) drop out: with only W known
-the model is the plain link-bandwidth bound D / W, which is all this version fits (`fit_link_bandwidth`). A later
-issue fits S, N_max and L from the profile counters; the API already takes them.
+the model is the plain link-bandwidth bound D / W (`fit_link_bandwidth`). model/fit.py fits S, N_max and L from
+the microbenchmarks; model/predict.py applies T to the measured traversals.
+
+The worked examples of the CXL paper (§3.3-3.4, §4.2.2) are functions here, so that tests and the what-if share
+them: `required_S` (S >= W / d), `max_L` (L <= N_max d / W), `slope` (s = min{S, N_max / L}) and
+`optimal_transfer_size` (d_opt = W / s).
 
 Units are in the names: *_gbps = 1e9 bytes/s, *_miops = 1e6 requests/s, *_us = microseconds, *_bytes, *_ms.
 """
@@ -105,3 +109,70 @@ def fit_link_bandwidth(link_frame: pd.DataFrame) -> tuple[float, float]:
     at_best = rows.loc[rows["size_bytes"] == best_size, "gbps"].astype(float)
     spread = float(at_best.quantile(0.75) - at_best.quantile(0.25))
     return float(medians.loc[best_size]), spread
+
+
+# --- which term binds, and the worked examples of the CXL paper ------------------------------------------------
+BOUNDS = ("request_rate", "latency", "W")  # names of the three terms of T(d), in the order of the formula
+
+
+def binding_term(d_bytes: float, params: LinkParams) -> str:
+    """Name of the smallest term of T(d): "request_rate" (S d), "latency" (N_max d / L) or "W".
+
+    Ties go to the later name in BOUNDS (a link that is exactly saturated is called bandwidth-bound).
+    """
+    if not d_bytes > 0:
+        raise ValueError(f"request size d_bytes must be positive, got {d_bytes}")
+    little = params.N_max / params.L_us if math.isfinite(params.N_max) else math.inf
+    terms = {"request_rate": params.S_miops * d_bytes / 1e3, "latency": little * d_bytes / 1e3, "W": params.W_gbps}
+    best = min(terms.values())
+    return [name for name in BOUNDS if terms[name] == best][-1]
+
+
+def with_in_flight_limit(params: LinkParams, n_in_flight: float) -> LinkParams:
+    """The same link with at most `n_in_flight` requests outstanding: N_max becomes min(N_max, n_in_flight)."""
+    if not n_in_flight > 0:
+        raise ValueError(f"requests in flight must be positive, got {n_in_flight}")
+    return LinkParams(W_gbps=params.W_gbps, S_miops=params.S_miops, N_max=min(params.N_max, n_in_flight),
+                      L_us=params.L_us)
+
+
+def required_S(W_gbps: float, d_bytes: float) -> float:
+    """Smallest request rate (MIOPS) that fills W with requests of d bytes: S >= W / d (CXL paper eq. 6).
+
+    PCIe 4.0 (W = 24,000 MB/s), d = 89.6 B: 268 MIOPS; PCIe 3.0 (12,000 MB/s): 134 MIOPS.
+    """
+    _positive(W_gbps=W_gbps, d_bytes=d_bytes)
+    return W_gbps * 1e3 / d_bytes  # MB/s / B = 1e6 requests/s
+
+
+def max_L(N_max: float, d_bytes: float, W_gbps: float) -> float:
+    """Longest latency (us) at which N_max requests of d bytes still fill W: L <= N_max d / W (Little's law).
+
+    PCIe 4.0 (N_max = 768, 24,000 MB/s), d = 89.6 B: 2.87 us; PCIe 3.0 (256, 12,000 MB/s): 1.91 us.
+    """
+    _positive(N_max=N_max, d_bytes=d_bytes, W_gbps=W_gbps)
+    return N_max * d_bytes / (W_gbps * 1e3)  # B / (MB/s) = us
+
+
+def slope(S_miops: float, N_max: float, L_us: float) -> float:
+    """Slope s = min{S, N_max / L} of T(d) below the knee, in MB/s per byte of d (= MIOPS; CXL paper eq. 5).
+
+    S = 100 MIOPS, N_max = 768, L = 16 us: 48.
+    """
+    _positive(S_miops=S_miops, N_max=N_max, L_us=L_us)
+    return min(S_miops, N_max / L_us)
+
+
+def optimal_transfer_size(W_gbps: float, slope_miops: float) -> float:
+    """Smallest transfer size that fills the link, d_opt = W / s, in bytes (CXL paper §3.3.2).
+
+    BaM: W = 24,000 MB/s, s = S = 6 MIOPS: 4,000 B (about 4 kB).
+    """
+    _positive(W_gbps=W_gbps, slope_miops=slope_miops)
+    return W_gbps * 1e3 / slope_miops
+
+
+def _positive(**values):
+    for name, value in values.items():
+        if not value > 0:
+            raise ValueError(f"{name} must be positive, got {value}")

@@ -26,7 +26,7 @@ def fresh_tables(tmp_path):
         synthetic_table(name).to_csv(paths[name], index=False)
     (parts / "prov.json").write_text(json.dumps(PROV))
     tables = tmp_path / "tables"
-    archive.collect([paths["runs"]], [paths["profile"]], paths["link"], parts / "prov.json", tables)
+    archive.collect({name: [path] for name, path in paths.items()}, parts / "prov.json", tables)
     return tables
 
 

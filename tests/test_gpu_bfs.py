@@ -94,7 +94,7 @@ def test_link_probe(emogi_binary, tmp_path):
 def test_profile_counters_are_physical(emogi_binary, graphs, tmp_path):
     wide, _, roots = graphs["kron"]
     out = tmp_path / "profile.csv"
-    cmd = [sys.executable, "-m", "emogi.profile", "--binary", emogi_binary, "--report", tmp_path / "r.ncu-rep",
+    cmd = [sys.executable, "-m", "emogi.profile", "bfs", "--binary", emogi_binary, "--report", tmp_path / "r.ncu-rep",
            "--out", out, "--", "--graph", wide, "--name", "kron", "--roots", roots[0],
            "--variants", "naive,merged-aligned", "--modes", "device,zerocopy,uvm"]
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)

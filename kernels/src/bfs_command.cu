@@ -29,6 +29,7 @@ struct Options {
   std::vector<Variant> variants;
   std::vector<MemoryMode> modes;
   uint64_t reps, warmup;
+  uint64_t max_warps;  // 0: the default launch
   ManagedPolicy managed;
   bool corrupt_for_testing;  // flips one depth before verification, so tests can see a mismatch fail the run
 };
@@ -117,8 +118,8 @@ void measure(const MappedCsr& g, const Options& opt) {
         store.prepare_run();
         TraversalTime t;
         {
-          NvtxRange range("bfs|" + label + "|" + std::to_string(e.root));
-          t = traverse(dg, e.root, state);
+          NvtxRange range("bfs|" + label + "|" + std::to_string(e.root) + "|" + std::to_string(opt.max_warps));
+          t = traverse(dg, e.root, opt.max_warps, state);
         }
         EMOGI_CUDA_CHECK(cudaMemcpy(depth.data(), state.depth(), depth.size() * sizeof(uint32_t),
                                     cudaMemcpyDeviceToHost));
@@ -138,16 +139,17 @@ void measure(const MappedCsr& g, const Options& opt) {
           bytes += double(e.edges_traversed) * sizeof(Index);
         }
       const double med = median(times);
-      std::fprintf(stderr, "bfs %s w%zu %-15s %-14s median %9.2f ms over %zu runs, %6.1f GB/s of edge list read\n",
-                   opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant), med, times.size(),
+      std::fprintf(stderr, "bfs %s w%zu %-15s %-14s%s median %9.2f ms over %zu runs, %6.1f GB/s of edge list read\n",
+                   opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant),
+                   opt.max_warps ? (" max_warps " + std::to_string(opt.max_warps)).c_str() : "", med, times.size(),
                    bytes / times.size() / (med * 1e6));
     }
   }
 
   AtomicFile out(opt.out);
-  out.stream() << "graph,algorithm,variant,mode,edge_bytes,root,rep,time_ms,edges_traversed,levels,verified\n";
+  out.stream() << "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,verified\n";
   for (const Row& r : rows)
-    out.stream() << opt.name << ",bfs," << r.variant << "," << r.mode << "," << sizeof(Index) << "," << r.root << ","
+    out.stream() << opt.name << ",bfs," << r.variant << "," << r.mode << "," << sizeof(Index) << "," << opt.max_warps << "," << r.root << ","
                  << r.rep << "," << r.time_ms << "," << r.expected->edges_traversed << "," << r.expected->levels
                  << ",true\n";
   out.commit();
@@ -158,7 +160,7 @@ void measure(const MappedCsr& g, const Options& opt) {
 int bfs_command(int argc, char** argv) {
   const CliArgs args(argc, argv,
                      {"graph", "name", "roots", "roots-file", "variants", "modes", "reps", "warmup", "out", "device",
-                      "gpu-memory-budget"},
+                      "gpu-memory-budget", "max-warps"},
                      {"allow-managed-oversubscription", "no-verify-checksum", "test-corrupt-result"});
   Options opt;
   opt.out = args.get("out");
@@ -167,6 +169,7 @@ int bfs_command(int argc, char** argv) {
   for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned,uvm")) opt.modes.push_back(parse_mode(m));
   opt.reps = args.get_u64("reps", 3);
   opt.warmup = args.get_u64("warmup", 1);
+  opt.max_warps = args.get_u64("max-warps", 0);
   if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
   opt.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   opt.corrupt_for_testing = args.flag("test-corrupt-result");

@@ -29,10 +29,11 @@ except setup.SourceError as err:
     raise WorkflowError(str(err))
 logger.info(f"measurements: {SOURCE} ({_why})")
 
-TABLES = expand("results/tables/{table}.csv", table=["runs", "profile", "link"]) + ["results/tables/source.json"]
-FIGURES = expand(
-    "results/figures/{figure}.{ext}", figure=["fig09_speedup_over_uvm", "fig08_pcie_bandwidth"], ext=["png", "csv"]
-)
+from emogi.schema import TABLES as _SCHEMA_TABLES  # noqa: E402
+
+TABLE_NAMES = list(_SCHEMA_TABLES)
+TABLES = expand("results/tables/{table}.csv", table=TABLE_NAMES) + ["results/tables/source.json"]
+
 
 
 wildcard_constraints:

@@ -1,37 +1,43 @@
-# Figures: one script per paper figure (figures/), each a function of the tables; each says whether its data
-# are fresh or archived.
+# Figures: one script per paper figure (figures/), each a function of the tables (and of the model's outputs),
+# each stamped with whether its data are fresh or archived. FIGURE_INPUTS says which files each script reads,
+# under which of its command-line flags.
+
+FIGURE_INPUTS = {
+    "fig09_speedup_over_uvm": {"runs": "results/tables/runs.csv"},
+    "fig08_pcie_bandwidth": {"profile": "results/tables/profile.csv", "link": "results/tables/link.csv"},
+    "fig_copy_bandwidth": {"link": "results/tables/link.csv"},
+    "fig_zero_copy_toy": {"toy": "results/tables/toy.csv", "toy-profile": "results/tables/toy_profile.csv", "link": "results/tables/link.csv"},
+    "fig_latency": {"latency": "results/tables/latency.csv"},
+    "fig_concurrency": {
+        "concurrency": "results/tables/concurrency.csv",
+        "latency": "results/tables/latency.csv",
+        "parameters": "results/model/parameters.json",
+    },
+    "fig_footprint_cliff": {"concurrency": "results/tables/concurrency.csv"},
+    "fig_runtime_vs_transfer_size": {"amplification": "results/tables/amplification.csv", "parameters": "results/model/parameters.json"},
+    "fig_added_latency": {
+        "predictions": "results/model/predictions.csv",
+        "parameters": "results/model/parameters.json",
+        "summary": "results/model/prediction_summary.json",
+    },
+    "fig_model_vs_measured": {"predictions": "results/model/predictions.csv", "summary": "results/model/prediction_summary.json"},
+}
 
 
-rule fig09_speedup_over_uvm:
+rule figure:
     input:
-        script=REPO / "figures/fig09_speedup_over_uvm.py",
-        runs="results/tables/runs.csv",
-        source="results/tables/source.json",
+        unpack(lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)),
     output:
-        png="results/figures/fig09_speedup_over_uvm.png",
-        csv="results/figures/fig09_speedup_over_uvm.csv",
+        png="results/figures/{figure}.png",
+        csv="results/figures/{figure}.csv",
+    params:
+        args=lambda w, input: " ".join(f"--{flag} {input[flag.replace('-', '_')]}" for flag in FIGURE_INPUTS[w.figure]),
+    wildcard_constraints:
+        figure="|".join(FIGURE_INPUTS),
     log:
-        "logs/figures/fig09.log",
+        "logs/figures/{figure}.log",
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 {input.script} --runs {input.runs} --source {input.source} --out {output.png}"
+        "python3 {input.script} {params.args} --source {input.source} --out {output.png}"
         " --out-csv {output.csv} > {log} 2>&1"
-
-
-rule fig08_pcie_bandwidth:
-    input:
-        script=REPO / "figures/fig08_pcie_bandwidth.py",
-        profile="results/tables/profile.csv",
-        link="results/tables/link.csv",
-        source="results/tables/source.json",
-    output:
-        png="results/figures/fig08_pcie_bandwidth.png",
-        csv="results/figures/fig08_pcie_bandwidth.csv",
-    log:
-        "logs/figures/fig08.log",
-    conda:
-        "../../envs/analysis.yaml"
-    shell:
-        "python3 {input.script} --profile {input.profile} --link {input.link} --source {input.source}"
-        " --out {output.png} --out-csv {output.csv} > {log} 2>&1"

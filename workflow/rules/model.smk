@@ -1,5 +1,54 @@
-# Model: the link-bandwidth bound t >= D / W of every zero-copy traversal (D from Nsight, W from the link
-# probe), beside the measured time. The fitted Little's-law model extends model/littles_law.py.
+# Model: the link-bandwidth bound of every zero-copy run, the Little's-law parameters fitted from the
+# microbenchmarks (T = min{S d, N_max d / L, W}), and the predicted time of every zero-copy traversal.
+# The inputs that need the graphs or a GPU (read amplification, throttled BFS) are fresh measurements and are
+# archived with the rest.
+
+THROTTLE = config["model"]["throttle"]
+THROTTLE_GRAPH = THROTTLE["graph"] or GRAPHS[0]
+
+
+rule amplification:
+    input:
+        graph="resources/graphs/{graph}.w{width}.csr",
+        roots="results/roots/{graph}.txt",
+    output:
+        "results/fresh/amplification/{graph}.w{width}.csv",
+    params:
+        a=config["model"]["amplification"],
+        alignments=comma(config["model"]["amplification"]["alignments"]),
+    log:
+        "logs/model/amplification_{graph}.w{width}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.amplification --graph {input.graph} --name {wildcards.graph} --roots {input.roots}"
+        " --count {params.a[roots]} --alignments {params.alignments} --out {output} > {log} 2>&1"
+
+
+rule throttle_bfs:
+    # Fewer resident warps, fewer reads in flight: by Little's law the same as a longer latency.
+    input:
+        binary="build/emogi",
+        graph="resources/graphs/{graph}.w{width}.csr",
+        roots="results/roots/{graph}.txt",
+    output:
+        "results/fresh/runs/{graph}.w{width}.warps{warps}.csv",
+    params:
+        device=DEVICE,
+        t=THROTTLE,
+    wildcard_constraints:
+        warps="[0-9]+",
+    resources:
+        gpu=1,
+    log:
+        "logs/model/throttle_{graph}.w{width}.warps{warps}.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.measure bfs --binary {input.binary} --out {output} --device {params.device} --"
+        " --graph {input.graph} --name {wildcards.graph} --roots $(head -n {params.t[roots]} {input.roots} | paste -sd,)"
+        " --variants {params.t[variant]} --modes zerocopy,device --max-warps {wildcards.warps}"
+        " --reps {params.t[reps]} --warmup 1 > {log} 2>&1"
 
 
 rule link_bound:
@@ -16,3 +65,36 @@ rule link_bound:
     shell:
         "python3 -m model.bounds --runs {input.runs} --profile {input.profile} --link {input.link}"
         " --out {output} > {log} 2>&1"
+
+
+rule fit_model:
+    input:
+        link="results/tables/link.csv",
+        latency="results/tables/latency.csv",
+        concurrency="results/tables/concurrency.csv",
+    output:
+        "results/model/parameters.json",
+    log:
+        "logs/model/fit.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.fit --link {input.link} --latency {input.latency} --concurrency {input.concurrency}"
+        " --out {output} > {log} 2>&1"
+
+
+rule predict:
+    input:
+        runs="results/tables/runs.csv",
+        profile="results/tables/profile.csv",
+        parameters="results/model/parameters.json",
+    output:
+        predictions="results/model/predictions.csv",
+        summary="results/model/prediction_summary.json",
+    log:
+        "logs/model/predict.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.predict --runs {input.runs} --profile {input.profile} --parameters {input.parameters}"
+        " --out {output.predictions} --summary {output.summary} > {log} 2>&1"

@@ -1,5 +1,7 @@
-# The report: paper/report.typ compiled with the typst package, with the figures, the environment of the
-# measurements and the paper's numbers beside ours.
+# The report: paper/report.typ compiled with the typst package, with every figure, the environment of the
+# measurements, the fitted model and the paper's numbers beside ours.
+
+MICRO_FIGURES = [f for f in FIGURE_INPUTS if f.startswith("fig_")]
 
 
 rule report:
@@ -11,17 +13,24 @@ rule report:
         runs="results/tables/runs.csv",
         link="results/tables/link.csv",
         link_bound="results/model/link_bound.csv",
-        fig09="results/figures/fig09_speedup_over_uvm.png",
-        fig09_csv="results/figures/fig09_speedup_over_uvm.csv",
-        fig08="results/figures/fig08_pcie_bandwidth.png",
-        fig08_csv="results/figures/fig08_pcie_bandwidth.csv",
+        parameters="results/model/parameters.json",
+        predictions="results/model/predictions.csv",
+        summary="results/model/prediction_summary.json",
+        figures=expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
     output:
         "results/report/report.pdf",
+    params:
+        micro=" ".join(
+            f"--{f.replace('_', '-')} results/figures/{f}.png --{f.replace('_', '-')}-csv results/figures/{f}.csv"
+            for f in MICRO_FIGURES
+        ),
     log:
         "logs/paper/report.log",
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 {input.script} --source {input.source} --fig09 {input.fig09} --fig09-csv {input.fig09_csv}"
-        " --fig08 {input.fig08} --fig08-csv {input.fig08_csv} --link-bound {input.link_bound}"
-        " --runs {input.runs} --link {input.link} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"
+        "python3 {input.script} --source {input.source} --runs {input.runs} --link {input.link}"
+        " --fig09 results/figures/fig09_speedup_over_uvm.png --fig09-csv results/figures/fig09_speedup_over_uvm.csv"
+        " --fig08 results/figures/fig08_pcie_bandwidth.png --fig08-csv results/figures/fig08_pcie_bandwidth.csv"
+        " --link-bound {input.link_bound} --parameters {input.parameters} --predictions {input.predictions}"
+        " --prediction-summary {input.summary} {params.micro} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"

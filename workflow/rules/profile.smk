@@ -23,7 +23,7 @@ rule profile_bfs:
     conda:
         "../../envs/measure.yaml"
     shell:
-        "python3 -m emogi.profile --ncu {params.ncu} --binary {input.binary} --report {output.report}"
+        "python3 -m emogi.profile bfs --ncu {params.ncu} --binary {input.binary} --report {output.report}"
         " --out {output.table} --device {params.device} --"
         " --graph {input.graph} --name {wildcards.graph} --roots $(head -n 1 {input.roots})"
         " --variants {params.variants} --modes {params.modes} {params.oversubscribe} > {log} 2>&1"

@@ -5,23 +5,21 @@ if SOURCE == "fresh":
 
     rule collect_tables:
         input:
-            runs=expand("results/fresh/runs/{graph}.w{width}.csv", graph=GRAPHS, width=WIDTHS),
-            profile=(
-                expand("results/fresh/profile/{graph}.w{width}.csv", graph=GRAPHS, width=WIDTHS)
-                if config["profile"]["enabled"]
-                else []
-            ),
-            link="results/fresh/link.csv",
+            unpack(lambda w: setup.fresh_table_parts(config, GRAPHS, WIDTHS, THROTTLE_GRAPH)),
             provenance="results/fresh/provenance.json",
         output:
             TABLES,
+        params:
+            parts=lambda w, input: " ".join(
+                f"--{name.replace('_', '-')} {' '.join(input[name])}" for name in TABLE_NAMES if input.get(name)
+            ),
         log:
             "logs/tables/collect.log",
         conda:
             "../../envs/analysis.yaml"
         shell:
-            "python3 -m emogi.archive collect --runs {input.runs} --profile {input.profile} --link {input.link}"
-            " --provenance {input.provenance} --out-dir results/tables > {log} 2>&1"
+            "python3 -m emogi.archive collect {params.parts} --provenance {input.provenance}"
+            " --out-dir results/tables > {log} 2>&1"
 
     rule archive:
         # `snakemake --cores all archive` after a fresh run: writes archive/<gpu>-<date>/ to commit.

@@ -6,6 +6,14 @@
         --link-bound results/model/link_bound.csv --runs results/tables/runs.csv --link results/tables/link.csv \
         --paper-numbers paper/paper_numbers.yaml --out results/report/report.pdf
 
+Microbenchmarks and the model (section "Microbenchmarks and the model"), every one optional:
+        --parameters results/model/parameters.json --predictions results/model/predictions.csv \
+        --prediction-summary results/model/prediction_summary.json \
+        --fig-copy-bandwidth results/figures/fig_copy_bandwidth.png \
+        --fig-copy-bandwidth-csv results/figures/fig_copy_bandwidth.csv   (likewise --fig-zero-copy-toy,
+        --fig-latency, --fig-concurrency, --fig-footprint-cliff, --fig-runtime-vs-transfer-size,
+        --fig-added-latency, --fig-model-vs-measured, each with its -csv)
+
 Writes <out>.json (everything the report shows: environment, the paper's numbers beside ours, tables) next to
 the PDF, then compiles paper/report.typ with typst, which reads that JSON and includes the figure images.
 --fig08/--fig08-csv and --link-bound may be left out (measurements without a profile table); the report then
@@ -27,19 +35,21 @@ _REPO = Path(__file__).resolve().parents[2]
 if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
     sys.path.insert(0, str(_REPO))
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
 from emogi.atomic import write_bytes  # noqa: E402
 from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES  # noqa: E402
-from emogi.tables import TableError, read_table  # noqa: E402
+from emogi.tables import TableError, default_launch, read_table, throttled  # noqa: E402
 from figures import style  # noqa: E402
 from model.bounds import traversal_time_ms  # noqa: E402
 from model.littles_law import fit_link_bandwidth  # noqa: E402
 
 TEMPLATE = _REPO / "paper" / "report.typ"
 NOT_RECORDED = "not recorded"
-TIME_DEFINITION = "mean over roots of the per-root median over reps"
+TIME_DEFINITION = "mean over roots of the per-root median over reps (default launch, max_warps = 0)"
+BOUND_TIME_DEFINITION = "mean over roots of the per-root median over reps"  # as model.bounds computes it
 
 
 class ReportError(RuntimeError):
@@ -91,9 +101,11 @@ def span(text: str, cols: int) -> dict:
 
 
 def paper_value(entry: dict, fmt) -> str:
-    """The paper's value as printed; a range [lo, hi] prints as "lo–hi unit"."""
+    """The paper's value as printed; a range [lo, hi] prints as "lo–hi unit"; a statement (string) as it is."""
     v = entry["value"]
-    if isinstance(v, list):
+    if isinstance(v, str):
+        text = v
+    elif isinstance(v, list):
         lo, hi = fmt(v[0]), fmt(v[1])
         unit = next((u for u in (" GB/s", "%", "×") if lo.endswith(u) and hi.endswith(u)), "")
         text = f"{lo[:len(lo) - len(unit)]}–{hi}"
@@ -148,6 +160,8 @@ def measured_between(runs: pd.DataFrame) -> str:
 
 
 def what_was_run(runs: pd.DataFrame) -> dict:
+    n_throttled = int((throttled(runs)["algorithm"] == "bfs").sum())
+    runs = default_launch(runs)  # throttled runs (max_warps > 0) emulate added latency: counted apart
     bfs = runs[runs["algorithm"] == "bfs"]
     per_cfg = bfs.groupby(["graph", "edge_bytes", "variant", "mode"])
     graphs = []
@@ -167,6 +181,7 @@ def what_was_run(runs: pd.DataFrame) -> dict:
         "roots_per_config": int(per_cfg["root"].nunique().min()),
         "reps_per_root": int(bfs.groupby(["graph", "edge_bytes", "variant", "mode", "root"]).size().min()),
         "n_runs": int(len(bfs)),
+        "n_throttled_runs": n_throttled,
         "graph_table": {"columns": ["graph", "edge width", "edges traversed (max over roots)",
                                     "edge bytes read at least"], "align": "lrrr", "rows": graphs},
     }
@@ -305,7 +320,7 @@ def link_bound_section(csv: Path) -> dict:
     return {
         "W_gbps": W,
         "text": (f"Lower bound t = D / W with W = {W:.1f} GB/s, the pinned cudaMemcpy host-to-device peak; D = bytes "
-                 f"read over the link in the profiled traversal; d = mean request size. measured = {TIME_DEFINITION} "
+                 f"read over the link in the profiled traversal; d = mean request size. measured = {BOUND_TIME_DEFINITION} "
                  "(over the profiled roots). A ratio near 1 means the traversal is bound by link bandwidth; larger "
                  "ratios leave time to the request-size, request-rate and latency terms that this thin version "
                  "does not fit yet."),
@@ -316,8 +331,8 @@ def link_bound_section(csv: Path) -> dict:
 
 
 def times_section(runs: pd.DataFrame) -> dict:
-    """BFS time per (graph, edge width, variant) x mode, the same definition as fig09."""
-    t = traversal_time_ms(runs)
+    """BFS time per (graph, edge width, variant) x mode, the same definition as fig09 (default launches)."""
+    t = traversal_time_ms(default_launch(runs))
     modes = [m for m in MODES if m in set(t["mode"])]
     rows = []
     for (graph, w), g in t.groupby(["graph", "edge_bytes"]):
@@ -336,7 +351,7 @@ def times_section(runs: pd.DataFrame) -> dict:
 
 def allocation_section(runs: pd.DataFrame) -> dict | None:
     """The two zero-copy allocations side by side: managed + AccessedBy (our default) and pinned (the paper's)."""
-    t = traversal_time_ms(runs)
+    t = traversal_time_ms(default_launch(runs))
     t = t[t["mode"].isin(ZERO_COPY_MODES)].pivot_table(index=["graph", "edge_bytes", "variant"], columns="mode",
                                                          values="time_ms")
     if not set(ZERO_COPY_MODES) <= set(t.columns) or t.empty:
@@ -358,6 +373,304 @@ def allocation_section(runs: pd.DataFrame) -> dict | None:
                                                 "pinned / managed"], "align": "lllrrr", "rows": rows}}
 
 
+# --- microbenchmarks and the model -------------------------------------------------------------------------
+# The eight figures of this section, in the report's order: key (CLI --fig-<key with dashes> PNG and
+# --fig-<key>-csv CSV), the figure script (its DEFINITION is the caption's definition) and a title.
+MICRO_FIGURES = (
+    ("copy_bandwidth", "fig_copy_bandwidth", "Copy bandwidth against transfer size (CF'17 Figure 2)"),
+    ("zero_copy_toy", "fig_zero_copy_toy", "The zero-copy toy copy (EMOGI Figure 4)"),
+    ("latency", "fig_latency", "Latency of one read (CXL paper Figure 9)"),
+    ("concurrency", "fig_concurrency", "Throughput and requests in flight (CXL paper Figure 10)"),
+    ("footprint_cliff", "fig_footprint_cliff", "Random reads against footprint: the pinned-memory cliff"),
+    ("runtime_vs_transfer_size", "fig_runtime_vs_transfer_size", "Runtime against transfer size (CXL paper Figure 4)"),
+    ("added_latency", "fig_added_latency", "Runtime against added latency (CXL paper Figure 11)"),
+    ("model_vs_measured", "fig_model_vs_measured", "The model against the measurements"),
+)
+MICRO_INPUTS = {  # what each figure is drawn from, for the "not available" note
+    "copy_bandwidth": "the link table", "zero_copy_toy": "the toy table (and toy_profile, link)",
+    "latency": "the latency table", "concurrency": "the concurrency and latency tables",
+    "footprint_cliff": "the concurrency table", "runtime_vs_transfer_size": "the amplification table and the model's "
+    "parameters", "added_latency": "the model's predictions and parameters",
+    "model_vs_measured": "the model's predictions and prediction summary"}
+MISS = 0.25  # |predicted / measured - 1| above which the report lists a run as missed
+MAX_MISSES_SHOWN = 20
+EMOGI_D = 89.6  # the CXL paper's EMOGI request size (B)
+
+
+def fus(v, digits=2) -> str:
+    return "–" if v is None or not math.isfinite(v) else f"{v:.{digits}f} µs"
+
+
+def fsize(b) -> str:
+    return "–" if b is None or not math.isfinite(float(b)) else style.fmt_size(b)
+
+
+def _micro_definition(module: str) -> str:
+    import importlib
+
+    try:
+        d = importlib.import_module(f"figures.{module}").DEFINITION
+    except (ImportError, AttributeError):  # pragma: no cover - a figure script without a DEFINITION
+        return ""
+    return d.split("; r = {r}")[0].replace("{r}", "see the figure")
+
+
+def _entry(paper: dict, group: str, key: str) -> dict:
+    return paper.get(group, {}).get(key, {"value": "–", "section": "–"})
+
+
+def copy_bandwidth_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """CF'17's pinned and pageable copy bandwidth beside ours (fig_copy_bandwidth's CSV)."""
+    def line(direction, host):
+        r = t[(t["direction"] == direction) & (t["host_memory"] == host)]
+        return (float(r["gbps"].max()), float(r["near_peak_size_bytes"].iloc[0])) if len(r) else (math.nan, math.nan)
+
+    pin, pin_size = line("h2d", "pinned")
+    page, page_size = line("h2d", "pageable")
+    d2h_pin, _ = line("d2h", "pinned")
+    d2h_page, _ = line("d2h", "pageable")
+    e = lambda k: _entry(paper, "copy_bandwidth", k)  # noqa: E731
+    rows = [
+        ["pageable, host to device (best size)", paper_value(e("pageable_gbps"), lambda v: fgb(v, 0)), fgb(page),
+         e("pageable_gbps")["section"]],
+        ["pinned, host to device (best size) = W", "≈ " + paper_value(e("pinned_gbps"), lambda v: fgb(v, 0)), fgb(pin),
+         e("pinned_gbps")["section"]],
+        ["pinned / pageable, host to device", "≈ " + paper_value(e("pinned_over_pageable"), lambda v: f"{v:g}×"),
+         fx(pin / page, 1),
+         e("pinned_over_pageable")["section"]],
+        ["smallest size within 5% of the best (pinned / pageable)", "> " + fsize(e("peak_from_bytes")["value"]),
+         f"{fsize(pin_size)} / {fsize(page_size)}", e("peak_from_bytes")["section"]],
+        ["device to host, pinned / pageable (best size)", "–", f"{fgb(d2h_pin)} / {fgb(d2h_page)}", "–"],
+    ]
+    ref = paper.get("references", {}).get("cf2017", {})
+    return {"columns": ["quantity", f"paper ({ref.get('system', 'CF’17')})", "ours", "paper section"],
+            "align": "lrrl", "rows": rows}
+
+
+def toy_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """EMOGI's toy (§3.3) beside ours (fig_zero_copy_toy's CSV): GB/s, fraction of the copy peak, request size."""
+    e = lambda k: _entry(paper, "zero_copy_toy", k)  # noqa: E731
+    modes = [m for m in ZERO_COPY_MODES if m in set(t["mode"])]
+    peak = float(t["peak_gbps"].iloc[0])
+    paper_cell = {
+        "merged-aligned": (paper_value(e("aligned_gbps"), lambda v: fgb(v, 2)) + " (" + paper_value(e("aligned_fraction_of_peak"), fpct)
+                           + ")", e("aligned_gbps")["section"]),
+        "strided": ("≤ " + paper_value(e("strided_bound_gbps"), lambda v: fgb(v, 2)) + " (bound at 1.6–1.0 µs RTT; "
+                    + paper_value(e("strided_fraction_of_peak"), fpct) + ")", e("strided_bound_gbps")["section"]),
+        "merged-misaligned": (paper_value(e("misaligned"), str), e("misaligned")["section"]),
+    }
+    rows = [["pinned cudaMemcpy H2D peak", paper_value(e("copy_peak_gbps"), fgb), span(fgb(peak), len(modes)),
+             e("copy_peak_gbps")["section"]]]
+    for eb in sorted(t["element_bytes"].unique()):
+        for pattern in ("merged-aligned", "strided", "merged-misaligned"):
+            cells = []
+            for m in modes:
+                r = t[(t["pattern"] == pattern) & (t["mode"] == m) & (t["element_bytes"] == eb)]
+                if r.empty:
+                    cells.append("–")
+                    continue
+                r = r.iloc[0]
+                d = "" if pd.isna(r["avg_request_bytes"]) else f", d {r['avg_request_bytes']:.0f} B"
+                cells.append(f"{fgb(r['timed_gbps'])} ({fpct(r['fraction_of_peak'])}{d})")
+            rows.append([f"{style.PATTERN_LABELS[pattern]}, {int(eb)}-B elements", paper_cell[pattern][0], *cells,
+                         paper_cell[pattern][1]])
+    return {"columns": ["quantity", "paper (V100, PCIe 3.0)", *[f"ours, {style.MODE_SHORT_LABELS[m]}" for m in modes],
+                        "paper section"], "align": "l" + "r" * (len(modes) + 1) + "l", "rows": rows}
+
+
+def parameters_section(parameters: dict) -> dict:
+    """The fitted link parameters with their intervals (parameters.json of model.fit)."""
+    def iv(e, fmt, unit=""):
+        if e.get("value") is None:
+            return "–"
+        return style.interval_text(e, fmt, unit)
+
+    rows = [["W (link bandwidth)", "all", "–", iv(parameters["W_gbps"], ".4g", " GB/s"),
+             str(parameters["W_gbps"].get("source", ""))]]
+    src = parameters["N_max"].get("from") or {}
+    where = ", ".join(style.MODE_SHORT_LABELS.get(v, v) if k == "mode" else style.fmt_size(v) if k == "footprint_bytes"
+                      else f"{v}-B reads" if k == "request_bytes" else f"{k} {v}" for k, v in src.items())
+    rows.append(["N_max (requests in flight)", "all", "–", iv(parameters["N_max"], ".0f"), f"from {where}" if where else ""])
+    for e in sorted(parameters.get("latency", []), key=lambda e: (MODES.index(e["mode"]) if e["mode"] in MODES else 9,
+                                                                 e["footprint_bytes"])):
+        rows.append(["L (latency of one read)", style.MODE_SHORT_LABELS.get(e["mode"], e["mode"]),
+                     fsize(e["footprint_bytes"]), iv({"value": e["L_us"], "lo": e.get("lo"), "hi": e.get("hi")},
+                                                     ".3g", " µs"), "pointer chase"])
+    for e in parameters.get("S", []):
+        value = ("not limiting" if e.get("S_miops") is None else
+                 iv({"value": e["S_miops"], "lo": e.get("lo"), "hi": e.get("hi")}, ".3g", " MIOPS"))
+        rows.append(["S (request rate)", style.MODE_SHORT_LABELS.get(e["mode"], e["mode"]), fsize(e["footprint_bytes"]),
+                     value, "limiting" if e.get("limiting") else "N_max / L explains the rate"])
+    method = str(parameters.get("method", "")).strip()
+    return {"method": method + ("" if not method or method.endswith(".") else "."),
+            "table": {"columns": ["parameter", "allocation", "footprint", "value [95% interval]", "note"],
+                      "align": "lllrl", "rows": rows}}
+
+
+def cxl_comparison(paper: dict, parameters: dict | None, csvs: dict, link_name: str) -> dict | None:
+    """The CXL paper's latency, concurrency and worked examples beside ours (parameters and figure CSVs)."""
+    from model.littles_law import max_L, required_S
+
+    e = lambda k: _entry(paper, "cxl", k)  # noqa: E731
+    rows = []
+    lat = csvs.get("latency")
+    if lat is not None:
+        cells = []
+        for m in ZERO_COPY_MODES:
+            r = lat[lat["mode"] == m].sort_values("footprint_bytes")
+            if len(r):
+                lo, hi = r.iloc[0], r.iloc[-1]
+                cells.append(f"{style.MODE_SHORT_LABELS[m]}: {fus(lo['latency_us'])} ({fsize(lo['footprint_bytes'])})"
+                             f" to {fus(hi['latency_us'])} ({fsize(hi['footprint_bytes'])})")
+        rows.append(["L, one read of host memory", paper_value(e("host_dram_latency_us"), fus) + " (host DRAM)",
+                     "; ".join(cells) or "–", e("host_dram_latency_us")["section"]])
+    if parameters is not None:
+        W, N = float(parameters["W_gbps"]["value"]), float(parameters["N_max"]["value"])
+        rows += [
+            ["N_max, requests in flight", f"{e('n_max_gen3')['value']} (Gen 3), {e('n_max_gen45')['value']} (Gen 4, 5)",
+             style.interval_text(parameters["N_max"], ".0f") + f" ({link_name})", e("n_max_gen45")["section"]],
+            ["W, effective link bandwidth", paper_value(e("W_gen4_gbps"), fgb) + " (Gen 4)",
+             style.interval_text(parameters["W_gbps"], ".3g", " GB/s"), e("W_gen4_gbps")["section"]],
+            [f"S needed to fill W with d = {EMOGI_D} B (S ≥ W / d)",
+             f"{e('S_required_gen4_miops')['value']} MIOPS (Gen 4), {e('S_required_gen3_miops')['value']} (Gen 3)",
+             f"{required_S(W, EMOGI_D):.0f} MIOPS", e("S_required_gen4_miops")["section"]],
+            [f"L allowed with d = {EMOGI_D} B (L ≤ N_max d / W)",
+             f"{fus(e('L_max_gen4_us')['value'])} (Gen 4), {fus(e('L_max_gen3_us')['value'])} (Gen 3)",
+             fus(max_L(N, EMOGI_D, W)), e("L_max_gen4_us")["section"]],
+        ]
+    added = csvs.get("added_latency")
+    if added is not None:
+        m = added[(added["kind"] == "model") & (added["added_us"] == 0)]
+        m = m[np.isfinite(m["tolerated_added_us"])]
+        if len(m):
+            total = (m["L_us"] + m["tolerated_added_us"])
+            rows.append(["latency up to which BFS runtime stays flat", "≈ " + fus(e("runtime_flat_below_us")["value"], 0)
+                         + " (Gen 3, ≈ 1.91 µs)", f"model: {fus(float(total.min()))} to {fus(float(total.max()))} "
+                         f"(L + tolerated added latency, over {len(m)} configurations)",
+                         e("runtime_flat_below_us")["section"]])
+    rvt = csvs.get("runtime_vs_transfer_size")
+    if rvt is not None:
+        opt = rvt.drop_duplicates("hardware")[["hardware", "d_opt_bytes"]]
+        cells = "; ".join(f"{h}: {'–' if pd.isna(d) else f'{d:.0f} B'}" for h, d in opt.itertuples(index=False))
+        rows.append(["d_opt, smallest transfer that fills W", paper_value(e("d_opt_rule"), str), cells,
+                     e("d_opt_rule")["section"]])
+    if not rows:
+        return None
+    return {"columns": ["quantity", "paper (A5000, PCIe 4.0 / 3.0)", "ours", "paper section"], "align": "lrrl",
+            "rows": rows}
+
+
+def model_summary_section(predictions: pd.DataFrame | None, summary: dict | None) -> dict | None:
+    """Median and worst error of the model, the runs it misses by more than MISS and what the summary excludes."""
+    if predictions is None and summary is None:
+        return None
+    out = {"text": "", "misses": None, "excluded": []}
+    if summary is not None:
+        from figures.fig_model_vs_measured import run_name
+
+        med, worst = summary.get("median_abs_error"), summary.get("worst_abs_error")
+        run = summary.get("worst_run")
+        text = (f"Over the {summary.get('n_runs', '–')} zero-copy configurations model.predict could predict, the "
+                f"median |predicted / measured − 1| is {fpct(med) if med is not None else '–'} and the worst "
+                f"{fpct(worst) if worst is not None else '–'} ({run_name(run) if run is not None else '–'}).")
+        if summary.get("rule"):
+            text += f" Transfer time and the GPU's own work (floor) are combined by '{summary['rule']}'"
+            by_rule = summary.get("by_rule") or {}
+            others = [f"'{r}' would give {fpct(e.get('median_abs_error'))} median" for r, e in by_rule.items()
+                      if r != summary["rule"] and isinstance(e, dict)]
+            text += (" (" + "; ".join(others) + ")." if others else ".")
+        if summary.get("footprint_rule"):
+            text += f" Link parameters are taken at footprint rule '{summary['footprint_rule']}'"
+            other = summary.get("other_footprint_rule") or {}
+            if other.get("footprint_rule"):
+                text += (f" ('{other['footprint_rule']}' would give {fpct(other.get('median_abs_error'))} median, "
+                         f"{fpct(other.get('worst_abs_error'))} worst)")
+            text += "."
+        out["text"] = text
+        excluded = summary.get("excluded") or []
+        if isinstance(excluded, dict):
+            excluded = [{"run": k, "reason": v} for k, v in excluded.items()]
+        for x in excluded:
+            if isinstance(x, dict):
+                what = x.get("run") or ", ".join(f"{k} {v}" for k, v in x.items() if k != "reason")
+                out["excluded"].append(f"{what}: {x.get('reason', 'no reason given')}")
+            else:
+                out["excluded"].append(str(x))
+    if predictions is not None:
+        p = predictions.copy()
+        p["err"] = p["predicted_ms"] / p["measured_ms"] - 1
+        miss = p[p["err"].abs() > MISS].sort_values("err", key=lambda s: -s.abs())
+        n_missed = len(miss)
+        miss = miss.head(MAX_MISSES_SHOWN)
+        rows = [[str(r.graph), f"{int(r.edge_bytes)} B", style.VARIANT_LABELS.get(r.variant, r.variant),
+                 style.MODE_SHORT_LABELS.get(r.mode, r.mode), str(int(r.max_warps)) if r.max_warps else "default",
+                 fms(r.measured_ms), fms(r.predicted_ms), f"{100 * r.err:+.0f}%", str(r.bound)]
+                for r in miss.itertuples()]
+        out["n_predictions"] = int(len(p))
+        out["n_missed"] = n_missed
+        out["misses"] = {"columns": ["graph", "edges", "variant", "mode", "max_warps", "measured (ms)",
+                                     "predicted (ms)", "error", "binding term"], "align": "lllllrrrl",
+                         "rows": rows} if rows else None
+        shown = "" if n_missed <= len(rows) else f" (the {len(rows)} largest errors shown; all in predictions.csv)"
+        out["miss_text"] = (f"{n_missed} of {len(p)} configurations (throttled runs included) are predicted more "
+                            f"than {MISS:.0%} off{shown}. For each, the table gives the term of T(d) that the model "
+                            "says binds (the 'bound' column of predictions.csv); the runs the summary leaves out "
+                            "follow with the reason it states." if rows else
+                            f"Every one of the {len(p)} configurations is predicted within {MISS:.0%}.")
+    return out
+
+
+def micro_section(a, root: Path, paper: dict, source: dict) -> dict:
+    """Everything of 'Microbenchmarks and the model'; every input optional (missing: a 'not available' note)."""
+    csvs, figures = {}, []
+    for key, module, title in MICRO_FIGURES:
+        img, csv = getattr(a, f"fig_{key}"), getattr(a, f"fig_{key}_csv")
+        entry = {"key": key, "title": title, "definition": _micro_definition(module), "image": None,
+                 "needs": MICRO_INPUTS[key], "comparison": None}
+        if img is not None:
+            entry["image"] = rooted(img, root)
+            csvs[key] = read_csv(csv, f"{module} numbers")
+        figures.append(entry)
+    parameters = None
+    if a.parameters is not None:
+        from model.fit import load_parameters
+
+        try:
+            parameters = load_parameters(a.parameters)
+        except ValueError as e:
+            raise ReportError(f"report: {e}") from None
+    predictions = None
+    if a.predictions:
+        predictions = read_csv(a.predictions, "model predictions")
+        missing = [c for c in style.PREDICTION_COLUMNS if c not in predictions.columns]
+        if missing:
+            raise ReportError(f"report: {a.predictions} lacks columns {missing} (model predictions)")
+        predictions["max_warps"] = pd.to_numeric(predictions["max_warps"], errors="coerce").fillna(0)
+    summary = None
+    if a.prediction_summary:
+        try:
+            summary = json.loads(Path(a.prediction_summary).read_text())
+        except FileNotFoundError:
+            raise ReportError(f"report: {a.prediction_summary} is missing (model prediction summary)") from None
+        except json.JSONDecodeError as e:
+            raise ReportError(f"report: {a.prediction_summary} is not valid JSON: {e}") from None
+
+    by_key = {f["key"]: f for f in figures}
+    if "copy_bandwidth" in csvs:
+        by_key["copy_bandwidth"]["comparison"] = copy_bandwidth_comparison(csvs["copy_bandwidth"], paper)
+    if "zero_copy_toy" in csvs:
+        by_key["zero_copy_toy"]["comparison"] = toy_comparison(csvs["zero_copy_toy"], paper)
+    link_name = source.get("link") or "our link"
+    return {
+        "any": bool(csvs) or parameters is not None or predictions is not None,
+        "parameters": parameters_section(parameters) if parameters is not None else None,
+        "figures": figures,
+        "cxl": cxl_comparison(paper, parameters, csvs, link_name),
+        "model": model_summary_section(predictions, summary),
+        "references": paper.get("references", {}),
+    }
+
+
 # --- assembling -------------------------------------------------------------------------------------------
 def typst_root(paths) -> Path:
     """The deepest folder that holds every path: typst reads nothing outside its root."""
@@ -375,14 +688,19 @@ def build(a) -> tuple[dict, Path]:
     paper = yaml.safe_load(a.paper_numbers.read_text())
     runs = read_csv(a.runs, "runs table", "runs")
     link = read_csv(a.link, "link table", "link")
-    for img in [a.fig09] + ([a.fig08] if a.fig08 else []):
+    micro_images = [getattr(a, f"fig_{key}") for key, _, _ in MICRO_FIGURES if getattr(a, f"fig_{key}")]
+    for img in [a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images:
         if not img.is_file():
             raise ReportError(f"report: figure image {img} is missing")
     if bool(a.fig08) != bool(a.fig08_csv):
         raise ReportError("report: give both --fig08 and --fig08-csv, or neither")
+    for key, _, _ in MICRO_FIGURES:
+        if bool(getattr(a, f"fig_{key}")) != bool(getattr(a, f"fig_{key}_csv")):
+            flag = key.replace("_", "-")
+            raise ReportError(f"report: give both --fig-{flag} and --fig-{flag}-csv, or neither")
 
     json_path = a.out.with_suffix(".json")
-    root = typst_root([TEMPLATE, json_path.parent, a.fig09] + ([a.fig08] if a.fig08 else []))
+    root = typst_root([TEMPLATE, json_path.parent, a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images)
     env_rows, warnings = environment(source, runs, paper)
     data = {
         "title": "EMOGI reproduction: zero-copy BFS against UVM",
@@ -397,6 +715,7 @@ def build(a) -> tuple[dict, Path]:
         "link_bound": link_bound_section(a.link_bound) if a.link_bound else None,
         "times": times_section(runs),
         "allocations": allocation_section(runs),
+        "micro": micro_section(a, root, paper, source),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
@@ -425,6 +744,14 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=Path, required=True)
     ap.add_argument("--link", type=Path, required=True)
     ap.add_argument("--paper-numbers", type=Path, default=_REPO / "paper" / "paper_numbers.yaml")
+    # Microbenchmarks and the model: every one optional (left out: the report says "not available" there)
+    ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit")
+    ap.add_argument("--predictions", type=Path, help="predictions.csv of model.predict")
+    ap.add_argument("--prediction-summary", type=Path, help="prediction_summary.json of model.predict")
+    for key, module, _ in MICRO_FIGURES:
+        flag = key.replace("_", "-")
+        ap.add_argument(f"--fig-{flag}", type=Path, help=f"{module}.png")
+        ap.add_argument(f"--fig-{flag}-csv", type=Path, help=f"{module}.csv (its plotted numbers)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":

@@ -6,12 +6,10 @@
 #pragma once
 #include <cstdint>
 
+#include "emogi/gpu_constants.hpp"
 #include "emogi/names.hpp"
 
 namespace emogi {
-
-constexpr unsigned kWarpSize = 32;
-constexpr unsigned kCacheLineBytes = 128;  // the largest PCIe read request a GPU issues for zero-copy memory
 
 // Thread per vertex: each thread reads its list alone, one 32-byte sector request at a time (Listing 1).
 struct NaiveAccess {

@@ -21,19 +21,33 @@ struct DeviceGraph {
   uint64_t num_vertices;
 };
 
+// The grid normally has a thread (or warp) for every vertex, so the loop runs once; a smaller grid (max_warps)
+// walks the vertices grid-stride, which caps the requests in flight (how the model emulates longer latency).
 template <class Access, class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     bfs_level(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level, unsigned* __restrict__ changed) {
-  const uint64_t thread = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const uint64_t v = thread / Access::kLanes;
-  if (v >= g.num_vertices || depth[v] != level) return;
-  Access::walk(g.edges, g.offsets[v], g.offsets[v + 1], unsigned(thread % Access::kLanes), [&](Index u) {
-    // Racing writers all store the same value, so no atomic is needed.
-    if (depth[u] == kUnvisited) {
-      depth[u] = level + 1;
-      *changed = 1;
-    }
-  });
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;  // a multiple of 32: lanes of a warp share a vertex
+  for (uint64_t thread = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;; thread += stride) {
+    const uint64_t v = thread / Access::kLanes;
+    if (v >= g.num_vertices) return;
+    if (depth[v] != level) continue;
+    Access::walk(g.edges, g.offsets[v], g.offsets[v + 1], unsigned(thread % Access::kLanes), [&](Index u) {
+      // Racing writers all store the same value, so no atomic is needed.
+      if (depth[u] == kUnvisited) {
+        depth[u] = level + 1;
+        *changed = 1;
+      }
+    });
+  }
+}
+
+// Blocks for one level: enough for every vertex, or at most max_warps warps (rounded up to whole blocks).
+template <class Access>
+uint64_t bfs_blocks(uint64_t num_vertices, uint64_t max_warps) {
+  const uint64_t all = (num_vertices * Access::kLanes + kBlockThreads - 1) / kBlockThreads;
+  if (max_warps == 0) return all;
+  const uint64_t capped = (max_warps * kWarpSize + kBlockThreads - 1) / kBlockThreads;
+  return capped < all ? capped : all;
 }
 
 // Device buffers of one traversal (depths, the "changed" flag), reused by every run on the same graph.
@@ -75,14 +89,14 @@ struct TraversalTime {
   uint32_t levels;  // launches of the level loop = depth of the deepest reached vertex + 1
 };
 
-// One timed traversal from `root`. The timed region is the level loop (launches and the per-level flag read),
-// as in the paper's artifact; resetting the depths is outside it.
+// One timed traversal from `root` (max_warps = 0: a warp or thread per vertex). The timed region is the level
+// loop (launches and the per-level flag read), as in the paper's artifact; resetting the depths is outside it.
 template <class Access, class Index>
-TraversalTime bfs(const DeviceGraph<Index>& g, uint64_t root, BfsState& s) {
+TraversalTime bfs(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, BfsState& s) {
   cudaStream_t stream = s.stream();
   EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth(), 0xFF, g.num_vertices * sizeof(uint32_t), stream));
   EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth() + root, 0, sizeof(uint32_t), stream));
-  const uint64_t blocks = (g.num_vertices * Access::kLanes + kBlockThreads - 1) / kBlockThreads;
+  const uint64_t blocks = bfs_blocks<Access>(g.num_vertices, max_warps);
 
   s.timer().start(stream);
   uint32_t level = 0;

@@ -9,5 +9,8 @@ int reference_command(int argc, char** argv);  // CPU BFS depths of one root (fo
 int info_command(int argc, char** argv);       // a graph file's header, as JSON
 int list_command(int argc, char** argv);       // algorithms, variants and modes this build knows, as JSON
 int device_command(int argc, char** argv);     // the GPU, as JSON
+int toy_command(int argc, char** argv);        // EMOGI's zero-copy toy: a host array copied per access pattern
+int chase_command(int argc, char** argv);      // latency of one dependent 128-byte read (pointer chase)
+int concurrency_command(int argc, char** argv);  // random-read throughput vs reads in flight
 
 }  // namespace emogi

@@ -9,7 +9,7 @@
 namespace emogi {
 
 template <class Index>
-using BfsFunction = TraversalTime (*)(const DeviceGraph<Index>&, uint64_t, BfsState&);
+using BfsFunction = TraversalTime (*)(const DeviceGraph<Index>&, uint64_t root, uint64_t max_warps, BfsState&);
 
 template <class Index>
 BfsFunction<Index> bfs_for(Variant variant) {

@@ -1,0 +1,9 @@
+// Hardware constants the kernels are written around.
+#pragma once
+
+namespace emogi {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kCacheLineBytes = 128;  // the largest read request a GPU sends for zero-copy memory
+
+}  // namespace emogi

@@ -1,0 +1,34 @@
+// Small pieces the microbenchmark commands share: the list of memory modes to sweep and a median.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "emogi/cli_args.hpp"
+#include "emogi/gpu_constants.hpp"
+#include "emogi/names.hpp"
+
+namespace emogi {
+
+// Microbenchmarks place their array in any mode but uvm (a migrating buffer measures the driver, not the link).
+inline std::vector<MemoryMode> micro_modes(const CliArgs& args) {
+  std::vector<MemoryMode> modes;
+  for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned")) {
+    modes.push_back(parse_mode(m));
+    if (modes.back() == MemoryMode::Uvm) throw std::invalid_argument("microbenchmarks take device, zerocopy or zerocopy-pinned");
+  }
+  return modes;
+}
+
+inline std::vector<uint64_t> byte_list(const CliArgs& args, const std::string& name, const std::string& fallback) {
+  std::vector<uint64_t> values;
+  for (const auto& s : args.get_list(name, fallback)) values.push_back(parse_bytes(s));
+  return values;
+}
+
+inline double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+
+}  // namespace emogi
