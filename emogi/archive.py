@@ -28,9 +28,11 @@ class ArchiveError(RuntimeError):
 
 
 def archive_id(prov):
-    """'h100-80gb-hbm3-2026-11-20' from the GPU name and the date of the measurements."""
+    """'h100-80gb-hbm3-2026-11-21-0050' from the GPU name and the UTC date and time of the measurements (the time
+    keeps two studies of one day apart)."""
     slug = re.sub(r"[^a-z0-9]+", "-", prov["gpu"].lower().replace("nvidia", "")).strip("-")
-    return f"{slug}-{prov['date'][:10]}"
+    date = prov["date"]
+    return f"{slug}-{date[:10]}" + (f"-{date[11:13]}{date[14:16]}" if len(date) >= 16 else "")
 
 
 def available(root=ARCHIVE_ROOT):

@@ -117,7 +117,8 @@ TOY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["pattern", "mode", "element_bytes", 
 AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
                          "bytes_needed",    # E: sum of the neighbour-list bytes of the vertices expanded
                          "bytes_fetched",   # D(a): those lists rounded out to whole aligned blocks
-                         "raf"]             # D / E
+                         "raf",             # D / E
+                         "max_list_bytes"]  # the longest list expanded: one thread or warp walks it alone
 
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
 TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS, "toy": TOY_COLUMNS,

@@ -109,7 +109,9 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
         floor = float(r["floor_ms"]) if pd.notna(r["floor_ms"]) else 0.0
         if not (p.L_us > 0):  # no latency fitted (N_max unbounded): nothing for added latency to act on
             p = style.as_link_params({"W_gbps": p.W_gbps, "S_miops": p.S_miops, "N_max": None, "L_us": 1.0})
-        curve = runtime_vs_added_latency(r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule)
+        chain = int(r["chain_steps"]) if pd.notna(r.get("chain_steps", np.nan)) else 0  # older tables: none
+        curve = runtime_vs_added_latency(r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule,
+                                         chain_steps=chain)
         if math.isfinite(p.N_max):
             link = min(p.S_miops * r["d_bytes"] / 1e3, p.W_gbps)
             tolerated = max(0.0, max_L(p.N_max, r["d_bytes"], link) - p.L_us)

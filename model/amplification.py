@@ -6,6 +6,7 @@ that has out-edges. With byte offsets start = offsets[v] * edge_bytes and end = 
     E    = sum over expanded v of (end - start)                                (bytes needed)
     D(a) = sum over expanded v of (ceil(end / a) - floor(start / a)) * a        (bytes fetched at alignment a)
     RAF  = D / E
+    max_list_bytes = max over expanded v of (end - start)   (the critical path of the traversal: model.predict)
 
 Each list is rounded out on its own: no cache keeps a block between two lists. On the GPU that is what zero-copy
 reads do (host lines are not kept in the L2, ../shared/FACTS.md), and it is the paper's definition; two short
@@ -84,16 +85,24 @@ def reached(graph: sp.csr_matrix, root: int) -> np.ndarray:
     return mask
 
 
+def longest_list_bytes(offsets, edge_bytes: int, expanded_mask) -> int:
+    """Bytes of the longest neighbour list among the expanded vertices (0 when none is expanded)."""
+    degrees = np.diff(np.asarray(offsets, dtype=np.int64))[np.asarray(expanded_mask, dtype=bool)]
+    return int(degrees.max()) * int(edge_bytes) if degrees.size else 0
+
+
 def amplification_table(offsets, edges, edge_bytes: int, roots, alignments, name: str) -> pd.DataFrame:
     """AMPLIFICATION_COLUMNS rows, one per root x alignment."""
     graph = out_edge_graph(offsets, edges)
     rows = []
     for root in roots:
         mask = reached(graph, int(root))
+        longest = longest_list_bytes(offsets, edge_bytes, mask)
         for a in alignments:
             E, D = fetched_bytes(offsets, edge_bytes, mask, int(a))
             rows.append({"graph": name, "edge_bytes": edge_bytes, "root": int(root), "alignment_bytes": int(a),
-                         "bytes_needed": E, "bytes_fetched": D, "raf": D / E if E else float("nan")})
+                         "bytes_needed": E, "bytes_fetched": D, "raf": D / E if E else float("nan"),
+                         "max_list_bytes": longest})
     return pd.DataFrame(rows, columns=AMPLIFICATION_COLUMNS)
 
 

@@ -11,6 +11,9 @@ For every (graph, variant, mode, edge_bytes) in the zero-copy modes:
                   the profiled roots when runs has them (D was counted on those roots), else over all roots
                   (time_roots says which)
     ratio         measured_ms / predicted_ms (>= 1 for a valid bound; near 1 = link-bound)
+    requests      system-memory read requests of the profiled traversal, and payload_bytes = 32 B x sectors
+    overhead_bytes_per_request  (pcie_read_bytes - payload_bytes) / requests: what the link carries beyond the
+                  data (completion headers and framing), per request
 
 This is only the bandwidth term of the model (T = W): it ignores the request-size, issue-rate and latency terms
 that a later version fits, the kernel's own work, and the link's read-request overhead.
@@ -36,7 +39,8 @@ from model.littles_law import LinkParams, fit_link_bandwidth, runtime_ms
 KEYS = ["graph", "edge_bytes", "variant", "mode"]
 
 OUT_COLUMNS = KEYS + ["measured_ms", "time_roots", "n_roots", "profiled_gpu_ms", "D_bytes", "d_bytes",
-                      "W_gbps", "W_spread_gbps", "predicted_ms", "ratio", "achieved_gbps"]
+                      "W_gbps", "W_spread_gbps", "predicted_ms", "ratio", "achieved_gbps", "requests", "payload_bytes",
+                      "overhead_bytes_per_request"]
 
 
 def verified_bfs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -88,6 +92,9 @@ def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) ->
     out["predicted_ms"] = runtime_ms(out["D_bytes"].to_numpy(), out["d_bytes"].to_numpy(), params)
     out["ratio"] = out["measured_ms"] / out["predicted_ms"]
     out["achieved_gbps"] = out["D_bytes"] / (out["measured_ms"] * 1e6)  # bytes / (ms * 1e6) = GB/s
+    out["payload_bytes"] = 32.0 * out["sectors"]
+    out["overhead_bytes_per_request"] = (out["D_bytes"] - out["payload_bytes"]) / out["requests"].where(
+        out["requests"] > 0)
     # schema order (naive, merged, merged-aligned), not alphabetical
     out = out.assign(_v=out["variant"].map(VARIANTS.index), _m=out["mode"].map(MODES.index))
     return out.sort_values(["graph", "edge_bytes", "_v", "_m"], ignore_index=True)[OUT_COLUMNS]

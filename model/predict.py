@@ -27,21 +27,26 @@ For each (graph, algorithm, variant, mode, edge_bytes, max_warps) in the zero-co
   floor_ms      the GPU's own work, which the link model does not contain: the level kernels scan every
                 vertex, launch and synchronise once per level. Measured as the same traversal (graph, variant,
                 edge width, max_warps, the same roots) in device mode, with the edge list in GPU memory.
-  predicted_ms  rule "sum": transfer_ms + floor_ms; rule "max": max(transfer_ms, floor_ms).
+  chain_steps   the critical path: the longest neighbour list the traversal expands (max_list_bytes of the
+                amplification table, for the profiled roots) is walked by one thread (naive) or one warp
+                (merged variants) however many others run, one round trip at a time: chain_steps =
+                ceil(max_list_bytes / bytes per round trip), 32 B (one sector) for naive and 32 x edge_bytes
+                (a warp step) for the merged variants (chain_bytes_per_step).
+  chain_ms      chain_steps x L. Hub vertices make it large on Kronecker graphs (a 2 MB list: ~80 ms naive,
+                ~10 ms merged on the H100); uniform graphs have none worth counting. Without an amplification
+                table the term is 0 and the summary says so.
+  predicted_ms  rule "sum": transfer_ms + floor_ms + chain_ms; rule "max": the largest of the three.
   measured_ms   model.bounds.traversal_time_ms (mean over roots of the per-root median over reps), on the
                 profiled roots when the runs timed them (D was counted there), else on all roots.
   rel_error     (predicted - measured) / measured.
 
-Sum vs max: both are computed and the summary reports the errors of each; one rule applies to every run, "sum"
-by default. Why sum: the level loop is a sequence of barriers, so each launch, flag read and kernel tail
-overlaps no transfer, and the floor is almost all such work plus the vertex scan (reading a 2 GB edge list from
-HBM takes under 1 ms of its 8-90 ms); "max" would assume all of it hides behind the transfers. The data
-decide it, and they side with sum: on the archived H100 study with the link
-numbers of ../shared/FACTS.md (W = 55.1 GB/s, L = 1.2 us, N_max ~ 880 = 730 M 32-B reads/s x 1.2 us), sum
-gives a median |error| of 11% (merged BFS on urand23 within 3%), max 34% (short everywhere: in every
-configuration the transfer time alone is well below the measured time);
-by_rule in the summary repeats the comparison on every fit. No factor is fitted to the traversals: every
-term is measured elsewhere.
+Sum vs max: both are computed and the summary reports the errors of each (by_rule, better_rule); one rule applies
+to every run, "sum" by default. Why sum: the level loop is a sequence of barriers, so each launch, flag read and
+kernel tail overlaps no transfer, and the floor is almost all such work plus the vertex scan; "max" would assume
+all of it hides behind the transfers. The chain is summed too, an upper bound where the hub's level also carries
+bulk transfers (the hubs of a Kronecker graph are reached in the first levels, where there is little else).
+No factor is fitted to the traversals: every term is measured elsewhere (the link in the microbenchmarks, the
+floor in device mode, the chain from the graph).
 
     python -m model.predict --runs results/tables/runs.csv --profile results/tables/profile.csv \\
         --parameters results/model/parameters.json --out results/model/predictions.csv \\
@@ -73,7 +78,7 @@ RULES = ("sum", "max")
 FOOTPRINT_RULES = ("sweep", "edge-list")
 CONFIG = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps"]
 OUT_COLUMNS = CONFIG[:5] + ["max_warps", "footprint_bytes", "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound",
-                            "transfer_ms", "floor_ms", "predicted_ms", "rel_error"]
+                            "transfer_ms", "floor_ms", "chain_steps", "chain_ms", "predicted_ms", "rel_error"]
 RUN_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "time_ms", "edges_traversed",
              "verified"]
 PROFILE_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "sysmem_read_sectors",
@@ -103,23 +108,39 @@ def requests_per_warp(variant: str, edge_bytes: int) -> int:
     return per_variant[variant]
 
 
-def combine(transfer_ms, floor_ms, rule: str = "sum"):
-    """Traversal time from the link's transfer time and the GPU-side floor, by `rule` (module docstring)."""
+def chain_bytes_per_step(variant: str, edge_bytes: int) -> int:
+    """Bytes of one list that one round trip brings to the thread or warp walking it: a 32-byte sector for the
+    naive thread (its next sector waits for this one's entries to be visited), a warp's 32 entries otherwise."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    return SECTOR_BYTES if variant == "naive" else WARP * int(edge_bytes)
+
+
+def chain_ms(chain_steps, params: LinkParams):
+    """Time of the critical path: chain_steps dependent round trips of latency L."""
+    steps = np.asarray(chain_steps, dtype=float)
+    t = np.where(steps > 0, steps * params.L_us / 1e3, 0.0)
+    return float(t) if t.ndim == 0 else t
+
+
+def combine(transfer_ms, floor_ms, rule: str = "sum", chain_ms=0.0):
+    """Traversal time from the link's transfer time, the GPU-side floor and the critical path, by `rule`."""
     if rule == "sum":
-        return np.add(transfer_ms, floor_ms)
+        return np.add(np.add(transfer_ms, floor_ms), chain_ms)
     if rule == "max":
-        return np.maximum(transfer_ms, floor_ms)
+        return np.maximum(np.maximum(transfer_ms, floor_ms), chain_ms)
     raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES)})")
 
 
-def predict_runtime_ms(D_bytes, d_bytes, params: LinkParams, floor_ms=0.0, rule: str = "sum"):
-    """Predicted time of a traversal that fetches D_bytes in requests of d_bytes: combine(D / T(d), floor)."""
+def predict_runtime_ms(D_bytes, d_bytes, params: LinkParams, floor_ms=0.0, rule: str = "sum", chain_steps=0):
+    """Predicted time of a traversal that fetches D_bytes in requests of d_bytes and whose longest list takes
+    chain_steps round trips: combine(D / T(d), floor, chain_steps x L)."""
     if np.any(np.asarray(D_bytes, dtype=float) < 0):
         raise ValueError("D_bytes must be >= 0")
     if np.any(np.asarray(floor_ms, dtype=float) < 0):
         raise ValueError("floor_ms must be >= 0")
     transfer = np.asarray(D_bytes, dtype=float) / (np.asarray(throughput_gbps(d_bytes, params)) * 1e9) * 1e3
-    t = combine(transfer, floor_ms, rule)
+    t = combine(transfer, floor_ms, rule, chain_ms(chain_steps, params))
     return float(t) if np.ndim(t) == 0 else t
 
 
@@ -166,7 +187,8 @@ def _label(c: dict) -> str:
 
 # --- the prediction ------------------------------------------------------------------------------------------
 def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footprints: pd.DataFrame | None = None,
-            rule: str = "sum", footprint_rule: str = "sweep") -> tuple[pd.DataFrame, dict]:
+            rule: str = "sum", footprint_rule: str = "sweep",
+            amplification: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict]:
     """The predictions table (OUT_COLUMNS) and its summary (module docstring)."""
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES)})")
@@ -183,7 +205,7 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     rows = []
     for values in runs[runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates().itertuples(index=False):
         c = dict(zip(CONFIG, values))
-        row, why = _predict_one(c, runs, profile, parameters, sizes, footprint_rule)
+        row, why = _predict_one(c, runs, profile, parameters, sizes, footprint_rule, amplification)
         if why:
             excluded.append(f"{_label(c)}: {why}")
         else:
@@ -191,14 +213,15 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     if not rows:
         raise ValueError("no zero-copy traversal could be predicted: " + "; ".join(excluded))
     table = pd.DataFrame(rows)
-    table["predicted_ms"] = combine(table["transfer_ms"], table["floor_ms"], rule)
+    table["predicted_ms"] = combine(table["transfer_ms"], table["floor_ms"], rule, table["chain_ms"])
     table["rel_error"] = (table["predicted_ms"] - table["measured_ms"]) / table["measured_ms"]
     table = table.assign(_v=table["variant"].map(VARIANTS.index), _m=table["mode"].map(MODES.index))
     table = table.sort_values(["graph", "edge_bytes", "_v", "_m", "max_warps"], ignore_index=True)[OUT_COLUMNS]
 
-    errors = {r: _errors(combine(table["transfer_ms"], table["floor_ms"], r), table["measured_ms"]) for r in RULES}
+    errors = {r: _errors(combine(table["transfer_ms"], table["floor_ms"], r, table["chain_ms"]), table["measured_ms"])
+              for r in RULES}
     other = "edge-list" if footprint_rule == "sweep" else "sweep"
-    alt = [_predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other)[0]
+    alt = [_predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other, amplification)[0]
            for v in table[CONFIG].itertuples(index=False)]
     alt = pd.DataFrame(alt)
     worst = table.loc[table["rel_error"].abs().idxmax()]
@@ -213,14 +236,29 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
         "better_rule": min(RULES, key=lambda r: errors[r]["median_abs_error"]),
         "footprint_rule": footprint_rule,
         "other_footprint_rule": {"footprint_rule": other, **_errors(
-            combine(alt["transfer_ms"], alt["floor_ms"], rule), alt["measured_ms"])},
+            combine(alt["transfer_ms"], alt["floor_ms"], rule, alt["chain_ms"]), alt["measured_ms"])},
+        "chain": ("from the amplification table (max_list_bytes of the profiled roots)" if amplification is not None
+                  else "omitted: no amplification table (chain_ms = 0)"),
+        "without_chain": _errors(combine(table["transfer_ms"], table["floor_ms"], rule), table["measured_ms"]),
         "requests_per_warp": {f"{v}/w{eb}": requests_per_warp(v, eb) for v, eb in
                               table[["variant", "edge_bytes"]].drop_duplicates().itertuples(index=False)},
     }
     return table, summary
 
 
-def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule):
+def _longest_list(amplification, c: dict, roots) -> float:
+    """max_list_bytes of this graph and width for the profiled roots (mean), else over all its roots; 0 without
+    an amplification table."""
+    if amplification is None:
+        return 0.0
+    mine = amplification[(amplification["graph"] == c["graph"]) & (amplification["edge_bytes"] == c["edge_bytes"])]
+    if mine.empty:
+        raise ValueError(f"the amplification table has no rows for graph {c['graph']!r}, edge_bytes {c['edge_bytes']}")
+    on_roots = mine[mine["root"].isin(roots)]
+    return float((on_roots if not on_roots.empty else mine).groupby("root")["max_list_bytes"].first().mean())
+
+
+def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, amplification=None):
     """(row, None) for one configuration, or (None, why it cannot be predicted)."""
     def same(frame, mode=c["mode"]):  # rows of this graph, variant and width in `mode`
         return frame[(frame["graph"] == c["graph"]) & (frame["variant"] == c["variant"])
@@ -251,8 +289,10 @@ def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule):
     D = SECTOR_BYTES * float(sectors.mean())
     d = SECTOR_BYTES * float(sectors.sum() / requests.sum())
     T = throughput_gbps(d, params)
+    steps = math.ceil(_longest_list(amplification, c, roots) / chain_bytes_per_step(c["variant"], c["edge_bytes"]))
     return {**c, "footprint_bytes": footprint, "measured_ms": measured, "D_bytes": D, "d_bytes": d, "T_gbps": T,
-            "bound": binding_term(d, params), "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor}, None
+            "bound": binding_term(d, params), "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor,
+            "chain_steps": steps, "chain_ms": chain_ms(steps, params)}, None
 
 
 def _parameter_footprint(parameters: dict, mode: str, edge_list: int, footprint_rule: str) -> int:
@@ -290,12 +330,14 @@ def main(argv=None) -> int:
     ap.add_argument("--footprints", type=Path, help="CSV graph,edge_bytes,footprint_bytes (default: from runs)")
     ap.add_argument("--rule", choices=RULES, default="sum")
     ap.add_argument("--footprint-rule", choices=FOOTPRINT_RULES, default="sweep")
+    ap.add_argument("--amplification", type=Path, help="amplification.csv: the longest list per root (chain term)")
     a = ap.parse_args(argv)
     try:
         parameters = load_parameters(a.parameters)
         footprints = _read(a.footprints, "footprints") if a.footprints else None
+        amplification = _read(a.amplification, "amplification") if a.amplification else None
         table, summary = predict(_read(a.runs, "runs"), _read(a.profile, "profile"), parameters, footprints,
-                                 a.rule, a.footprint_rule)
+                                 a.rule, a.footprint_rule, amplification)
     except ValueError as e:
         raise SystemExit(f"model.predict: {e}") from None
     write_csv(table, a.out, float_format="%.6g")

@@ -152,10 +152,10 @@ def runtime_vs_transfer_size(amplification_frame: pd.DataFrame, params: LinkPara
 
 
 def runtime_vs_added_latency(D, d, params: LinkParams, added_us_list, floor_ms: float = 0.0,
-                             rule: str = "sum") -> pd.DataFrame:
+                             rule: str = "sum", chain_steps: int = 0) -> pd.DataFrame:
     """CXL Fig. 11: the time of one workload as the latency grows by each added amount (us); `relative` is the
-    time over that with no added latency."""
-    base = predict_runtime_ms(D, d, params, floor_ms, rule)
+    time over that with no added latency. The critical path (chain_steps round trips) grows with L too."""
+    base = predict_runtime_ms(D, d, params, floor_ms, rule, chain_steps)
     rows = []
     for added in added_us_list:
         L = params.L_us + float(added)
@@ -163,10 +163,10 @@ def runtime_vs_added_latency(D, d, params: LinkParams, added_us_list, floor_ms: 
             raise ValueError(f"latency must be positive: {params.L_us} + ({added}) us")
         p = LinkParams(W_gbps=params.W_gbps, S_miops=params.S_miops, N_max=params.N_max, L_us=L)
         T = throughput_gbps(d, p)
-        t = predict_runtime_ms(D, d, p, floor_ms, rule)
+        t = predict_runtime_ms(D, d, p, floor_ms, rule, chain_steps)
         rows.append({"added_latency_us": float(added), "L_us": L, "T_gbps": T, "bound": binding_term(d, p),
-                     "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor_ms, "runtime_ms": t,
-                     "relative": t / base})
+                     "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor_ms, "chain_ms": chain_steps * L / 1e3,
+                     "runtime_ms": t, "relative": t / base})
     return pd.DataFrame(rows)
 
 

@@ -94,6 +94,15 @@ def test_bytes_needed_is_the_lists_of_reached_vertices():
     assert table["bytes_needed"].iloc[0] == expected
 
 
+def test_max_list_bytes_is_the_longest_reached_list():
+    offsets, edges = random_csr(1000, 80, 5)
+    deg = np.diff(offsets.astype(np.int64))
+    for root in roots_with_edges(offsets, 3):
+        seen = brute_bfs(offsets, edges, root)
+        table = amplification_table(offsets, edges, 8, roots=[root], alignments=[32, 64], name="g")
+        assert (table["max_list_bytes"] == max(deg[v] for v in seen) * 8).all()
+
+
 def test_hand_example():
     # lists [0, 3), [3, 3) and [3, 20) of 8-byte edges: bytes [0, 24), nothing, [24, 160)
     offsets = np.array([0, 3, 3, 20], dtype=np.uint64)

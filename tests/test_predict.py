@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 
 from model.littles_law import LinkParams
-from model.predict import OUT_COLUMNS, predict, predict_runtime_ms, requests_per_warp
+from model.predict import OUT_COLUMNS, chain_bytes_per_step, predict, predict_runtime_ms, requests_per_warp
 
 REPO = Path(__file__).resolve().parent.parent
 MiB, GiB = 1 << 20, 1 << 30
 SPEC_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes", "measured_ms",
-                "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms", "predicted_ms", "rel_error"]
+                "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms", "chain_steps", "chain_ms",
+                "predicted_ms", "rel_error"]
 
 PARAMETERS = {
     "W_gbps": {"value": 50.0, "lo": 49.0, "hi": 51.0, "source": "synthetic"},
@@ -202,3 +203,37 @@ def test_cli(tmp_path):
     (tmp_path / "parameters.json").write_text("{}")
     res = subprocess.run([str(c) for c in cmd], cwd=REPO, capture_output=True, text=True)
     assert res.returncode != 0 and "parameters.json" in res.stderr
+
+
+def synthetic_amplification(longest_by_root):
+    """Rows of the amplification table for graph g: only max_list_bytes matters to the chain term."""
+    return pd.DataFrame([{"graph": "g", "edge_bytes": 8, "root": root, "alignment_bytes": a, "bytes_needed": 1,
+                          "bytes_fetched": 1, "raf": 1.0, "max_list_bytes": longest}
+                         for root, longest in longest_by_root.items() for a in (32, 128)])
+
+
+def test_without_amplification_the_chain_is_zero_and_said(result):
+    table, summary = result
+    assert (table["chain_steps"] == 0).all() and (table["chain_ms"] == 0).all()
+    assert summary["chain"].startswith("omitted")
+
+
+def test_chain_term_by_hand():
+    # the profiled root 1 expands a 2,000,000-byte list; root 2's longer list must not be used
+    table, summary = predict(synthetic_runs(), synthetic_profile(), PARAMETERS,
+                             amplification=synthetic_amplification({1: 2_000_000, 2: 9_000_000}))
+    naive = _row(table, "naive", "zerocopy")
+    # one thread walks it a 32-byte sector per round trip of L = 1.0 us (sweep rule: smallest footprint)
+    assert naive["chain_steps"] == 62_500 and naive["chain_ms"] == pytest.approx(62.5)
+    merged = _row(table, "merged-aligned", "zerocopy")
+    # a warp walks 32 x 8 = 256 bytes per round trip
+    assert merged["chain_steps"] == math.ceil(2_000_000 / 256) and merged["chain_ms"] == pytest.approx(7.813)
+    assert merged["predicted_ms"] == pytest.approx(merged["transfer_ms"] + merged["floor_ms"] + merged["chain_ms"])
+    assert "amplification" in summary["chain"] and "without_chain" in summary
+
+
+def test_chain_bytes_per_step():
+    assert chain_bytes_per_step("naive", 8) == 32 and chain_bytes_per_step("naive", 4) == 32
+    assert chain_bytes_per_step("merged", 4) == 128 and chain_bytes_per_step("merged-aligned", 8) == 256
+    with pytest.raises(ValueError, match="unknown variant"):
+        chain_bytes_per_step("fancy", 8)

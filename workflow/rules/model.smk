@@ -87,6 +87,7 @@ rule predict:
     input:
         runs="results/tables/runs.csv",
         profile="results/tables/profile.csv",
+        amplification="results/tables/amplification.csv",
         parameters="results/model/parameters.json",
     output:
         predictions="results/model/predictions.csv",
@@ -97,4 +98,5 @@ rule predict:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m model.predict --runs {input.runs} --profile {input.profile} --parameters {input.parameters}"
+        " --amplification {input.amplification}"
         " --out {output.predictions} --summary {output.summary} > {log} 2>&1"
