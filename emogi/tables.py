@@ -13,6 +13,14 @@ class TableError(ValueError):
         self.state = state  # "missing", "empty" or "columns"
 
 
+def read_table_or_exit(path, table, program, check_columns=True):
+    """read_table for a command line: a bad table ends `program` with one line naming it."""
+    try:
+        return read_table(path, table if check_columns else None)
+    except TableError as e:
+        raise SystemExit(f"{program}: {e} (the '{table}' table)") from None
+
+
 def read_table(path, table=None):
     """Read a CSV; raise TableError if it is missing or has no rows, or (with `table`, a schema.TABLES name)
     lacks any of that table's columns."""

@@ -371,7 +371,6 @@ def interval_text(entry: dict, fmt: str = ".3g", unit: str = "") -> str:
 PREDICTION_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes",
                       "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms",
                       "predicted_ms", "rel_error"]
-PARAMETER_KEYS = ("W_gbps", "N_max", "latency")
 
 
 @dataclass
@@ -405,19 +404,18 @@ def _missing_input(figure_name: str, path: Path, state: str, what: str, hint: st
 
 
 def load_parameters(path, figure_name: str) -> ModelParameters:
-    """Read the model's parameters.json; FigureDataError if missing, not JSON, or lacking W_gbps/N_max/latency."""
+    """Read the model's parameters.json (model.fit.load_parameters); FigureDataError naming the figure if it is
+    missing, not JSON or incomplete."""
+    from model.fit import load_parameters as read_parameters
+
     path = Path(path)
     if not path.is_file():
         raise _missing_input(figure_name, path, "missing", "parameters",
                              "python -m model.fit writes it from the microbenchmark tables")
     try:
-        raw = json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise FigureDataError(f"figure {figure_name}: {path} is not valid JSON: {e}") from None
-    missing = [k for k in PARAMETER_KEYS if k not in raw]
-    if missing:
-        raise FigureDataError(f"figure {figure_name}: {path} lacks {missing} (the model's 'parameters')")
-    return ModelParameters(path, raw)
+        return ModelParameters(path, read_parameters(path))
+    except ValueError as e:
+        raise FigureDataError(f"figure {figure_name}: {e} (the model's 'parameters')") from None
 
 
 def load_predictions(path, figure_name: str) -> pd.DataFrame:

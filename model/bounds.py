@@ -25,6 +25,7 @@ that a later version fits, the kernel's own work, and the link's read-request ov
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import sys
 from pathlib import Path
 
@@ -33,7 +34,7 @@ import pandas as pd
 
 from emogi.atomic import write_csv
 from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES
-from emogi.tables import TableError, default_launch, read_table
+from emogi.tables import default_launch, read_table_or_exit
 from model.littles_law import LinkParams, fit_link_bandwidth, runtime_ms
 
 KEYS = ["graph", "edge_bytes", "variant", "mode"]
@@ -100,13 +101,6 @@ def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) ->
     return out.sort_values(["graph", "edge_bytes", "_v", "_m"], ignore_index=True)[OUT_COLUMNS]
 
 
-def _read(path: Path, table: str) -> pd.DataFrame:
-    try:
-        return read_table(path, table)
-    except TableError as e:
-        raise SystemExit(f"model.bounds: {e} (the '{table}' table)") from None
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=Path, required=True)
@@ -114,8 +108,9 @@ def main(argv=None) -> int:
     ap.add_argument("--link", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
+    read = partial(read_table_or_exit, program="model.bounds")
     try:
-        table = link_bound(_read(a.runs, "runs"), _read(a.profile, "profile"), _read(a.link, "link"))
+        table = link_bound(read(a.runs, "runs"), read(a.profile, "profile"), read(a.link, "link"))
     except ValueError as e:
         raise SystemExit(f"model.bounds: {e}") from None
     write_csv(table, a.out, float_format="%.6g")

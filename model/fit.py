@@ -38,6 +38,7 @@ log(footprint) (not limiting = 1/S = 0, so the cliff fades in smoothly), both cl
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import json
 import math
 import sys
@@ -49,7 +50,7 @@ import pandas as pd
 
 from emogi.atomic import write_text
 from emogi.schema import ZERO_COPY_MODES
-from emogi.tables import TableError, read_table
+from emogi.tables import read_table_or_exit
 from model.littles_law import LinkParams
 
 N_BOOT = 1000
@@ -302,13 +303,6 @@ def observed_in_flight(latency: pd.DataFrame, concurrency: pd.DataFrame) -> pd.D
 
 
 # --- CLI -----------------------------------------------------------------------------------------------------
-def _read(path: Path, table: str) -> pd.DataFrame:
-    try:
-        return read_table(path, table)
-    except TableError as e:
-        raise SystemExit(f"model.fit: {e} (the '{table}' table)") from None
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m model.fit", description=__doc__.split("\n\n")[0])
     ap.add_argument("--link", type=Path, required=True)
@@ -318,10 +312,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--n-boot", type=int, default=N_BOOT)
     a = ap.parse_args(argv)
+    read = partial(read_table_or_exit, program="model.fit")
     if a.n_boot < 10:
         raise SystemExit(f"model.fit: --n-boot {a.n_boot} is too few resamples for a 95% interval")
     try:
-        parameters = fit(_read(a.link, "link"), _read(a.latency, "latency"), _read(a.concurrency, "concurrency"),
+        parameters = fit(read(a.link, "link"), read(a.latency, "latency"), read(a.concurrency, "concurrency"),
                          seed=a.seed, n_boot=a.n_boot)
     except ValueError as e:
         raise SystemExit(f"model.fit: {e}") from None

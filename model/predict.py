@@ -56,6 +56,7 @@ floor in device mode, the chain from the graph).
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import json
 import math
 import sys
@@ -66,7 +67,7 @@ import pandas as pd
 
 from emogi.atomic import write_csv, write_text
 from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES
-from emogi.tables import TableError, read_table
+from emogi.tables import read_table_or_exit
 from model.bounds import traversal_time_ms, verified_bfs
 from model.fit import load_parameters, params_for
 from model.littles_law import LinkParams, binding_term, throughput_gbps, with_in_flight_limit
@@ -313,13 +314,6 @@ def _plain(x):
 
 
 # --- CLI -----------------------------------------------------------------------------------------------------
-def _read(path: Path, table: str) -> pd.DataFrame:
-    try:
-        return read_table(path)  # columns are checked by predict(); old runs tables lack max_warps
-    except TableError as e:
-        raise SystemExit(f"model.predict: {e} (the '{table}' table)") from None
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m model.predict", description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=Path, required=True)
@@ -332,11 +326,12 @@ def main(argv=None) -> int:
     ap.add_argument("--footprint-rule", choices=FOOTPRINT_RULES, default="sweep")
     ap.add_argument("--amplification", type=Path, help="amplification.csv: the longest list per root (chain term)")
     a = ap.parse_args(argv)
+    read = partial(read_table_or_exit, program="model.predict", check_columns=False)
     try:
         parameters = load_parameters(a.parameters)
-        footprints = _read(a.footprints, "footprints") if a.footprints else None
-        amplification = _read(a.amplification, "amplification") if a.amplification else None
-        table, summary = predict(_read(a.runs, "runs"), _read(a.profile, "profile"), parameters, footprints,
+        footprints = read(a.footprints, "footprints") if a.footprints else None
+        amplification = read(a.amplification, "amplification") if a.amplification else None
+        table, summary = predict(read(a.runs, "runs"), read(a.profile, "profile"), parameters, footprints,
                                  a.rule, a.footprint_rule, amplification)
     except ValueError as e:
         raise SystemExit(f"model.predict: {e}") from None
