@@ -6,7 +6,7 @@ worst absolute relative error over the runs prediction_summary.json counts (its 
 
 Definitions (also printed in the figure footer):
   measured    measured_ms of predictions.csv (mean over roots of the per-root median over reps)
-  predicted   predicted_ms of predictions.csv: model.predict (D / T(d) of the fitted link, with the kernel's floor)
+  predicted   predicted_ms of predictions.csv: model.predict (D / T(d) of the fitted link + the kernel's floor + the critical path)
   rel_error   predicted / measured - 1 (the CSV checks the table's own rel_error against it: rel_error_check)
 
     python figures/fig_model_vs_measured.py --predictions results/model/predictions.csv \
@@ -31,7 +31,7 @@ from figures import style  # noqa: E402
 
 FIGURE = "fig_model_vs_measured"
 DEFINITION = ("measured = mean over roots of the per-root median over reps; predicted = model.predict (D / T(d) of "
-              "the fitted link, with the kernel's floor); bands: ±10%, ±25%; hollow = throttled run (max_warps > 0)")
+              "the fitted link + the kernel's floor + the critical path); bands: ±10%, ±25%; hollow = throttled run (max_warps > 0)")
 
 CSV_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes", "measured_ms",
                "predicted_ms", "ratio", "rel_error", "rel_error_check", "bound", "within_10", "within_25"]
@@ -126,7 +126,7 @@ def draw(table: pd.DataFrame, source: dict):
     style.legend_on_top(fig, handles, labels, ncol=3)
     note = DEFINITION
     if summary.get("rule"):
-        note += f"; transfer and floor combined by '{summary['rule']}'"
+        note += f"; transfer, floor and critical path combined by '{summary['rule']}'"
     excluded = summary.get("excluded")
     if excluded:
         note += f"; {len(excluded)} excluded (report)"

@@ -574,11 +574,21 @@ def model_summary_section(predictions: pd.DataFrame | None, summary: dict | None
                 f"median |predicted / measured − 1| is {fpct(med) if med is not None else '–'} and the worst "
                 f"{fpct(worst) if worst is not None else '–'} ({run_name(run) if run is not None else '–'}).")
         if summary.get("rule"):
-            text += f" Transfer time and the GPU's own work (floor) are combined by '{summary['rule']}'"
+            text += (" The prediction has three measured terms: the transfer time D / T(d), the GPU's own work"
+                     " (floor: the same traversal with the edge list in GPU memory) and the critical path (the"
+                     " longest neighbour list, walked by one thread or warp one round trip at a time: chain ="
+                     " steps x L); they are combined by"
+                     f" '{summary['rule']}'")
             by_rule = summary.get("by_rule") or {}
             others = [f"'{r}' would give {fpct(e.get('median_abs_error'))} median" for r, e in by_rule.items()
                       if r != summary["rule"] and isinstance(e, dict)]
             text += (" (" + "; ".join(others) + ")." if others else ".")
+        without = summary.get("without_chain")
+        if isinstance(without, dict) and without.get("median_abs_error") is not None:
+            text += (f" Without the critical-path term the median error would be {fpct(without['median_abs_error'])}"
+                     f" and the worst {fpct(without['worst_abs_error'])}")
+            text += (": the longest lists (hub vertices) keep the thread or warp that walks them busy after the rest"
+                     " are done." if worst is not None and without["worst_abs_error"] > 1.25 * worst else ".")
         if summary.get("footprint_rule"):
             text += f" Link parameters are taken at footprint rule '{summary['footprint_rule']}'"
             other = summary.get("other_footprint_rule") or {}
