@@ -13,7 +13,8 @@ How ncu is run, and why the counts are valid:
   --cache-control all    caches are flushed before each pass, so no pass profits from another's reads.
   --nvtx                 launches are attributed to their run by the NVTX range the binary opens around it:
                          "bfs|variant|mode|root|max_warps" for traversals, "toy|pattern|mode|element_bytes" for
-                         the zero-copy toy.
+                         the zero-copy toy, "concurrency|mode|footprint|request_bytes|reads_per_warp|warps" for
+                         the random reads.
 Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
 """
 import argparse
@@ -74,6 +75,9 @@ KINDS = {
             "table": "profile", "join": ["graph", "edge_bytes"]},
     "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
             "table": "toy_profile", "join": ["array_bytes"]},
+    "concurrency": {"kernels": "regex:random_reads",
+                    "fields": ["algorithm", "mode", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"],
+                    "table": "concurrency_profile", "join": ["reads"], "rename": {"requests": "reads"}},
 }
 
 
@@ -117,7 +121,8 @@ def parse_report(path, ncu_report, kind="bfs"):
             raise ProfileError(f"{path}: NVTX range '{label}' does not have the fields {fields}")
         rows.append({**dict(zip(fields, parts)), **row})
     frame = pd.DataFrame(rows)
-    for column in ("root", "max_warps", "element_bytes"):
+    for column in ("root", "max_warps", "element_bytes", "footprint_bytes", "request_bytes", "reads_per_warp",
+                   "warps"):
         if column in frame:
             frame[column] = frame[column].astype("int64")
     return frame
@@ -157,8 +162,9 @@ def main(argv=None):
                 raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
             rows = pd.read_csv(rows_csv)
         counters = derive(parse_report(a.report, ncu_report, a.kind))
-        if a.kind == "toy":
-            rows["algorithm"] = "toy"
+        if a.kind != "bfs":  # the microbenchmarks' rows do not name themselves
+            rows["algorithm"] = a.kind
+        rows = rows.rename(columns=kind.get("rename", {}))
         # the rest of each row (graph, edge width, array size) comes from the binary's own rows of the same runs
         keys = [f for f in kind["fields"] if f in rows.columns]
         table = counters.merge(rows[keys + kind["join"]].drop_duplicates(), on=keys, how="left")

@@ -112,6 +112,12 @@ CONCURRENCY_COLUMNS = PROVENANCE_COLUMNS + [
 # Nsight Compute counters of one toy copy per pattern x mode x element width (PCIe bytes behind the timing).
 TOY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["pattern", "mode", "element_bytes", "array_bytes"] + COUNTER_COLUMNS
 
+# Nsight Compute counters of the concurrency sweep's reads (one kernel per setting): what a d-byte read is on the
+# link (requests, sectors, PCIe bytes per request).
+CONCURRENCY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["mode", "footprint_bytes", "request_bytes", "reads_per_warp",
+                                                    "warps",
+                                                    "reads"] + COUNTER_COLUMNS  # reads the kernel issued
+
 # Bytes a BFS must fetch when the edge list is read in aligned blocks of alignment_bytes (CXL paper §3.1):
 # computed from the graph and the BFS tree of a root, no GPU involved.
 AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
@@ -123,7 +129,7 @@ AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
 TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS, "toy": TOY_COLUMNS,
           "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS, "toy_profile": TOY_PROFILE_COLUMNS,
-          "amplification": AMPLIFICATION_COLUMNS}
+          "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS, "amplification": AMPLIFICATION_COLUMNS}
 
 
 def check_columns(frame, table):

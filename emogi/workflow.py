@@ -54,6 +54,7 @@ def fresh_table_parts(config, graphs, widths, throttle_graph):
         "latency": ["results/fresh/micro/latency.csv"] if micro else [],
         "concurrency": [f"results/fresh/micro/concurrency_{s}.csv" for s in ("warps", "footprints")] if micro else [],
         "toy_profile": ["results/fresh/micro/toy_profile.csv"] if micro and profile else [],
+        "concurrency_profile": ["results/fresh/micro/concurrency_profile.csv"] if micro and profile else [],
         "amplification": per_graph("results/fresh/amplification/{graph}.w{width}.csv"),
     }
     throttle = config["model"]["throttle"]

@@ -81,3 +81,18 @@ def test_throttled_bfs_is_verified_and_slower(emogi_binary, tmp_path):
     assert t["verified"].all() and set(t["max_warps"]) == {0, 64}
     med = t.groupby("max_warps").time_ms.median()
     assert med[64] > med[0]
+
+
+@pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
+def test_concurrency_profile_sees_the_requested_sizes(emogi_binary, tmp_path):
+    out = tmp_path / "concurrency_profile.csv"
+    cmd = [sys.executable, "-m", "emogi.profile", "concurrency", "--binary", emogi_binary, "--report",
+           tmp_path / "c.ncu-rep", "--out", out, "--", "--modes", "zerocopy", "--footprints", "64M",
+           "--request-bytes", "32,128", "--warps", "256", "--reads-per-warp", "1", "--iterations", "64"]
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    p = pd.read_csv(out).set_index("request_bytes")
+    assert (p["reads"] == 256 * 64).all()
+    assert 30 <= p.loc[32, "avg_request_bytes"] <= 34 and 120 <= p.loc[128, "avg_request_bytes"] <= 128
+    # every read reaches host memory: at least one link request each
+    assert (p["sysmem_read_requests"] >= p["reads"]).all()

@@ -190,3 +190,28 @@ def test_micro_paper_numbers_are_quoted_from_the_papers():
                 assert norm(fragment) in texts[entry["ref"]], (group, key, fragment)
                 checked += 1
     assert checked >= 20
+
+
+def test_read_sizes_section_by_hand(tmp_path):
+    """Link requests and bytes per read from the concurrency profile's counters (synthetic counters)."""
+    import pandas as pd
+
+    from emogi import schema
+    spec = importlib.util.spec_from_file_location("build_report_rs", BUILD)
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    row = {c: 0 for c in schema.CONCURRENCY_PROFILE_COLUMNS}
+    row.update(gpu="SYNTHETIC", mode="zerocopy", footprint_bytes=64 << 20, request_bytes=96, reads_per_warp=4,
+               warps=4096, reads=1000, sysmem_read_requests=2000, sysmem_read_sectors=3000, pcie_read_bytes=120000)
+    path = tmp_path / "cp.csv"
+    pd.DataFrame([row]).to_csv(path, index=False)
+    table = report.read_sizes_section(path)
+    cells = table["rows"][0]
+    assert cells[2] == "96 B"
+    assert cells[3] == report.fnum(2.0)                 # two link requests per read
+    assert cells[4] == "48.0 B"                         # 32 B x 3000 sectors / 2000 requests
+    assert cells[5] == "120.0 B"                        # PCIe bytes per read
+    assert cells[6] == "12.0 B"                         # (120000 - 96000) / 2000 per request
+    empty = tmp_path / "empty.csv"
+    pd.DataFrame(columns=schema.CONCURRENCY_PROFILE_COLUMNS).to_csv(empty, index=False)
+    assert report.read_sizes_section(empty) is None     # an archive that did not profile the reads

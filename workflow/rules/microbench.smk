@@ -99,3 +99,29 @@ rule profile_toy:
         "python3 -m emogi.profile toy --ncu {params.ncu} --binary {input.binary} --report {output.report}"
         " --out {output.table} --device {params.device} -- --bytes {params.toy[bytes]} --modes {params.modes}"
         " > {log} 2>&1"
+
+
+rule profile_concurrency:
+    # What a random d-byte read is on the link: one setting per request size at the most concurrency.
+    input:
+        binary="build/emogi",
+    output:
+        table="results/fresh/micro/concurrency_profile.csv",
+        report="results/fresh/ncu/concurrency.ncu-rep",
+    params:
+        device=DEVICE,
+        ncu=config["profile"]["ncu"],
+        modes=comma([m for m in MICRO["modes"] if m != "device"] or MICRO["modes"]),
+        footprints=comma(MICRO["concurrency"]["footprints"]),
+        warps=MICRO["concurrency"]["warps"][-1],
+        per_warp=MICRO["concurrency"]["reads_per_warp"][-1],
+    resources:
+        gpu=1,
+    log:
+        "logs/profile/concurrency.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.profile concurrency --ncu {params.ncu} --binary {input.binary} --report {output.report}"
+        " --out {output.table} --device {params.device} -- --modes {params.modes} --footprints {params.footprints}"
+        " --warps {params.warps} --reads-per-warp {params.per_warp} > {log} 2>&1"

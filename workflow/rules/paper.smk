@@ -16,6 +16,7 @@ rule report:
         parameters="results/model/parameters.json",
         predictions="results/model/predictions.csv",
         summary="results/model/prediction_summary.json",
+        concurrency_profile="results/tables/concurrency_profile.csv",
         figures=expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
     output:
         "results/report/report.pdf",
@@ -33,4 +34,4 @@ rule report:
         " --fig09 results/figures/fig09_speedup_over_uvm.png --fig09-csv results/figures/fig09_speedup_over_uvm.csv"
         " --fig08 results/figures/fig08_pcie_bandwidth.png --fig08-csv results/figures/fig08_pcie_bandwidth.csv"
         " --link-bound {input.link_bound} --parameters {input.parameters} --predictions {input.predictions}"
-        " --prediction-summary {input.summary} {params.micro} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"
+        " --prediction-summary {input.summary} {params.micro} --concurrency-profile {input.concurrency_profile} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"

@@ -630,6 +630,30 @@ def model_summary_section(predictions: pd.DataFrame | None, summary: dict | None
     return out
 
 
+def read_sizes_section(path) -> dict | None:
+    """What a random d-byte read is on the link (Nsight counters of the concurrency sweep): link requests and
+    bytes per read, the request size the L2 saw and the link's bytes per request beyond the payload."""
+    if path is None:
+        return None
+    try:
+        t = read_table(path, "concurrency_profile")
+    except TableError as e:
+        if e.state == "empty":  # an archive that did not profile the reads restores the table header-only
+            return None
+        raise ReportError(f"report: {e} (concurrency profile)") from None
+    rows = []
+    for (mode, footprint, d), g in t.groupby(["mode", "footprint_bytes", "request_bytes"]):
+        reads, requests = float(g["reads"].sum()), float(g["sysmem_read_requests"].sum())
+        payload = 32.0 * float(g["sysmem_read_sectors"].sum())
+        pcie = float(g["pcie_read_bytes"].sum())
+        rows.append([style.MODE_SHORT_LABELS.get(mode, mode), fbytes(footprint), f"{int(d)} B",
+                     fnum(requests / reads) if reads else "–", f"{payload / requests:.1f} B" if requests else "–",
+                     f"{pcie / reads:.1f} B" if reads else "–",
+                     f"{(pcie - payload) / requests:.1f} B" if requests else "–"])
+    return {"columns": ["allocation", "footprint", "read", "link requests per read", "request size (L2)",
+                        "PCIe bytes per read", "overhead per request"], "align": "lllrrrr", "rows": rows}
+
+
 def micro_section(a, root: Path, paper: dict, source: dict) -> dict:
     """Everything of 'Microbenchmarks and the model'; every input optional (missing: a 'not available' note)."""
     csvs, figures = {}, []
@@ -672,11 +696,12 @@ def micro_section(a, root: Path, paper: dict, source: dict) -> dict:
         by_key["zero_copy_toy"]["comparison"] = toy_comparison(csvs["zero_copy_toy"], paper)
     link_name = source.get("link") or "our link"
     return {
-        "any": bool(csvs) or parameters is not None or predictions is not None,
+        "any": bool(csvs) or parameters is not None or predictions is not None or a.concurrency_profile is not None,
         "parameters": parameters_section(parameters) if parameters is not None else None,
         "figures": figures,
         "cxl": cxl_comparison(paper, parameters, csvs, link_name),
         "model": model_summary_section(predictions, summary),
+        "read_sizes": read_sizes_section(getattr(a, "concurrency_profile", None)),
         "references": paper.get("references", {}),
     }
 
@@ -758,6 +783,7 @@ def main(argv=None) -> int:
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit")
     ap.add_argument("--predictions", type=Path, help="predictions.csv of model.predict")
     ap.add_argument("--prediction-summary", type=Path, help="prediction_summary.json of model.predict")
+    ap.add_argument("--concurrency-profile", type=Path, help="concurrency_profile.csv (Nsight counters of random reads)")
     for key, module, _ in MICRO_FIGURES:
         flag = key.replace("_", "-")
         ap.add_argument(f"--fig-{flag}", type=Path, help=f"{module}.png")

@@ -13,6 +13,7 @@
 #include "emogi/edge_store.cuh"
 #include "emogi/event_timer.cuh"
 #include "emogi/micro_common.hpp"
+#include "emogi/nvtx_range.hpp"
 
 namespace emogi {
 namespace {
@@ -66,8 +67,8 @@ void launch(uint64_t reads_per_warp, unsigned blocks, unsigned threads, const ui
 
 int concurrency_command(int argc, char** argv) {
   const CliArgs args(argc, argv,
-                     {"modes", "footprints", "request-bytes", "warps", "reads-per-warp", "iterations", "reps", "out",
-                      "device"},
+                     {"modes", "footprints", "request-bytes", "warps", "reads-per-warp", "iterations", "reps", "warmup",
+                      "out", "device"},
                      {"allow-managed-oversubscription"});
   const auto modes = micro_modes(args);
   const auto footprints = byte_list(args, "footprints", "256M,8G");
@@ -75,6 +76,7 @@ int concurrency_command(int argc, char** argv) {
   const auto warps = byte_list(args, "warps", "1,2,4,8,16,32,64,128,256,512,1024,2048,4096");
   const auto per_warp = byte_list(args, "reads-per-warp", "1,4");
   const uint64_t iterations = args.get_u64("iterations", 256), reps = args.get_u64("reps", 3);
+  const uint64_t warmup = args.get_u64("warmup", 1);
   for (uint64_t d : sizes)
     if (d == 0 || d > kCacheLineBytes || d % 32) throw std::invalid_argument("--request-bytes takes 32, 64, 96, 128");
   ManagedPolicy policy;
@@ -102,11 +104,16 @@ int concurrency_command(int argc, char** argv) {
             if (w % per_block) throw std::invalid_argument("--warps above 4 must be multiples of 4");
             const unsigned blocks = unsigned(w / per_block), threads = per_block * kWarpSize;
             const unsigned words = unsigned(d / 4);
-            launch(k, blocks, threads, buf, lines, words, 8, 1, sink.data());  // warm-up
+            for (uint64_t i = 0; i < warmup; ++i) launch(k, blocks, threads, buf, lines, words, 8, 1, sink.data());
+            const std::string label = "concurrency|" + std::string(name_of(mode)) + "|" + std::to_string(footprint) +
+                                      "|" + std::to_string(d) + "|" + std::to_string(k) + "|" + std::to_string(w);
             std::vector<double> rate;
             for (uint64_t rep = 0; rep < reps; ++rep) {
               timer.start(0);
-              launch(k, blocks, threads, buf, lines, words, uint32_t(iterations), rep + 2, sink.data());
+              {
+                NvtxRange range(label);  // the profile stage attributes the kernel to this setting
+                launch(k, blocks, threads, buf, lines, words, uint32_t(iterations), rep + 2, sink.data());
+              }
               timer.stop(0);
               const double ms = timer.elapsed_ms();
               const double requests = double(w) * k * iterations;
