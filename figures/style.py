@@ -333,12 +333,6 @@ def log2_count_axis(ax, values, axis: str = "x") -> None:
     getattr(ax, f"{axis}axis").set_minor_formatter(NullFormatter())
 
 
-def iqr(series) -> tuple[float, float, float]:
-    """(median, 25th percentile, 75th percentile) of a series: how every microbenchmark summarises its reps."""
-    s = pd.Series(series, dtype=float)
-    return float(s.median()), float(s.quantile(0.25)), float(s.quantile(0.75))
-
-
 def summarise_reps(frame: pd.DataFrame, keys: list[str], value: str, prefix: str | None = None) -> pd.DataFrame:
     """Median and IQR over reps of `value` per `keys`: columns <prefix>, <prefix>_q25, <prefix>_q75, n_reps."""
     prefix = prefix or value
