@@ -4,8 +4,12 @@ measure, profile, model, figures and the archive all read and write these tables
 of them. The CUDA binary prints the same variant and mode names (`emogi list`), and a test checks they agree.
 """
 
-# Kernel variants (how a warp walks a neighbour list), in the paper's order.
+# Kernel variants (how a warp walks a neighbour list), in the paper's order: what the default study and the
+# paper's figures compare.
 VARIANTS = ("naive", "merged", "merged-aligned")
+# Every variant the binary knows (`emogi list`): the artifact's chunked form, then this project's own (work lists
+# with hub lists split across warps; direction-optimising BFS; Afforest CC). The benchmark runs them all.
+ALL_VARIANTS = VARIANTS + ("chunked", "frontier", "direction-optimizing", "afforest")
 
 # Where the edge list lives during a traversal.
 #   device          cudaMalloc: the in-GPU-memory reference
@@ -14,9 +18,11 @@ VARIANTS = ("naive", "merged", "merged-aligned")
 #   zerocopy-pinned cudaHostAlloc(Mapped): the paper's zero-copy allocation; slows down past ~1 GiB on the H100
 #   uvm             cudaMallocManaged + ReadMostly, pages moved back to the host before every run (cold)
 MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
+# auto: as much of the edge list (and weights) as fits in free GPU memory, the rest read by zero-copy.
+ALL_MODES = MODES + ("auto",)
 ZERO_COPY_MODES = ("zerocopy", "zerocopy-pinned")
 
-ALGORITHMS = ("bfs",)
+ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 
 # Provenance columns repeated on every measured row, so that a row never loses where it came from.
 PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]

@@ -39,8 +39,8 @@ def reference_depths(binary, path, root, tmp_path):
 
 def test_list_agrees_with_schema(emogi_binary):
     listed = json.loads(run([emogi_binary, "list"]).stdout)
-    assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.VARIANTS),
-                      "modes": list(schema.MODES)}
+    assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.ALL_VARIANTS),
+                      "modes": list(schema.ALL_MODES)}
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64])

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "emogi/cuda_check.hpp"
@@ -103,6 +104,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       device_ptr_ = allocation_;
       break;
     }
+    case MemoryMode::Auto:
+      throw std::invalid_argument("auto is a placement of several stores (placement.cuh), not one store");
   }
 }
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "emogi/atomic_file.hpp"
 #include "emogi/cli_args.hpp"
@@ -10,23 +11,58 @@
 #include "emogi/device_info.hpp"
 #include "emogi/names.hpp"
 #include "emogi/reference_bfs.hpp"
+#include "emogi/references.hpp"
 
 namespace emogi {
 
-int reference_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"graph", "root", "out"}, {});
-  if (!args.has("root")) throw std::invalid_argument("missing required option --root");
-  const uint64_t root = args.get_u64("root", 0);
-  const MappedCsr g(args.get("graph"));
-  const ReferenceBfs r = g.index_bytes() == 4
-                             ? reference_bfs(g.offsets(), g.edges_as<uint32_t>(), g.num_vertices(), root)
-                             : reference_bfs(g.offsets(), g.edges_as<uint64_t>(), g.num_vertices(), root);
-  AtomicFile out(args.get("out"));  // raw little-endian uint32 depths, 0xFFFFFFFF = not reached
-  out.stream().write(reinterpret_cast<const char*>(r.depth.data()), r.depth.size() * sizeof(uint32_t));
-  out.commit();
-  std::printf("{\"root\": %llu, \"levels\": %u, \"reached\": %llu, \"edges_traversed\": %llu}\n",
-              (unsigned long long)root, r.levels, (unsigned long long)r.reached, (unsigned long long)r.edges_traversed);
+// CPU references, written as raw little-endian arrays: bfs depths / sssp distances (uint32, 0xFFFFFFFF = not
+// reached), cc labels (uint64, the smallest vertex id of the component). pagerank checks given float32 values
+// (--values) against the fixed point instead, and prints the verdict.
+template <class Index>
+int reference_for(const MappedCsr& g, const CliArgs& args) {
+  const std::string algorithm = args.get("algorithm", "bfs");
+  auto write = [&](const void* data, size_t bytes) {
+    AtomicFile out(args.get("out"));
+    out.stream().write(static_cast<const char*>(data), bytes);
+    out.commit();
+  };
+  auto root = [&] { return args.get_u64("root", 0); };
+  if (algorithm == "bfs") {
+    const ReferenceBfs r = reference_bfs(g.offsets(), g.edges_as<Index>(), g.num_vertices(), root());
+    write(r.depth.data(), r.depth.size() * sizeof(uint32_t));
+    std::printf("{\"root\": %llu, \"levels\": %u, \"reached\": %llu, \"edges_traversed\": %llu}\n",
+                (unsigned long long)root(), r.levels, (unsigned long long)r.reached, (unsigned long long)r.edges_traversed);
+  } else if (algorithm == "sssp") {
+    if (!g.has_weights()) throw std::invalid_argument(g.path() + " has no weights");
+    const auto d = reference_sssp(g.offsets(), g.edges_as<Index>(), g.weights(), g.num_vertices(), root());
+    write(d.data(), d.size() * sizeof(uint32_t));
+  } else if (algorithm == "cc") {
+    const auto labels = reference_cc(g.offsets(), g.edges_as<Index>(), g.num_vertices());
+    write(labels.data(), labels.size() * sizeof(uint64_t));
+    std::printf("{\"components\": %llu}\n", (unsigned long long)count_components(labels));
+  } else if (algorithm == "pagerank") {
+    std::ifstream in(args.get("values"), std::ios::binary);
+    std::vector<float> value(g.num_vertices());
+    if (!in.read(reinterpret_cast<char*>(value.data()), value.size() * sizeof(float)))
+      throw std::invalid_argument("--values must hold V float32 values");
+    const PageRankCheck c = check_pagerank(g.offsets(), g.edges_as<Index>(), g.num_vertices(), !g.directed(), value,
+                                           std::stod(args.get("alpha", "0.85")), std::stod(args.get("tolerance", "0.001")));
+    std::printf("{\"ok\": %s, \"worst_residual\": %.9g}\n", c.failure.empty() ? "true" : "false", c.worst_residual);
+    if (!c.failure.empty()) std::fprintf(stderr, "%s\n", c.failure.c_str());
+    return c.failure.empty() ? 0 : 3;
+  } else {
+    throw std::invalid_argument("unknown algorithm '" + algorithm + "' (bfs, sssp, cc, pagerank)");
+  }
   return 0;
+}
+
+int reference_command(int argc, char** argv) {
+  const CliArgs args(argc, argv, {"graph", "algorithm", "root", "out", "values", "alpha", "tolerance"}, {});
+  const std::string algorithm = args.get("algorithm", "bfs");
+  if ((algorithm == "bfs" || algorithm == "sssp") && !args.has("root"))
+    throw std::invalid_argument("missing required option --root");
+  const MappedCsr g(args.get("graph"));
+  return g.index_bytes() == 4 ? reference_for<uint32_t>(g, args) : reference_for<uint64_t>(g, args);
 }
 
 int info_command(int argc, char** argv) {
@@ -47,8 +83,8 @@ int list_command(int argc, char** argv) {
     for (size_t i = 0; i < names.size(); ++i) s += (i ? ", \"" : "\"") + std::string(names[i]) + "\"";
     return s + "]";
   };
-  std::printf("{\"algorithms\": [\"bfs\"], \"variants\": %s, \"modes\": %s}\n", json_list(kVariantNames).c_str(),
-              json_list(kModeNames).c_str());
+  std::printf("{\"algorithms\": %s, \"variants\": %s, \"modes\": %s}\n", json_list(kAlgorithmNames).c_str(),
+              json_list(kVariantNames).c_str(), json_list(kModeNames).c_str());
   return 0;
 }
 

@@ -1,8 +1,9 @@
-// How the threads assigned to one vertex walk its neighbour list: the paper's three access patterns
-// (EMOGI §4.3) as policies, written once and combined with every algorithm and edge width.
+// How the threads assigned to one vertex walk its neighbour list: the paper's access patterns (EMOGI §4.3) as
+// policies, written once and combined with every algorithm and edge width.
 //
-// A policy says how many consecutive threads share a vertex (kLanes) and, for one of those threads (`lane`),
-// which entries of edges[begin, end) it visits. Algorithms call Access::walk with their per-edge operator.
+// A policy says how many consecutive threads share a vertex (kLanes), how many consecutive vertices one such
+// group handles in turn (kChunk), and, for one thread (`lane`), which positions of [begin, end) it visits.
+// Algorithms call Access::walk with their per-edge operator, which receives the edge's position in the list.
 #pragma once
 #include <cstdint>
 
@@ -15,10 +16,10 @@ namespace emogi {
 struct NaiveAccess {
   static constexpr Variant kVariant = Variant::Naive;
   static constexpr unsigned kLanes = 1;
+  static constexpr unsigned kChunk = 1;
   template <class Index, class Visit>
-  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned /*lane*/,
-                              Visit visit) {
-    for (uint64_t i = begin; i < end; ++i) visit(edges[i]);
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Visit visit) {
+    for (uint64_t i = begin; i < end; ++i) visit(i);
   }
 };
 
@@ -26,10 +27,10 @@ struct NaiveAccess {
 struct MergedAccess {
   static constexpr Variant kVariant = Variant::Merged;
   static constexpr unsigned kLanes = kWarpSize;
+  static constexpr unsigned kChunk = 1;
   template <class Index, class Visit>
-  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned lane,
-                              Visit visit) {
-    for (uint64_t i = begin + lane; i < end; i += kWarpSize) visit(edges[i]);
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Visit visit) {
+    for (uint64_t i = begin + lane; i < end; i += kWarpSize) visit(i);
   }
 };
 
@@ -39,13 +40,20 @@ struct MergedAccess {
 struct MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::MergedAligned;
   static constexpr unsigned kLanes = kWarpSize;
+  static constexpr unsigned kChunk = 1;
   template <class Index, class Visit>
-  __device__ static void walk(const Index* __restrict__ edges, uint64_t begin, uint64_t end, unsigned lane,
-                              Visit visit) {
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Visit visit) {
     constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
     for (uint64_t i = (begin & ~(kPerLine - 1)) + lane; i < end; i += kWarpSize)
-      if (i >= begin) visit(edges[i]);
+      if (i >= begin) visit(i);
   }
+};
+
+// The artifact's chunked form: merged+aligned reads, but a warp walks 8 consecutive vertices one after the
+// other (fewer warps, each with more work).
+struct ChunkedAccess : MergedAlignedAccess {
+  static constexpr Variant kVariant = Variant::Chunked;
+  static constexpr unsigned kChunk = 8;
 };
 
 }  // namespace emogi

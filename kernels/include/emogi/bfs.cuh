@@ -5,113 +5,63 @@
 #include <cstdint>
 
 #include "emogi/access.cuh"
-#include "emogi/cuda_check.hpp"
-#include "emogi/event_timer.cuh"
+#include "emogi/device_array.cuh"
+#include "emogi/graph_view.cuh"
+#include "emogi/iteration_loop.cuh"
+#include "emogi/vertex_schedule.cuh"
 
 namespace emogi {
 
 constexpr uint32_t kUnvisited = 0xFFFFFFFFu;
-constexpr unsigned kBlockThreads = 256;
 
-// The vertex list lives in GPU memory; `edges` points into whichever memory the EdgeStore chose.
-template <class Index>
-struct DeviceGraph {
-  const uint64_t* offsets;
-  const Index* edges;
-  uint64_t num_vertices;
-};
-
-// The grid normally has a thread (or warp) for every vertex, so the loop runs once; a smaller grid (max_warps)
-// walks the vertices grid-stride, which caps the requests in flight (how the model emulates longer latency).
 template <class Access, class Index>
 __global__ void __launch_bounds__(kBlockThreads)
-    bfs_level(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level, unsigned* __restrict__ changed) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;  // a multiple of 32: lanes of a warp share a vertex
-  for (uint64_t thread = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;; thread += stride) {
-    const uint64_t v = thread / Access::kLanes;
-    if (v >= g.num_vertices) return;
-    if (depth[v] != level) continue;
-    Access::walk(g.edges, g.offsets[v], g.offsets[v + 1], unsigned(thread % Access::kLanes), [&](Index u) {
+    bfs_scan_level(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level,
+                   unsigned long long* __restrict__ counters) {
+  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    if (depth[v] != level) return;
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, [&](uint64_t i) {
+      const uint64_t u = g.edges[i];
       // Racing writers all store the same value, so no atomic is needed.
       if (depth[u] == kUnvisited) {
         depth[u] = level + 1;
-        *changed = 1;
+        counters[kActive] = 1;
       }
     });
-  }
+  });
 }
 
-// Blocks for one level: enough for every vertex, or at most max_warps warps (rounded up to whole blocks).
-template <class Access>
-uint64_t bfs_blocks(uint64_t num_vertices, uint64_t max_warps) {
-  const uint64_t all = (num_vertices * Access::kLanes + kBlockThreads - 1) / kBlockThreads;
-  if (max_warps == 0) return all;
-  const uint64_t capped = (max_warps * kWarpSize + kBlockThreads - 1) / kBlockThreads;
-  return capped < all ? capped : all;
+// The depths of one traversal, reused by every run on the same graph.
+struct BfsState {
+  explicit BfsState(uint64_t num_vertices) : depth(num_vertices) {}
+  DeviceArray<uint32_t> depth;
+  IterationLoop loop;
+};
+
+inline void bfs_start(BfsState& s, uint64_t root) {
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth.data(), 0xFF, s.depth.size() * sizeof(uint32_t), s.loop.stream()));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth.data() + root, 0, sizeof(uint32_t), s.loop.stream()));
 }
 
-// Device buffers of one traversal (depths, the "changed" flag), reused by every run on the same graph.
-class BfsState {
- public:
-  explicit BfsState(uint64_t num_vertices) : num_vertices_(num_vertices) {
-    EMOGI_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    EMOGI_CUDA_CHECK(cudaMalloc(&depth_, num_vertices * sizeof(uint32_t)));
-    EMOGI_CUDA_CHECK(cudaMalloc(&changed_device_, sizeof(unsigned)));
-    EMOGI_CUDA_CHECK(cudaMallocHost(&changed_host_, sizeof(unsigned)));
-  }
-  ~BfsState() {
-    cudaFreeHost(changed_host_);
-    cudaFree(changed_device_);
-    cudaFree(depth_);
-    cudaStreamDestroy(stream_);
-  }
-  BfsState(const BfsState&) = delete;
-  BfsState& operator=(const BfsState&) = delete;
-
-  uint32_t* depth() { return depth_; }
-  unsigned* changed_device() { return changed_device_; }
-  unsigned* changed_host() { return changed_host_; }
-  cudaStream_t stream() { return stream_; }
-  EventTimer& timer() { return timer_; }
-  uint64_t num_vertices() const { return num_vertices_; }
-
- private:
-  uint64_t num_vertices_;
-  cudaStream_t stream_{};
-  uint32_t* depth_ = nullptr;
-  unsigned* changed_device_ = nullptr;
-  unsigned* changed_host_ = nullptr;
-  EventTimer timer_;
-};
-
-struct TraversalTime {
-  float time_ms;
-  uint32_t levels;  // launches of the level loop = depth of the deepest reached vertex + 1
-};
-
-// One timed traversal from `root` (max_warps = 0: a warp or thread per vertex). The timed region is the level
-// loop (launches and the per-level flag read), as in the paper's artifact; resetting the depths is outside it.
+// One timed traversal with the paper's schedule. The timed region is the level loop (launches and the
+// per-level flag read), as in the artifact; resetting the depths is outside it.
 template <class Access, class Index>
-TraversalTime bfs(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, BfsState& s) {
-  cudaStream_t stream = s.stream();
-  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth(), 0xFF, g.num_vertices * sizeof(uint32_t), stream));
-  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.depth() + root, 0, sizeof(uint32_t), stream));
-  const uint64_t blocks = bfs_blocks<Access>(g.num_vertices, max_warps);
-
-  s.timer().start(stream);
+RunStats bfs_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, BfsState& s) {
+  bfs_start(s, root);
+  const uint64_t blocks = scan_blocks<Access>(g.num_vertices, max_warps);
+  s.loop.start();
   uint32_t level = 0;
   for (;; ++level) {
-    EMOGI_CUDA_CHECK(cudaMemsetAsync(s.changed_device(), 0, sizeof(unsigned), stream));
-    bfs_level<Access, Index><<<dim3(unsigned(blocks)), kBlockThreads, 0, stream>>>(g, s.depth(), level,
-                                                                                    s.changed_device());
+    s.loop.reset();
+    bfs_scan_level<Access, Index><<<dim3(unsigned(blocks)), kBlockThreads, 0, s.loop.stream()>>>(
+        g, s.depth.data(), level, s.loop.counters());
     EMOGI_CHECK_LAUNCH();
-    EMOGI_CUDA_CHECK(cudaMemcpyAsync(s.changed_host(), s.changed_device(), sizeof(unsigned),
-                                     cudaMemcpyDeviceToHost, stream));
-    EMOGI_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (*s.changed_host() == 0) break;
+    if (s.loop.read()[kActive] == 0) break;
   }
-  s.timer().stop(stream);
-  return {s.timer().elapsed_ms(), level + 1};
+  RunStats r;
+  r.time_ms = s.loop.stop();
+  r.iterations = level + 1;
+  return r;
 }
 
 }  // namespace emogi

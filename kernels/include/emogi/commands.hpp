@@ -3,9 +3,10 @@
 
 namespace emogi {
 
-int bfs_command(int argc, char** argv);        // time and verify BFS variants x memory modes
+int run_command(int argc, char** argv);        // time and verify one algorithm's variants x memory modes
+int bfs_command(int argc, char** argv);        // `run --algorithm bfs`
 int linkbw_command(int argc, char** argv);     // host<->device cudaMemcpy bandwidth probe
-int reference_command(int argc, char** argv);  // CPU BFS depths of one root (for tests and debugging)
+int reference_command(int argc, char** argv);  // CPU reference results (for tests and debugging)
 int info_command(int argc, char** argv);       // a graph file's header, as JSON
 int list_command(int argc, char** argv);       // algorithms, variants and modes this build knows, as JSON
 int device_command(int argc, char** argv);     // the GPU, as JSON

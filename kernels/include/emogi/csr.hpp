@@ -61,6 +61,10 @@ class MappedCsr {
     return static_cast<const Index*>(edges());
   }
   uint64_t edge_list_bytes() const { return num_edges() * index_bytes(); }
+  // The 4-byte weight of every edge entry; nullptr when the file has none.
+  const uint32_t* weights() const {
+    return has_weights() ? reinterpret_cast<const uint32_t*>(base_ + layout_.weights_at) : nullptr;
+  }
   uint64_t degree(uint64_t v) const { return offsets()[v + 1] - offsets()[v]; }
 
  private:

@@ -1,0 +1,99 @@
+// BFS over work lists (variant `frontier`) and Beamer's direction-optimising BFS (`direction-optimizing`).
+//
+// Top-down step: only the frontier's lists are read, split into segments (worklist.cuh). Bottom-up step: every
+// unvisited vertex reads its list one aligned 128-byte line at a time and stops at the first neighbour in the
+// frontier, so most lists are read only in part: on an edge list behind a link this beats the link-bandwidth
+// floor of any top-down traversal. Switching follows Beamer et al. (SC'12): go bottom-up when the frontier's
+// edges exceed 1/alpha of the unvisited vertices' edges, back top-down when the frontier shrinks below V/beta.
+#pragma once
+#include <cstdint>
+
+#include "emogi/bfs.cuh"
+#include "emogi/worklist.cuh"
+
+namespace emogi {
+
+constexpr uint64_t kBeamerAlpha = 15, kBeamerBeta = 18;
+
+struct AtLevel {
+  const uint32_t* depth;
+  uint32_t level;
+  __device__ bool operator()(uint64_t v) const { return depth[v] == level; }
+};
+
+template <class Index>
+struct DiscoverOp {
+  DeviceGraph<Index> g;
+  uint32_t* depth;
+  uint32_t level;
+  __device__ void operator()(uint64_t /*v*/, uint64_t i) const {
+    const uint64_t u = g.edges[i];
+    if (depth[u] == kUnvisited) depth[u] = level + 1;
+  }
+};
+
+// Warp per unvisited vertex: lanes test one line's worth of neighbours per step, the warp stops at a hit.
+template <class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    bfs_bottom_up(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level) {
+  constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
+  for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    if (depth[v] != kUnvisited) return;
+    const uint64_t begin = g.offsets[v], end = g.offsets[v + 1];
+    for (uint64_t base = begin & ~(kPerLine - 1); base < end; base += kPerLine) {
+      const uint64_t i = base + lane;
+      const bool hit = lane < kPerLine && i >= begin && i < end && depth[g.edges[i]] == level;
+      if (__ballot_sync(kFullMask, hit)) {
+        if (lane == 0) depth[v] = level + 1;
+        return;
+      }
+    }
+  });
+}
+
+template <class Index>
+struct BfsFrontierState : BfsState {
+  BfsFrontierState(uint64_t num_vertices, uint64_t num_edges) : BfsState(num_vertices), list(num_vertices, num_edges) {}
+  Worklist<Index> list;
+};
+
+// direction_optimizing = false: top-down work lists at every level.
+template <class Index>
+RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, bool direction_optimizing,
+                      BfsFrontierState<Index>& s) {
+  bfs_start(s, root);
+  IterationLoop& loop = s.loop;
+  loop.start();
+  uint64_t unexplored_edges = g.num_edges;  // edges of vertices not yet reached (Beamer's m_u)
+  bool bottom_up = false;
+  uint64_t previous_frontier = 0;
+  uint32_t level = 0;
+  for (;; ++level) {
+    loop.reset();
+    s.list.build(g, AtLevel{s.depth.data(), level}, loop);
+    const unsigned long long* c = loop.read();
+    const uint64_t frontier = c[kActive], frontier_edges = c[kEdges], entries = c[kSegments];
+    if (frontier == 0) break;
+    unexplored_edges -= frontier_edges;
+    if (direction_optimizing) {
+      if (!bottom_up && frontier_edges > unexplored_edges / kBeamerAlpha && frontier > previous_frontier)
+        bottom_up = true;
+      else if (bottom_up && frontier < g.num_vertices / kBeamerBeta && frontier < previous_frontier)
+        bottom_up = false;
+    }
+    previous_frontier = frontier;
+    if (bottom_up) {
+      bfs_bottom_up<Index><<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(g.num_vertices, max_warps))),
+                             kBlockThreads, 0, loop.stream()>>>(g, s.depth.data(), level);
+      EMOGI_CHECK_LAUNCH();
+    } else {
+      s.list.expand(g, entries, max_warps, DiscoverOp<Index>{g, s.depth.data(), level}, loop);
+    }
+  }
+  RunStats r;
+  r.time_ms = loop.stop();
+  r.iterations = level;  // the deepest depth + 1, as the scan form counts
+  return r;
+}
+
+}  // namespace emogi

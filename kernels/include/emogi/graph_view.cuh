@@ -1,0 +1,26 @@
+// What a kernel sees of a graph: the vertex list in GPU memory and the edge list (and weights) wherever the
+// memory mode put them. An array may be split: positions below `split` are read from a copy in GPU memory,
+// the rest from host memory (the `auto` mode); the other modes use one pointer for everything.
+#pragma once
+#include <cstdint>
+
+namespace emogi {
+
+template <class T>
+struct SplitArray {
+  const T* near = nullptr;  // GPU-memory copy of positions [0, split)
+  const T* far = nullptr;   // the whole array, as the mode placed it
+  uint64_t split = 0;
+  __device__ __forceinline__ T operator[](uint64_t i) const { return i < split ? near[i] : far[i]; }
+};
+
+template <class Index>
+struct DeviceGraph {
+  const uint64_t* offsets;  // V + 1 entries, GPU memory
+  SplitArray<Index> edges;
+  SplitArray<uint32_t> weights;  // empty unless the algorithm reads weights
+  uint64_t num_vertices;
+  uint64_t num_edges;
+};
+
+}  // namespace emogi

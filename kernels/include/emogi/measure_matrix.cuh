@@ -1,0 +1,128 @@
+// The measurement loop every algorithm shares: for each memory mode (placed once), each variant, each source,
+// run warm-up and timed repetitions, verify every run against the CPU reference, and write one CSV row per
+// timed run. An algorithm plugs in as a Problem:
+//
+//   static constexpr Algorithm kAlgorithm; static constexpr bool kRooted, kWeighted;
+//   static std::string unsupported(Variant, const MappedCsr&);     // "" when the variant can run here
+//   Problem(const MappedCsr&, const MatrixOptions&);                // GPU state, reused by every run
+//   void expect(uint64_t source);                                   // the CPU reference, before any GPU run
+//   RunStats run(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);
+//   Verified verify(uint64_t source, const RunStats&, const std::string& what);  // throws on a mismatch
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "emogi/atomic_file.hpp"
+#include "emogi/csr.hpp"
+#include "emogi/device_array.cuh"
+#include "emogi/iteration_loop.cuh"
+#include "emogi/names.hpp"
+#include "emogi/nvtx_range.hpp"
+#include "emogi/placement.cuh"
+
+namespace emogi {
+
+struct MatrixOptions {
+  std::string name, out;
+  std::vector<uint64_t> roots;  // rooted algorithms only
+  std::vector<Variant> variants;
+  std::vector<MemoryMode> modes;
+  uint64_t reps = 3, warmup = 1, max_warps = 0;
+  PlacementOptions placement;
+  bool corrupt_for_testing = false;  // spoils one result value before verification (tests see the run fail)
+  uint32_t sssp_delta = 0;           // 0: the frontier SSSP's bucket width from the weights
+  float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
+  uint32_t pr_max_iterations = 5000;
+};
+
+// What verification establishes about a run, for the table.
+struct Verified {
+  uint64_t edges_traversed = 0;
+  uint32_t levels = 0;      // BFS
+  uint64_t components = 0;  // CC
+};
+
+constexpr uint64_t kNoSource = ~uint64_t(0);
+
+inline double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+template <template <class> class Problem, class Index>
+void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
+  using P = Problem<Index>;
+  const char* algorithm = name_of(P::kAlgorithm);
+  for (Variant v : opt.variants) {
+    const std::string why = P::unsupported(v, g);
+    if (!why.empty()) throw std::invalid_argument(std::string(algorithm) + " " + name_of(v) + ": " + why);
+  }
+  std::vector<uint64_t> sources = P::kRooted ? opt.roots : std::vector<uint64_t>{kNoSource};
+  if (sources.empty()) throw std::invalid_argument(std::string(algorithm) + " needs roots (--roots or --roots-file)");
+
+  P problem(g, opt);
+  for (uint64_t s : sources) problem.expect(s);
+  const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
+
+  struct Row {
+    std::string variant, mode;
+    uint64_t source, rep;
+    RunStats stats;
+    Verified verified;
+  };
+  std::vector<Row> rows;
+  for (MemoryMode mode : opt.modes) {
+    GraphPlacement placement(g, mode, P::kWeighted, opt.placement);
+    std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
+    const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    for (Variant variant : opt.variants) {
+      const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
+      auto run = [&](uint64_t source, Verified* out) {
+        placement.prepare_run();
+        RunStats stats;
+        {
+          NvtxRange range(std::string(algorithm) + "|" + label + "|" + (source == kNoSource ? "" : std::to_string(source)) +
+                          "|" + std::to_string(opt.max_warps));
+          stats = problem.run(variant, dg, source, opt.max_warps);
+        }
+        const Verified v = problem.verify(source, stats, opt.name + " " + algorithm + " " + label +
+                                                             (source == kNoSource ? "" : " root " + std::to_string(source)));
+        if (out) *out = v;
+        return stats;
+      };
+      for (uint64_t i = 0; i < opt.warmup; ++i) run(sources.front(), nullptr);
+      std::vector<double> times;
+      double bytes = 0;
+      for (uint64_t source : sources)
+        for (uint64_t rep = 0; rep < opt.reps; ++rep) {
+          Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
+          row.stats = run(source, &row.verified);
+          times.push_back(row.stats.time_ms);
+          bytes += double(row.verified.edges_traversed) * (sizeof(Index) + (P::kWeighted ? 4 : 0));
+          rows.push_back(row);
+        }
+      const double med = median_of(times);
+      std::fprintf(stderr, "%s %s w%zu %-15s %-20s%s median %9.2f ms over %zu runs, %6.1f GB/s of lists read\n",
+                   algorithm, opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant),
+                   opt.max_warps ? (" max_warps " + std::to_string(opt.max_warps)).c_str() : "", med, times.size(),
+                   bytes / times.size() / (med * 1e6));
+    }
+  }
+
+  AtomicFile out(opt.out);
+  out.stream() << "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,"
+                  "iterations,components,verified\n";
+  for (const Row& r : rows) {
+    out.stream() << opt.name << "," << algorithm << "," << r.variant << "," << r.mode << "," << sizeof(Index) << ","
+                 << opt.max_warps << ",";
+    if (r.source != kNoSource) out.stream() << r.source;
+    out.stream() << "," << r.rep << "," << r.stats.time_ms << "," << r.verified.edges_traversed << ","
+                 << r.verified.levels << "," << r.stats.iterations << "," << r.verified.components << ",true\n";
+  }
+  out.commit();
+}
+
+}  // namespace emogi

@@ -1,0 +1,136 @@
+// PageRank as the paper's artifact computes it (push-style delta PageRank after Galois' PageRank-push): every
+// vertex starts with residual 1 - alpha; a round moves each residual above `tolerance` into the vertex's value
+// and pushes alpha * residual / out-degree to every out-neighbour's residual. The run ends in the first round
+// where no residual exceeds the tolerance (or after max_iterations rounds). Values are not normalised: they solve
+// x = (1 - alpha) + alpha * sum over in-neighbours u of x_u / deg(u), up to the residuals left behind.
+//
+// The paper's form scans every vertex each round; `frontier` lists only the vertices that push, with hub lists
+// split across warps. Both do the same arithmetic in the same rounds.
+#pragma once
+#include <cstdint>
+
+#include "emogi/access.cuh"
+#include "emogi/device_array.cuh"
+#include "emogi/graph_view.cuh"
+#include "emogi/iteration_loop.cuh"
+#include "emogi/vertex_schedule.cuh"
+#include "emogi/warp_ops.cuh"
+#include "emogi/worklist.cuh"
+
+namespace emogi {
+
+struct PageRankParams {
+  float alpha = 0.85f;
+  float tolerance = 1e-3f;
+  uint32_t max_iterations = 5000;
+};
+
+template <class Index>
+struct PageRankState {
+  PageRankState(uint64_t num_vertices, uint64_t num_edges)
+      : value(num_vertices), residual(num_vertices), delta(num_vertices), push(num_vertices),
+        list(num_vertices, num_edges) {}
+  DeviceArray<float> value, residual, delta;
+  DeviceArray<uint8_t> push;  // scan form: pushes this round
+  Worklist<Index> list;
+  IterationLoop loop;
+};
+
+__global__ void pagerank_init(float* __restrict__ value, float* __restrict__ residual, uint64_t n, float start) {
+  const uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v < n) {
+    value[v] = 0.0f;
+    residual[v] = start;
+  }
+}
+
+// Absorbs a residual above the tolerance into the value and sets what the vertex pushes this round.
+struct AbsorbResidual {
+  const uint64_t* offsets;
+  float* value;
+  float* residual;
+  float* delta;
+  float alpha, tolerance;
+  __device__ bool operator()(uint64_t v) const {
+    const float r = residual[v];
+    if (!(r > tolerance)) return false;
+    value[v] += r;
+    residual[v] = 0.0f;
+    const uint64_t degree = offsets[v + 1] - offsets[v];
+    delta[v] = degree ? r * alpha / float(degree) : 0.0f;
+    return degree > 0;
+  }
+};
+
+template <class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    pagerank_scan_absorb(DeviceGraph<Index> g, AbsorbResidual absorb, uint8_t* __restrict__ push,
+                         unsigned long long* counters) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
+    const uint64_t v = base + threadIdx.x;
+    const bool active = v < g.num_vertices && absorb(v);
+    if (v < g.num_vertices) push[v] = active;
+    warp_add(&counters[kActive], active);
+    warp_add(&counters[kEdges], active ? g.offsets[v + 1] - g.offsets[v] : 0);
+  }
+}
+
+template <class Access, class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    pagerank_scan_push(DeviceGraph<Index> g, const uint8_t* __restrict__ push, const float* __restrict__ delta,
+                       float* __restrict__ residual) {
+  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    if (!push[v]) return;
+    const float d = delta[v];
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane,
+                                 [&](uint64_t i) { atomicAdd(&residual[g.edges[i]], d); });
+  });
+}
+
+template <class Index>
+struct PushOp {
+  DeviceGraph<Index> g;
+  const float* delta;
+  float* residual;
+  __device__ void operator()(uint64_t v, uint64_t i) const { atomicAdd(&residual[g.edges[i]], delta[v]); }
+};
+
+// scan = true: the paper's schedule with Access; false: work lists (Access unused).
+template <class Access, class Index>
+RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, const PageRankParams& p,
+                  PageRankState<Index>& s) {
+  IterationLoop& loop = s.loop;
+  const uint64_t n = g.num_vertices;
+  const dim3 grid(unsigned(vertex_blocks(n)));
+  pagerank_init<<<grid, kBlockThreads, 0, loop.stream()>>>(s.value.data(), s.residual.data(), n, 1.0f - p.alpha);
+  EMOGI_CHECK_LAUNCH();
+  const AbsorbResidual absorb{g.offsets, s.value.data(), s.residual.data(), s.delta.data(), p.alpha, p.tolerance};
+  RunStats r;
+  loop.start();
+  while (r.iterations < p.max_iterations) {
+    loop.reset();
+    if (scan) {
+      pagerank_scan_absorb<Index><<<grid, kBlockThreads, 0, loop.stream()>>>(g, absorb, s.push.data(),
+                                                                             loop.counters());
+      EMOGI_CHECK_LAUNCH();
+    } else {
+      s.list.build(g, absorb, loop);
+    }
+    const unsigned long long* c = loop.read();
+    if (c[kActive] == 0) break;
+    ++r.iterations;
+    r.edges_traversed += c[kEdges];
+    if (scan) {
+      pagerank_scan_push<Access, Index><<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0,
+                                          loop.stream()>>>(g, s.push.data(), s.delta.data(), s.residual.data());
+      EMOGI_CHECK_LAUNCH();
+    } else {
+      s.list.expand(g, c[kSegments], max_warps, PushOp<Index>{g, s.delta.data(), s.residual.data()}, loop);
+    }
+  }
+  r.time_ms = loop.stop();
+  return r;
+}
+
+}  // namespace emogi

@@ -1,0 +1,163 @@
+// Single-source shortest paths with 4-byte integer weights that live beside the edge list.
+//
+// The paper's form (EMOGI §5, the artifact's Bellman-Ford): every launch scans all vertices; those whose distance
+// fell in the last round relax their edges with atomicMin into a tentative array, and an update pass commits
+// the improvements and flags those vertices for the next round.
+//
+// `frontier` (this project's): a work list of vertices whose distance fell, taken in distance order by buckets
+// of width delta (delta-stepping lite): only vertices below the current bound are expanded, so most vertices
+// relax their edges once instead of once per improvement.
+#pragma once
+#include <cstdint>
+
+#include "emogi/access.cuh"
+#include "emogi/device_array.cuh"
+#include "emogi/graph_view.cuh"
+#include "emogi/iteration_loop.cuh"
+#include "emogi/vertex_schedule.cuh"
+#include "emogi/warp_ops.cuh"
+#include "emogi/worklist.cuh"
+
+namespace emogi {
+
+constexpr uint32_t kInfinity = 0xFFFFFFFFu;
+
+template <class Index>
+struct SsspState {
+  SsspState(uint64_t num_vertices, uint64_t num_edges)
+      : dist(num_vertices), tentative(num_vertices), flag(num_vertices), list(num_vertices, num_edges) {}
+  DeviceArray<uint32_t> dist, tentative;
+  DeviceArray<uint8_t> flag;  // scan form: relax this round; frontier form: distance fell, not yet expanded
+  Worklist<Index> list;
+  IterationLoop loop;
+};
+
+template <class Index>
+void sssp_start(SsspState<Index>& s, uint64_t root) {
+  const cudaStream_t st = s.loop.stream();
+  const uint64_t n = s.dist.size();
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.dist.data(), 0xFF, n * sizeof(uint32_t), st));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.tentative.data(), 0xFF, n * sizeof(uint32_t), st));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.flag.data(), 0, n, st));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.dist.data() + root, 0, sizeof(uint32_t), st));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.tentative.data() + root, 0, sizeof(uint32_t), st));
+  EMOGI_CUDA_CHECK(cudaMemsetAsync(s.flag.data() + root, 1, 1, st));
+}
+
+template <class Access, class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    sssp_scan_relax(DeviceGraph<Index> g, uint8_t* __restrict__ flag, uint32_t* __restrict__ tentative) {
+  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    if (!flag[v]) return;
+    const uint32_t d = tentative[v];
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, [&](uint64_t i) {
+      const uint64_t u = g.edges[i];
+      const uint32_t nd = d + g.weights[i];
+      if (nd < tentative[u]) atomicMin(&tentative[u], nd);
+    });
+    flag[v] = 0;
+  });
+}
+
+// Commits improvements and flags the improved vertices; counts them and their list entries.
+template <class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    sssp_scan_commit(DeviceGraph<Index> g, uint32_t* __restrict__ dist, const uint32_t* __restrict__ tentative,
+                     uint8_t* __restrict__ flag, unsigned long long* counters) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
+    const uint64_t v = base + threadIdx.x;
+    const bool improved = v < g.num_vertices && tentative[v] < dist[v];
+    if (improved) {
+      dist[v] = tentative[v];
+      flag[v] = 1;
+    }
+    warp_add(&counters[kActive], improved);
+    warp_add(&counters[kEdges], improved ? g.offsets[v + 1] - g.offsets[v] : 0);
+  }
+}
+
+template <class Access, class Index>
+RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, SsspState<Index>& s) {
+  sssp_start(s, root);
+  IterationLoop& loop = s.loop;
+  uint64_t root_edges = 0, offsets[2];
+  EMOGI_CUDA_CHECK(cudaMemcpy(offsets, g.offsets + root, sizeof offsets, cudaMemcpyDeviceToHost));
+  root_edges = offsets[1] - offsets[0];
+  RunStats r;
+  r.edges_traversed = root_edges;
+  loop.start();
+  for (;;) {
+    loop.reset();
+    sssp_scan_relax<Access, Index><<<dim3(unsigned(scan_blocks<Access>(g.num_vertices, max_warps))), kBlockThreads,
+                                     0, loop.stream()>>>(g, s.flag.data(), s.tentative.data());
+    EMOGI_CHECK_LAUNCH();
+    sssp_scan_commit<Index><<<dim3(unsigned(vertex_blocks(g.num_vertices))), kBlockThreads, 0, loop.stream()>>>(
+        g, s.dist.data(), s.tentative.data(), s.flag.data(), loop.counters());
+    EMOGI_CHECK_LAUNCH();
+    ++r.iterations;
+    const unsigned long long* c = loop.read();
+    if (c[kActive] == 0) break;
+    r.edges_traversed += c[kEdges];
+  }
+  r.time_ms = loop.stop();
+  return r;
+}
+
+// Takes the pending vertices below the bound (clearing their flag); the smallest distance among pending vertices
+// left behind goes to kAux, so an empty bucket jumps straight to the next non-empty one.
+struct BelowBound {
+  const uint32_t* dist;
+  uint8_t* pending;
+  uint32_t bound;
+  unsigned long long* smallest_left;
+  __device__ bool operator()(uint64_t v) const {
+    if (!pending[v]) return false;
+    const uint32_t d = dist[v];
+    if (d >= bound) {
+      atomicMin(smallest_left, (unsigned long long)d);
+      return false;
+    }
+    pending[v] = 0;
+    return true;
+  }
+};
+
+template <class Index>
+struct RelaxOp {
+  DeviceGraph<Index> g;
+  uint32_t* dist;
+  uint8_t* pending;
+  __device__ void operator()(uint64_t v, uint64_t i) const {
+    const uint64_t u = g.edges[i];
+    const uint32_t nd = dist[v] + g.weights[i];
+    if (nd < dist[u] && nd < atomicMin(&dist[u], nd)) pending[u] = 1;
+  }
+};
+
+template <class Index>
+RunStats sssp_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, uint32_t delta,
+                       SsspState<Index>& s) {
+  sssp_start(s, root);
+  IterationLoop& loop = s.loop;
+  RunStats r;
+  uint32_t bound = delta;
+  loop.start();
+  for (;;) {
+    loop.reset(kInfinity);
+    s.list.build(g, BelowBound{s.dist.data(), s.flag.data(), bound, loop.counters() + kAux}, loop);
+    const unsigned long long* c = loop.read();
+    if (c[kActive] == 0) {
+      if (c[kAux] == kInfinity) break;  // nothing pending anywhere: done
+      bound = uint32_t(c[kAux]) + delta;
+      continue;
+    }
+    ++r.iterations;
+    r.edges_traversed += c[kEdges];
+    s.list.expand(g, c[kSegments], max_warps, RelaxOp<Index>{g, s.dist.data(), s.flag.data()}, loop);
+  }
+  r.time_ms = loop.stop();
+  return r;
+}
+
+}  // namespace emogi

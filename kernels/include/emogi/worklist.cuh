@@ -1,0 +1,107 @@
+// Work lists of edge segments (this project's `frontier` variants). An active vertex contributes one entry per
+// kSegmentBytes-aligned piece of its list, so a hub's list is read by many warps at once instead of one warp
+// walking 400,000 edges while the others idle (the paper's warp-per-vertex critical path). Segment borders sit
+// at absolute multiples of the segment size, so no 128-byte line is fetched by two segments.
+#pragma once
+#include <cstdint>
+
+#include "emogi/access.cuh"
+#include "emogi/cuda_check.hpp"
+#include "emogi/graph_view.cuh"
+#include "emogi/iteration_loop.cuh"
+#include "emogi/vertex_schedule.cuh"
+#include "emogi/warp_ops.cuh"
+
+namespace emogi {
+
+constexpr uint64_t kSegmentBytes = 4096;
+constexpr unsigned kPartBits = 24;  // an entry is vertex << 24 | segment number within the list
+
+template <class Index>
+constexpr uint64_t segment_edges() { return kSegmentBytes / sizeof(Index); }
+
+template <class Index>
+__device__ __forceinline__ uint64_t segments_of(uint64_t begin, uint64_t end) {
+  constexpr uint64_t S = segment_edges<Index>();
+  return end > begin ? (end - 1) / S - begin / S + 1 : 0;
+}
+
+// Appends the segments of every vertex for which take(v) is true (take may update vertex state); counts the
+// vertices (kActive), their list entries (kEdges) and the entries written (kSegments).
+template <class Index, class Take>
+__global__ void __launch_bounds__(kBlockThreads)
+    build_worklist(DeviceGraph<Index> g, Take take, uint64_t* __restrict__ list, unsigned long long* counters) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
+    const uint64_t v = base + threadIdx.x;
+    const bool active = v < g.num_vertices && take(v);
+    const uint64_t begin = active ? g.offsets[v] : 0, end = active ? g.offsets[v + 1] : 0;
+    const uint64_t parts = segments_of<Index>(begin, end);
+    warp_add(&counters[kActive], active);
+    warp_add(&counters[kEdges], end - begin);
+    const uint64_t slot = warp_reserve(&counters[kSegments], parts);
+    for (uint64_t p = 0; p < parts; ++p) list[slot + p] = v << kPartBits | p;
+  }
+}
+
+// Upper bound on the entries a list can need: one per vertex plus one per full segment of edges.
+template <class Index>
+uint64_t worklist_capacity(uint64_t num_vertices, uint64_t num_edges) {
+  return num_vertices + num_edges / segment_edges<Index>() + 1;
+}
+
+// Warp per entry: op(v, i) for every position i of the entry's piece of v's list, merged+aligned reads.
+template <class Index, class Op>
+__global__ void __launch_bounds__(kBlockThreads)
+    expand_worklist(DeviceGraph<Index> g, const uint64_t* __restrict__ list, uint64_t count, Op op) {
+  constexpr uint64_t S = segment_edges<Index>();
+  const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / kWarpSize;
+  for (uint64_t k = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; k < count; k += warps) {
+    const uint64_t v = list[k] >> kPartBits, part = list[k] & ((1u << kPartBits) - 1);
+    const uint64_t first = g.offsets[v], last = g.offsets[v + 1];
+    const uint64_t piece = (first / S + part) * S;
+    const uint64_t begin = piece > first ? piece : first;
+    const uint64_t end = piece + S < last ? piece + S : last;
+    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), [&](uint64_t i) { op(v, i); });
+  }
+}
+
+// Grid for expanding `count` entries: a warp each, or at most max_warps warps (0: no cap).
+inline uint64_t expand_blocks(uint64_t count, uint64_t max_warps) {
+  uint64_t warps = count;
+  if (max_warps && max_warps < warps) warps = max_warps;
+  const uint64_t blocks = (warps * kWarpSize + kBlockThreads - 1) / kBlockThreads;
+  return blocks < (uint64_t(1) << 30) ? blocks : (uint64_t(1) << 30);
+}
+
+// A work list's storage, reused by every run on the same graph.
+template <class Index>
+class Worklist {
+ public:
+  Worklist(uint64_t num_vertices, uint64_t num_edges) {
+    EMOGI_CUDA_CHECK(cudaMalloc(&entries_, worklist_capacity<Index>(num_vertices, num_edges) * sizeof(uint64_t)));
+  }
+  ~Worklist() { cudaFree(entries_); }
+  Worklist(const Worklist&) = delete;
+  Worklist& operator=(const Worklist&) = delete;
+  uint64_t* entries() const { return entries_; }
+
+  // Appends the segments of every vertex `take` accepts; the loop's counters then hold the totals.
+  template <class Take>
+  void build(const DeviceGraph<Index>& g, Take take, IterationLoop& loop) {
+    build_worklist<Index><<<dim3(unsigned(vertex_blocks(g.num_vertices))), kBlockThreads, 0, loop.stream()>>>(
+        g, take, entries_, loop.counters());
+    EMOGI_CHECK_LAUNCH();
+  }
+  template <class Op>
+  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Op op, IterationLoop& loop) {
+    expand_worklist<Index><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+        g, entries_, count, op);
+    EMOGI_CHECK_LAUNCH();
+  }
+
+ private:
+  uint64_t* entries_ = nullptr;
+};
+
+}  // namespace emogi

@@ -1,0 +1,89 @@
+// BFS: the paper's scan variants, work lists and direction-optimising; depths checked against a queue BFS.
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "emogi/bfs.cuh"
+#include "emogi/bfs_frontier.cuh"
+#include "emogi/fingerprint.hpp"
+#include "emogi/problems.hpp"
+#include "emogi/reference_bfs.hpp"
+
+namespace emogi {
+namespace {
+
+template <class Index>
+class BfsProblem {
+ public:
+  static constexpr Algorithm kAlgorithm = Algorithm::Bfs;
+  static constexpr bool kRooted = true, kWeighted = false;
+  static std::string unsupported(Variant v, const MappedCsr& g) {
+    if (v == Variant::Afforest) return "afforest is a CC variant";
+    if (v == Variant::DirectionOptimizing && g.directed())
+      return "bottom-up steps read in-neighbours, which a directed graph's lists are not";
+    return "";
+  }
+
+  BfsProblem(const MappedCsr& g, const MatrixOptions& opt)
+      : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), depth_(g.num_vertices()) {}
+
+  void expect(uint64_t root) {
+    if (root >= g_.num_vertices() || g_.degree(root) == 0)
+      throw std::invalid_argument("root " + std::to_string(root) + " is not a vertex with out-edges");
+    const ReferenceBfs ref = reference(root);
+    expected_[root] = {fingerprint(ref.depth), ref.edges_traversed, ref.levels};
+    std::fprintf(stderr, "reference BFS from %llu: %u levels, %llu edges traversed\n", (unsigned long long)root,
+                 ref.levels, (unsigned long long)ref.edges_traversed);
+  }
+
+  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+    switch (v) {
+      case Variant::Naive: return bfs_scan<NaiveAccess>(g, root, max_warps, state_);
+      case Variant::Merged: return bfs_scan<MergedAccess>(g, root, max_warps, state_);
+      case Variant::MergedAligned: return bfs_scan<MergedAlignedAccess>(g, root, max_warps, state_);
+      case Variant::Chunked: return bfs_scan<ChunkedAccess>(g, root, max_warps, state_);
+      case Variant::Frontier: return bfs_frontier(g, root, max_warps, false, state_);
+      case Variant::DirectionOptimizing: return bfs_frontier(g, root, max_warps, true, state_);
+      default: throw std::logic_error("no BFS kernel for this variant");
+    }
+  }
+
+  Verified verify(uint64_t root, const RunStats& stats, const std::string& what) {
+    EMOGI_CUDA_CHECK(cudaMemcpy(depth_.data(), state_.depth.data(), depth_.size() * sizeof(uint32_t),
+                                cudaMemcpyDeviceToHost));
+    if (corrupt_) depth_.back() ^= 1;
+    const Expected& e = expected_.at(root);
+    if (fingerprint(depth_) != e.fingerprint || stats.iterations != e.levels) {
+      const ReferenceBfs ref = reference(root);
+      throw std::runtime_error("BFS result mismatch (" + what + "): " + first_difference(depth_, ref.depth, "depth") +
+                               "; GPU took " + std::to_string(stats.iterations) + " levels, CPU " +
+                               std::to_string(ref.levels));
+    }
+    return {e.edges_traversed, e.levels, 0};
+  }
+
+ private:
+  struct Expected {
+    uint64_t fingerprint, edges_traversed;
+    uint32_t levels;
+  };
+  ReferenceBfs reference(uint64_t root) const {
+    return reference_bfs(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices(), root);
+  }
+  const MappedCsr& g_;
+  bool corrupt_;
+  BfsFrontierState<Index> state_;
+  std::vector<uint32_t> depth_;
+  std::map<uint64_t, Expected> expected_;
+};
+
+}  // namespace
+
+void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) {
+  if (g.index_bytes() == 4)
+    measure_matrix<BfsProblem, uint32_t>(g, opt);
+  else
+    measure_matrix<BfsProblem, uint64_t>(g, opt);
+}
+
+}  // namespace emogi

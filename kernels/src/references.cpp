@@ -1,0 +1,115 @@
+#include "emogi/references.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "emogi/parallel_for.hpp"
+
+namespace emogi {
+
+template <class Index>
+std::vector<uint32_t> reference_sssp(const uint64_t* offsets, const Index* edges, const uint32_t* weights,
+                                     uint64_t num_vertices, uint64_t root) {
+  if (root >= num_vertices) throw std::invalid_argument("root " + std::to_string(root) + " is not a vertex");
+  uint32_t max_weight = 0;
+  for (uint64_t i = 0; i < offsets[num_vertices]; ++i) max_weight = std::max(max_weight, weights[i]);
+  if (max_weight > (1u << 16))
+    throw std::invalid_argument("reference SSSP: weights above 65536 are not supported (Dial's buckets)");
+  std::vector<uint32_t> dist(num_vertices, 0xFFFFFFFFu);
+  // Circular buckets: every tentative distance lies within max_weight of the current one.
+  std::vector<std::vector<uint64_t>> buckets(max_weight + 1);
+  dist[root] = 0;
+  buckets[0].push_back(root);
+  uint64_t pending = 1;
+  for (uint64_t d = 0; pending; ++d) {
+    auto& bucket = buckets[d % buckets.size()];
+    while (!bucket.empty()) {
+      const uint64_t v = bucket.back();
+      bucket.pop_back();
+      --pending;
+      if (dist[v] != d) continue;  // a stale entry: v was reached by a shorter path
+      for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i) {
+        const uint64_t u = edges[i];
+        const uint64_t nd = d + weights[i];
+        if (nd < dist[u]) {
+          dist[u] = uint32_t(nd);
+          buckets[nd % buckets.size()].push_back(u);
+          ++pending;
+        }
+      }
+    }
+  }
+  return dist;
+}
+
+template <class Index>
+std::vector<uint64_t> reference_cc(const uint64_t* offsets, const Index* edges, uint64_t num_vertices) {
+  std::vector<uint64_t> parent(num_vertices);
+  for (uint64_t v = 0; v < num_vertices; ++v) parent[v] = v;
+  auto find = [&](uint64_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];  // path halving
+    return v;
+  };
+  for (uint64_t v = 0; v < num_vertices; ++v)
+    for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i) {
+      const uint64_t a = find(v), b = find(edges[i]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the smaller id stays the root
+    }
+  for (uint64_t v = 0; v < num_vertices; ++v) parent[v] = find(v);
+  return parent;
+}
+
+uint64_t count_components(const std::vector<uint64_t>& labels) {
+  uint64_t roots = 0;
+  for (uint64_t v = 0; v < labels.size(); ++v) roots += labels[v] == v;
+  return roots;
+}
+
+template <class Index>
+PageRankCheck check_pagerank(const uint64_t* offsets, const Index* edges, uint64_t num_vertices, bool symmetric,
+                             const std::vector<float>& value, double alpha, double tolerance) {
+  // pushed[v] = alpha * sum over in-neighbours u of x_u / deg(u). A symmetric graph's out-lists are its in-lists,
+  // so threads can pull per vertex; a directed one is scattered on one thread.
+  std::vector<double> pushed(num_vertices, 0.0);
+  auto share = [&](uint64_t u) {
+    const uint64_t degree = offsets[u + 1] - offsets[u];
+    return degree ? alpha * value[u] / double(degree) : 0.0;
+  };
+  if (symmetric) {
+    parallel_for(num_vertices, [&](uint64_t v) {
+      double sum = 0;
+      for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i) sum += share(edges[i]);
+      pushed[v] = sum;
+    });
+  } else {
+    for (uint64_t u = 0; u < num_vertices; ++u)
+      for (uint64_t i = offsets[u]; i < offsets[u + 1]; ++i) pushed[edges[i]] += share(u);
+  }
+  PageRankCheck check;
+  check.worst_residual = -1e300;
+  for (uint64_t v = 0; v < num_vertices; ++v) {
+    const double r = (1.0 - alpha) + pushed[v] - value[v];
+    // float values carry ~1e-7 relative error per operation; allow 1e-5 of the magnitudes involved.
+    const double eps = 1e-5 * (std::fabs(value[v]) + pushed[v]) + 1e-6;
+    check.worst_residual = std::max(check.worst_residual, r);
+    if (!std::isfinite(value[v]) || r < -eps || r > tolerance + eps) {
+      std::ostringstream msg;
+      msg << "vertex " << v << ": value " << value[v] << " leaves residual " << r << ", outside [" << -eps << ", "
+          << tolerance + eps << "]";
+      check.failure = msg.str();
+      return check;
+    }
+  }
+  return check;
+}
+
+template std::vector<uint32_t> reference_sssp<uint32_t>(const uint64_t*, const uint32_t*, const uint32_t*, uint64_t, uint64_t);
+template std::vector<uint32_t> reference_sssp<uint64_t>(const uint64_t*, const uint64_t*, const uint32_t*, uint64_t, uint64_t);
+template std::vector<uint64_t> reference_cc<uint32_t>(const uint64_t*, const uint32_t*, uint64_t);
+template std::vector<uint64_t> reference_cc<uint64_t>(const uint64_t*, const uint64_t*, uint64_t);
+template PageRankCheck check_pagerank<uint32_t>(const uint64_t*, const uint32_t*, uint64_t, bool, const std::vector<float>&, double, double);
+template PageRankCheck check_pagerank<uint64_t>(const uint64_t*, const uint64_t*, uint64_t, bool, const std::vector<float>&, double, double);
+
+}  // namespace emogi

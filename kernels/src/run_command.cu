@@ -1,0 +1,85 @@
+// `emogi run --algorithm A` (and `emogi bfs`, the same with A = bfs): time every requested variant x memory
+// mode of one algorithm on one graph, verify each run against the CPU reference, write one CSV row per run.
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "emogi/cli_args.hpp"
+#include "emogi/commands.hpp"
+#include "emogi/device_info.hpp"
+#include "emogi/problems.hpp"
+
+namespace emogi {
+namespace {
+
+std::vector<uint64_t> read_roots(const CliArgs& args) {
+  std::vector<uint64_t> roots;
+  if (args.has("roots-file")) {
+    std::ifstream in(args.get("roots-file"));
+    if (!in) throw std::invalid_argument("cannot read roots file " + args.get("roots-file"));
+    for (uint64_t r; in >> r;) roots.push_back(r);
+    if (!in.eof()) throw std::invalid_argument("roots file " + args.get("roots-file") + " holds a non-integer");
+  }
+  for (const auto& r : args.get_list("roots", "")) roots.push_back(std::stoull(r));
+  return roots;
+}
+
+// The variants an algorithm runs when none are named: the paper's four and this project's own.
+std::string default_variants(Algorithm a) {
+  const std::string paper = "naive,merged,merged-aligned,chunked";
+  switch (a) {
+    case Algorithm::Bfs: return paper + ",frontier,direction-optimizing";
+    case Algorithm::Cc: return paper + ",afforest";
+    default: return paper + ",frontier";
+  }
+}
+
+int run_algorithm(Algorithm algorithm, int argc, char** argv) {
+  const CliArgs args(argc, argv,
+                     {"algorithm", "graph", "name", "roots", "roots-file", "variants", "modes", "reps", "warmup", "out",
+                      "device", "gpu-memory-budget", "max-warps", "sssp-delta", "pr-alpha", "pr-tolerance",
+                      "pr-max-iterations", "auto-reserve"},
+                     {"allow-managed-oversubscription", "no-verify-checksum", "test-corrupt-result"});
+  if (args.has("algorithm")) algorithm = parse_algorithm(args.get("algorithm"));
+  MatrixOptions opt;
+  opt.out = args.get("out");
+  opt.roots = read_roots(args);
+  for (const auto& v : args.get_list("variants", default_variants(algorithm))) opt.variants.push_back(parse_variant(v));
+  for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned,uvm")) opt.modes.push_back(parse_mode(m));
+  opt.reps = args.get_u64("reps", 3);
+  opt.warmup = args.get_u64("warmup", 1);
+  opt.max_warps = args.get_u64("max-warps", 0);
+  if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
+  opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
+  if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
+  if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
+  opt.corrupt_for_testing = args.flag("test-corrupt-result");
+  opt.sssp_delta = uint32_t(args.get_u64("sssp-delta", 0));
+  opt.pr_alpha = std::stof(args.get("pr-alpha", "0.85"));
+  opt.pr_tolerance = std::stof(args.get("pr-tolerance", "0.001"));
+  opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations", 5000));
+  if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
+  if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
+
+  select_device(int(args.get_u64("device", 0)));
+  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
+  opt.name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
+  std::fprintf(stderr, "graph %s: V = %llu, E = %llu, %u-byte edges%s%s\n", graph.path().c_str(),
+               (unsigned long long)graph.num_vertices(), (unsigned long long)graph.num_edges(), graph.index_bytes(),
+               graph.has_weights() ? ", weights" : "", graph.directed() ? ", directed" : "");
+  switch (algorithm) {
+    case Algorithm::Bfs: measure_bfs(graph, opt); break;
+    case Algorithm::Sssp: measure_sssp(graph, opt); break;
+    case Algorithm::Cc: measure_cc(graph, opt); break;
+    case Algorithm::PageRank: measure_pagerank(graph, opt); break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_command(int argc, char** argv) { return run_algorithm(Algorithm::Bfs, argc, argv); }
+int bfs_command(int argc, char** argv) { return run_algorithm(Algorithm::Bfs, argc, argv); }
+
+}  // namespace emogi

@@ -1,0 +1,60 @@
+"""Small graphs for the kernel tests: edge cases and random ones, written in the project's CSR format."""
+import numpy as np
+import scipy.sparse as sp
+
+from emogi import csr
+from emogi.generators import build_csr, generate
+from emogi.weights import csr_weights
+
+
+def write_lists(path, lists, num_vertices, dtype=np.uint64, directed=True, weights_seed=None):
+    """A CSR file from {vertex: [neighbours]} (order kept); weights from emogi.weights when a seed is given."""
+    degrees = [len(lists.get(v, [])) for v in range(num_vertices)]
+    offsets = np.concatenate([[0], np.cumsum(degrees)]).astype(np.uint64)
+    edges = np.array([u for v in range(num_vertices) for u in lists.get(v, [])], dtype=dtype)
+    weights = None if weights_seed is None else csr_weights(offsets, edges, weights_seed)
+    csr.write_csr(path, offsets, edges, weights, directed=directed)
+    return path
+
+
+def write_undirected(path, pairs, num_vertices, dtype=np.uint64, weights_seed=1):
+    """Symmetric, deduplicated, self-loops dropped (as the generators make graphs)."""
+    pairs = np.asarray(pairs, dtype=np.uint64).reshape(-1, 2)
+    offsets, edges = build_csr(pairs[:, 0], pairs[:, 1], num_vertices, index_dtype=dtype)
+    csr.write_csr(path, offsets, edges, csr_weights(offsets, edges, weights_seed), directed=False)
+    return path
+
+
+def write_generated(path, kind, scale, dtype=np.uint64, seed=3):
+    g = generate(kind, scale, 8, seed, index_dtype=dtype)
+    csr.write_csr(path, g.offsets, g.edges, csr_weights(g.offsets, g.edges, seed), directed=False)
+    return path
+
+
+# name -> (writer args): the edge cases every algorithm is checked on.
+EDGE_CASES = {
+    "single_vertex": dict(pairs=[], num_vertices=1),
+    "isolated_and_components": dict(pairs=[(0, 1), (1, 2), (3, 4), (6, 7), (7, 8), (8, 6)], num_vertices=10),
+    "self_loops_and_duplicates": dict(pairs=[(0, 0), (0, 1), (1, 0), (0, 1), (1, 2), (2, 2)], num_vertices=3),
+    "star": dict(pairs=[(0, v) for v in range(1, 300)], num_vertices=301),
+}
+
+
+def scipy_matrix(path, weighted=False):
+    g = csr.read_csr(path)
+    n = g.num_vertices
+    data = np.asarray(g.weights, dtype=np.float64) if weighted else np.ones(g.num_edges)
+    return sp.csr_matrix((data, np.asarray(g.edges, dtype=np.int64), np.asarray(g.offsets, dtype=np.int64)),
+                         shape=(n, n))
+
+
+def numpy_pagerank(path, alpha=0.85, iterations=500):
+    """The fixed point x = (1 - alpha) + alpha * P^T x of the artifact's unnormalised PageRank, in float64."""
+    g = csr.read_csr(path)
+    A = scipy_matrix(path)
+    degree = np.diff(np.asarray(g.offsets)).astype(np.float64)
+    share = np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0)
+    x = np.full(g.num_vertices, 1.0 - alpha)
+    for _ in range(iterations):
+        x = (1.0 - alpha) + alpha * (A.T @ (x * share))
+    return x

@@ -1,0 +1,106 @@
+"""The CPU references every GPU run is verified against: SSSP, CC and the PageRank check, against scipy/numpy.
+No GPU needed (BFS: tests/test_kernels.py)."""
+import json
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import connected_components, dijkstra
+
+from conftest import run
+from graphs import EDGE_CASES, numpy_pagerank, scipy_matrix, write_generated, write_lists, write_undirected
+
+UNREACHED = 0xFFFFFFFF
+
+
+def reference(binary, path, tmp_path, algorithm, dtype, **options):
+    out = tmp_path / f"{algorithm}.bin"
+    args = [binary, "reference", "--graph", path, "--algorithm", algorithm, "--out", out]
+    for key, value in options.items():
+        args += [f"--{key}", value]
+    done = run(args)
+    assert done.returncode == 0, done.stderr
+    return np.fromfile(out, dtype=dtype), done.stdout
+
+
+def scipy_distances(path, root):
+    dist = dijkstra(scipy_matrix(path, weighted=True), indices=root)
+    return np.where(np.isinf(dist), UNREACHED, dist).astype(np.uint32)
+
+
+def min_vertex_labels(path):
+    """Each vertex's component labelled by its smallest vertex id (scipy's labels, relabelled)."""
+    _, labels = connected_components(scipy_matrix(path), directed=False)
+    smallest = np.full(labels.max() + 1, np.iinfo(np.int64).max)
+    np.minimum.at(smallest, labels, np.arange(len(labels)))
+    return smallest[labels].astype(np.uint64)
+
+
+def graph_cases(tmp_path):
+    for name, spec in EDGE_CASES.items():
+        yield name, write_undirected(tmp_path / f"{name}.csr", spec["pairs"], spec["num_vertices"])
+    yield "kron10", write_generated(tmp_path / "kron10.csr", "kron", 10)
+    yield "urand10_w4", write_generated(tmp_path / "urand10.csr", "urand", 10, dtype=np.uint32)
+
+
+def test_sssp_matches_dijkstra(emogi_binary, tmp_path):
+    for name, path in graph_cases(tmp_path):
+        degrees = np.diff(scipy_matrix(path).indptr)
+        for root in {0, int(np.argmax(degrees)), len(degrees) - 1}:
+            dist, _ = reference(emogi_binary, path, tmp_path, "sssp", np.uint32, root=root)
+            np.testing.assert_array_equal(dist, scipy_distances(path, root), err_msg=f"{name} root {root}")
+
+
+def test_sssp_with_equal_weights_on_parallel_paths(emogi_binary, tmp_path):
+    # Two routes of equal length (duplicate weights): the distance is unique even if the path is not.
+    path = write_lists(tmp_path / "diamond.csr", {0: [1, 2], 1: [3], 2: [3]}, 4, weights_seed=None)
+    from emogi import csr
+    g = csr.read_csr(path)
+    csr.write_csr(tmp_path / "w.csr", g.offsets, g.edges, np.array([5, 5, 7, 7], np.uint32), directed=True)
+    dist, _ = reference(emogi_binary, tmp_path / "w.csr", tmp_path, "sssp", np.uint32, root=0)
+    assert dist.tolist() == [0, 5, 5, 12]
+
+
+def test_sssp_refuses_unweighted_graphs(emogi_binary, tmp_path):
+    path = write_lists(tmp_path / "g.csr", {0: [1]}, 2)
+    done = run([emogi_binary, "reference", "--graph", path, "--algorithm", "sssp", "--root", 0, "--out", tmp_path / "d"])
+    assert done.returncode == 1 and "has no weights" in done.stderr
+
+
+def test_cc_matches_scipy(emogi_binary, tmp_path):
+    for name, path in graph_cases(tmp_path):
+        labels, out = reference(emogi_binary, path, tmp_path, "cc", np.uint64)
+        expected = min_vertex_labels(path)
+        np.testing.assert_array_equal(labels, expected, err_msg=name)
+        assert json.loads(out)["components"] == len(np.unique(expected))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary, tmp_path, directed):
+    path = write_generated(tmp_path / "k.csr", "kron", 9)
+    if directed:  # keep only edges u -> v with u < v: a directed graph with dangling vertices
+        from emogi import csr
+        g = csr.read_csr(path)
+        src = np.repeat(np.arange(g.num_vertices), np.diff(np.asarray(g.offsets)).astype(np.int64))
+        keep = src < np.asarray(g.edges)
+        lists = {}
+        for s, d in zip(src[keep], np.asarray(g.edges)[keep]):
+            lists.setdefault(int(s), []).append(int(d))
+        path = write_lists(tmp_path / "d.csr", lists, g.num_vertices, directed=True)
+    x = numpy_pagerank(path)
+    values = tmp_path / "x.f32"
+
+    def check(vector):
+        vector.astype(np.float32).tofile(values)
+        return run([emogi_binary, "reference", "--graph", path, "--algorithm", "pagerank", "--values", values,
+                    "--out", tmp_path / "unused"])
+
+    done = check(x)
+    assert done.returncode == 0 and json.loads(done.stdout)["ok"], done.stderr
+    # Short of the fixed point by more than the tolerance somewhere: rejected.
+    low = x.copy()
+    low[np.argmax(x)] -= 0.01
+    assert check(low).returncode == 3
+    # Above the fixed point (a negative residual): rejected.
+    high = x.copy()
+    high[0] += 0.01
+    assert check(high).returncode == 3
