@@ -21,6 +21,7 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/model.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/paper.smk"
+include: "workflow/rules/bench.smk"
 
 
 rule all:

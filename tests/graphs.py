@@ -25,8 +25,8 @@ def write_undirected(path, pairs, num_vertices, dtype=np.uint64, weights_seed=1)
     return path
 
 
-def write_generated(path, kind, scale, dtype=np.uint64, seed=3):
-    g = generate(kind, scale, 8, seed, index_dtype=dtype)
+def write_generated(path, kind, scale, dtype=np.uint64, seed=3, edge_factor=8):
+    g = generate(kind, scale, edge_factor, seed, index_dtype=dtype)
     csr.write_csr(path, g.offsets, g.edges, csr_weights(g.offsets, g.edges, seed), directed=False)
     return path
 

@@ -1,0 +1,125 @@
+"""The kernel benchmark (`snakemake bench`): build, verify and time algorithm x variant x mode x edge width on
+benchmark graphs in one GPU job, then print one table: median time, edges/s, GB/s of lists read and the fraction
+of the link limit W (the pinned cudaMemcpy host-to-device peak, measured in the same job).
+
+    python -m emogi.bench --binary build/emogi --graphs kron:24,urand:24 --widths 8,4 --out-dir results/bench
+
+Graphs are generated (with weights, emogi.weights) into --graph-dir if absent. Every timed run is verified by
+the binary before its row is written; a failed verification fails the job. Rows carry provenance.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi import csr, generators, provenance, roots
+from emogi.atomic import write_csv, write_text
+from emogi.measure import run_binary
+from emogi.weights import csr_weights
+
+ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
+SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
+                   "edges_per_s", "gbps", "fraction_of_w"]
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def make_graph(kind: str, scale: int, seed: int, graph_dir: Path) -> dict[int, Path]:
+    """The graph in both widths, with weights; generated once and kept."""
+    name = f"{kind}{scale}"
+    paths = {8: graph_dir / f"{name}.w8.csr", 4: graph_dir / f"{name}.w4.csr"}
+    if not paths[8].exists():
+        t0 = time.perf_counter()
+        log(f"generating {name} (seed {seed})")
+        g = generators.generate(kind, scale, 16, seed)
+        csr.write_csr(paths[8], g.offsets, g.edges, csr_weights(g.offsets, g.edges, seed), directed=False)
+        log(f"{name}: V={g.num_vertices} E={g.num_edges} in {time.perf_counter() - t0:.0f} s")
+        del g
+    if not paths[4].exists():
+        narrow = csr.narrow_edges(csr.read_csr(paths[8]))
+        csr.write_csr(paths[4], narrow.offsets, narrow.edges, narrow.weights, directed=False)
+    return paths
+
+
+def link_limit(binary, device: int) -> float:
+    """W: the best pinned host-to-device cudaMemcpy bandwidth over 256 MiB and 1 GiB copies, GB/s."""
+    rows = run_binary(binary, "linkbw", ["--sizes", "256M,1G", "--reps", "5"], Path("/tmp/emogi-bench-link.csv"),
+                      device)
+    pinned = rows[(rows["direction"] == "h2d") & (rows["host_memory"] == "pinned")]
+    return float(pinned.groupby("size_bytes")["gbps"].median().max())
+
+
+def summarise(runs: pd.DataFrame, w_gbps: float) -> pd.DataFrame:
+    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights."""
+    keys = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
+    out = runs.groupby(keys, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
+                                             edges_traversed=("edges_traversed", "median")).reset_index()
+    entry_bytes = out["edge_bytes"] + np.where(out["algorithm"] == "sssp", 4, 0)
+    out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)
+    out["gbps"] = out["edges_per_s"] * entry_bytes / 1e9
+    out["fraction_of_w"] = out["gbps"] / w_gbps
+    return out[SUMMARY_COLUMNS]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m emogi.bench", description=__doc__.split("\n")[0])
+    p.add_argument("--binary", required=True)
+    p.add_argument("--graphs", default="kron:24,urand:24", help="kind:scale,... (GAP kron/urand, edge factor 16)")
+    p.add_argument("--seed", type=int, default=24)
+    p.add_argument("--widths", default="8,4")
+    p.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    p.add_argument("--modes", default=MODES)
+    p.add_argument("--variants", default="", help="only these variants (default: every variant of each algorithm)")
+    p.add_argument("--roots", type=int, default=3, help="BFS/SSSP roots per graph, drawn among vertices with edges")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--graph-dir", default="resources/bench")
+    p.add_argument("--out-dir", default="results/bench")
+    p.add_argument("--device", type=int, default=0)
+    a = p.parse_args(argv)
+    graph_dir, out_dir = Path(a.graph_dir), Path(a.out_dir)
+    graph_dir.mkdir(parents=True, exist_ok=True)
+    algorithms = a.algorithms.split(",")
+    unknown = set(algorithms) - set(ALGORITHMS)
+    if unknown:
+        p.error(f"unknown algorithm(s) {sorted(unknown)}; choose from {', '.join(ALGORITHMS)}")
+
+    prov = provenance.collect(a.binary, a.device, command=" ".join(["python -m emogi.bench", *(argv or sys.argv[1:])]))
+    w = link_limit(a.binary, a.device)
+    log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device)")
+    tables = []
+    for spec in a.graphs.split(","):
+        kind, scale = spec.split(":")
+        paths = make_graph(kind, int(scale), a.seed, graph_dir)
+        name = f"{kind}{scale}"
+        picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, a.roots, a.seed)
+        for width in map(int, a.widths.split(",")):
+            for algorithm in algorithms:
+                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name, "--modes", a.modes,
+                        "--reps", str(a.reps), "--warmup", str(a.warmup)]
+                if a.variants:
+                    args += ["--variants", a.variants]
+                if algorithm in ("bfs", "sssp"):
+                    args += ["--roots", ",".join(map(str, picked))]
+                log(f"{algorithm} on {name} w{width}")
+                tables.append(run_binary(a.binary, "run", args, out_dir / "runs.csv", a.device))
+    runs = provenance.stamp(pd.concat(tables, ignore_index=True), prov)
+    write_csv(runs, out_dir / "runs.csv")
+    summary = summarise(runs, w)
+    write_csv(summary, out_dir / "summary.csv")
+    write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
+    with pd.option_context("display.width", 200, "display.max_rows", 1000):
+        print(summary.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""On a GPU: every algorithm x variant x memory mode x edge width agrees with its CPU reference, on edge cases,
+small generated graphs and one graph of more than 1 GiB; a spoiled result fails the run; compute-sanitizer's
+memcheck and racecheck find nothing on small graphs."""
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import run
+from emogi import csr
+from graphs import EDGE_CASES, write_generated, write_undirected
+
+pytestmark = pytest.mark.gpu
+
+ALL_MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
+VARIANTS = {
+    "bfs": ["naive", "merged", "merged-aligned", "chunked", "frontier", "direction-optimizing"],
+    "sssp": ["naive", "merged", "merged-aligned", "chunked", "frontier"],
+    "cc": ["naive", "merged", "merged-aligned", "chunked", "afforest"],
+    "pagerank": ["naive", "merged", "merged-aligned", "chunked", "frontier"],
+}
+ROOTED = {"bfs", "sssp"}
+
+
+def roots_of(path, count=3):
+    degrees = np.diff(np.asarray(csr.read_csr(path).offsets))
+    with_edges = np.flatnonzero(degrees)
+    picks = {int(with_edges[0]), int(with_edges[len(with_edges) // 2]), int(np.argmax(degrees))}
+    return sorted(picks)[:count]
+
+
+def run_matrix(binary, path, algorithm, tmp_path, modes=ALL_MODES, reps=1, extra=()):
+    out = tmp_path / f"{algorithm}.csv"
+    args = [binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", ",".join(VARIANTS[algorithm]),
+            "--modes", modes, "--reps", reps, "--warmup", "0", "--out", out, *extra]
+    if algorithm in ROOTED:
+        args += ["--roots", ",".join(map(str, roots_of(path)))]
+    done = run(args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return pd.read_csv(out)
+
+
+@pytest.fixture(scope="module")
+def small_graphs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("small")
+    made = [write_undirected(root / f"{name}.csr", spec["pairs"], spec["num_vertices"])
+            for name, spec in EDGE_CASES.items() if spec["pairs"]]  # BFS/SSSP need a root with out-edges
+    made += [write_generated(root / "kron12.w8.csr", "kron", 12), write_generated(root / "urand12.w8.csr", "urand", 12),
+             write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32)]
+    return made
+
+
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_every_variant_and_mode_is_verified(emogi_binary, small_graphs, tmp_path, algorithm):
+    for path in small_graphs:
+        rows = run_matrix(emogi_binary, path, algorithm, tmp_path)
+        assert set(rows["variant"]) == set(VARIANTS[algorithm]) and rows["verified"].all(), path
+        assert set(rows["mode"]) == set(ALL_MODES.split(","))
+        if algorithm == "cc":  # every variant finds the same components
+            assert rows["components"].nunique() == 1
+
+
+def test_cc_on_a_single_vertex(emogi_binary, tmp_path):
+    path = write_undirected(tmp_path / "one.csr", [], 1)
+    rows = run_matrix(emogi_binary, path, "cc", tmp_path, modes="device")
+    assert (rows["components"] == 1).all()
+
+
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_a_wrong_result_fails_the_run(emogi_binary, small_graphs, tmp_path, algorithm):
+    path = small_graphs[-2]
+    out = tmp_path / "x.csv"
+    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--modes", "device", "--reps", "1",
+            "--test-corrupt-result", "--out", out]
+    if algorithm in ROOTED:
+        args += ["--roots", roots_of(path)[0]]
+    done = run(args)
+    assert done.returncode == 1 and "result mismatch" in done.stderr and not out.exists(), done.stderr[-2000:]
+
+
+def test_directed_graphs_are_refused_where_undefined(emogi_binary, tmp_path):
+    g = csr.read_csr(write_generated(tmp_path / "u.csr", "kron", 8))
+    path = tmp_path / "d.csr"
+    csr.write_csr(path, g.offsets, g.edges, g.weights, directed=True)
+    for algorithm, variant in (("cc", "afforest"), ("bfs", "direction-optimizing")):
+        done = run([emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", variant,
+                    "--roots", roots_of(path)[0], "--out", tmp_path / "x.csv"])
+        assert done.returncode == 1 and "directed" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def large_graph(tmp_path_factory):
+    """kron scale 23, edge factor 16, with weights: ~250 M edge entries, a ~1.9 GiB edge list (8-byte ids)."""
+    return write_generated(tmp_path_factory.mktemp("large") / "kron23.w8.csr", "kron", 23, seed=5, edge_factor=16)
+
+
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
+    assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
+    fast = {"bfs": "merged-aligned,frontier,direction-optimizing", "sssp": "merged-aligned,frontier",
+            "cc": "merged-aligned,afforest", "pagerank": "merged-aligned,frontier"}[algorithm]
+    out = tmp_path / "big.csv"
+    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", large_graph, "--variants", fast,
+            "--modes", "zerocopy,auto", "--reps", "1", "--warmup", "0", "--out", out]
+    if algorithm in ROOTED:
+        args += ["--roots", roots_of(large_graph)[-1]]
+    done = run(args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert pd.read_csv(out)["verified"].all()
+
+
+@pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, algorithm):
+    path = small_graphs[-3]  # urand12
+    args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run", "--algorithm",
+            algorithm, "--graph", path, "--variants", ",".join(VARIANTS[algorithm]), "--modes", "device,zerocopy",
+            "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+    if algorithm in ROOTED:
+        args += ["--roots", roots_of(path)[0]]
+    done = run(args)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    assert "ERROR SUMMARY: 0 errors" in done.stdout + done.stderr
