@@ -91,8 +91,9 @@ PageRankCheck check_pagerank(const uint64_t* offsets, const Index* edges, uint64
   check.worst_residual = -1e300;
   for (uint64_t v = 0; v < num_vertices; ++v) {
     const double r = (1.0 - alpha) + pushed[v] - value[v];
-    // float values carry ~1e-7 relative error per operation; allow 1e-5 of the magnitudes involved.
-    const double eps = 1e-5 * (std::fabs(value[v]) + pushed[v]) + 1e-6;
+    // Values are float32 sums of up to ~10^5 pushes (a hub's in-degree times the rounds), each rounded at
+    // ~6e-8 relative: allow 1e-4 of the magnitudes involved (measured: up to 3e-5 on kron hubs).
+    const double eps = 1e-4 * (std::fabs(value[v]) + pushed[v]) + 1e-6;
     check.worst_residual = std::max(check.worst_residual, r);
     if (!std::isfinite(value[v]) || r < -eps || r > tolerance + eps) {
       std::ostringstream msg;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The kernel benchmark on the GPU machine (what `snakemake bench` runs), split to fit one device call:
+#   (device) BENCH_GRAPHS=kron:24,urand:24 bash tools/device/bench.sh   -> $OUT/bench_*/summary.csv and logs
+set -uo pipefail
+. tools/device/setup.sh
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+log() { echo "== $* ($(date +%T))"; }
+log build
+python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+G=${BENCH_GRAPHS:-kron:24,urand:24}; W=${BENCH_WIDTHS:-8}; R=${BENCH_REPS:-2}
+bench() {  # name algorithms variants modes
+  log "bench $1"
+  timeout ${BENCH_TIMEOUT:-250} python3 -m emogi.bench --binary build/emogi --graphs "$G" --widths "$W" \
+    --algorithms "$2" --variants "$3" --modes "$4" --roots 2 --reps "$R" --warmup 1 --out-dir "$OUT/bench_$1" \
+    2> "$OUT/bench_$1.log"; echo "exit $?"; grep -E "error|mismatch|link limit" "$OUT/bench_$1.log" | head -5
+}
+bench traversals bfs,sssp,cc "" "${BENCH_MODES:-device,zerocopy,uvm,auto}"
+bench pagerank pagerank merged-aligned,chunked,frontier "${PR_MODES:-zerocopy,uvm,auto}"
+for f in "$OUT"/bench_*/summary.csv; do column -s, -t < "$f" | cut -c1-150; done
