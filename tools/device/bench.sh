@@ -8,12 +8,12 @@ log() { echo "== $* ($(date +%T))"; }
 log build
 python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 G=${BENCH_GRAPHS:-kron:24,urand:24}; W=${BENCH_WIDTHS:-8}; R=${BENCH_REPS:-2}
-bench() {  # name algorithms variants modes
+bench() {  # name algorithms variants modes timeout_s
   log "bench $1"
-  timeout ${BENCH_TIMEOUT:-250} python3 -m emogi.bench --binary build/emogi --graphs "$G" --widths "$W" \
+  timeout "$5" python3 -m emogi.bench --binary build/emogi --graphs "$G" --widths "$W" \
     --algorithms "$2" --variants "$3" --modes "$4" --roots 2 --reps "$R" --warmup 1 --out-dir "$OUT/bench_$1" \
     2> "$OUT/bench_$1.log"; echo "exit $?"; grep -E "error|mismatch|link limit" "$OUT/bench_$1.log" | head -5
 }
-bench traversals bfs,sssp,cc "" "${BENCH_MODES:-device,zerocopy,uvm,auto}"
-bench pagerank pagerank merged-aligned,chunked,frontier "${PR_MODES:-zerocopy,uvm,auto}"
+bench traversals bfs,sssp,cc "" "${BENCH_MODES:-device,zerocopy,uvm,auto}" ${T1:-330}
+bench pagerank pagerank merged-aligned,chunked,frontier "${PR_MODES:-zerocopy,uvm,auto}" ${T2:-200}
 for f in "$OUT"/bench_*/summary.csv; do column -s, -t < "$f" | cut -c1-150; done
