@@ -34,7 +34,7 @@ from emogi.atomic import write_csv
 from emogi.measure import gpu_lock
 
 NCU_FLAGS = ["--replay-mode", "kernel", "--clock-control", "none", "--cache-control", "all", "--nvtx",
-             "--kernel-name", "regex:bfs_level", "--metrics", ",".join(schema.NCU_METRICS)]
+             "--kernel-name", "regex:bfs_|_worklist", "--metrics", ",".join(schema.NCU_METRICS)]
 
 
 class ProfileError(RuntimeError):
@@ -71,7 +71,7 @@ def load_ncu_report_module(ncu="ncu"):
 # What each profiled command labels its runs with (the NVTX range the binary opens around each run), the
 # kernels that belong to it, the table its counters go to, and the columns that join them to the command's rows.
 KINDS = {
-    "bfs": {"kernels": "regex:bfs_level", "fields": ["algorithm", "variant", "mode", "root", "max_warps"],
+    "bfs": {"kernels": "regex:bfs_|_worklist", "fields": ["algorithm", "variant", "mode", "root", "max_warps"],
             "table": "profile", "join": ["graph", "edge_bytes"]},
     "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
             "table": "toy_profile", "join": ["array_bytes"]},
@@ -154,7 +154,7 @@ def main(argv=None):
         Path(a.report).parent.mkdir(parents=True, exist_ok=True)
         with gpu_lock(a.device), tempfile.TemporaryDirectory(dir=Path(a.out).parent) as tmp:
             rows_csv = Path(tmp) / "rows.csv"
-            flags = [f if f != "regex:bfs_level" else kind["kernels"] for f in NCU_FLAGS]
+            flags = [f if f != "regex:bfs_|_worklist" else kind["kernels"] for f in NCU_FLAGS]
             cmd = [a.ncu, *flags, "--force-overwrite", "--export", str(a.report), str(a.binary), a.kind,
                    *argv[split + 1:], "--reps", "1", "--warmup", "0", "--device", str(a.device), "--out", str(rows_csv)]
             print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
