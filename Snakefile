@@ -13,6 +13,7 @@ validate(config, "config/schema.yaml", set_default=True)
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/datasets.smk"
+include: "workflow/rules/dataset_report.smk"
 include: "workflow/rules/build.smk"
 include: "workflow/rules/measure.smk"
 include: "workflow/rules/profile.smk"
@@ -32,4 +33,5 @@ rule all:
         "results/model/predictions.csv",
         expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
         "results/report/report.pdf",
+        DATASET_REPORT,
     default_target: True

@@ -3,45 +3,53 @@
 kron:  2^scale * edge_factor pairs from the Graph500 Kronecker model (initiator A=0.57, B=0.19, C=0.19,
        D=0.05), vertex ids then randomly permuted so that degree does not follow the id.
 urand: 2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale).
-Both are symmetrised, with self-loops and duplicates removed and neighbour lists sorted (build_csr).
+Both are symmetrised, with self-loops and duplicates removed and neighbour lists sorted; the CLI's graphs carry
+SSSP weights (emogi.weights: uniform 8..72, a hash of the edge and a recorded seed).
 
-Determinism: the pairs are generated in fixed chunks of CHUNK_PAIRS, chunk k drawing from
+Determinism: the pairs are generated in fixed chunks of CHUNK_PAIRS (PairStream), chunk k drawing from
 Generator(PCG64(SeedSequence(seed).spawn(...)[k + 1])) and the permutation from child 0, so a seed gives the
-same graph for any number of worker threads. (chunk_pairs is part of a graph's definition: changing it
-changes the graph.)
+same pairs for any number of worker threads and in any chunk order. (chunk_pairs is part of a graph's
+definition: changing it changes the graph.) The CSR of the pairs is canonical (sorted, deduplicated), so the
+in-memory build (`generate`, `build_csr`) and the CLI's streaming, memory-bounded build (emogi.external_build,
+any bucket count) write the same graph.
 
 CLI (the workflow's):
-    python -m emogi.generators --kind kron --scale 23 --edge-factor 16 --seed 1 \\
-        --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json
+    python -m emogi.generators --kind kron --scale 23 --edge-factor 16 --seed 1 --weights-seed 1 \\
+        --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json [--memory-limit 8G]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
+from emogi import external_build
 from emogi.atomic import write_text
-from emogi.csr import CSRGraph, describe, write_csr
+from emogi.csr import CSRGraph, describe, read_csr
+from emogi.external_build import dedup_sorted_inplace, default_workers
+from emogi.weights import HIGH, LOW, csr_weights
 
 KINDS = ("kron", "urand")
 CHUNK_PAIRS = 1 << 20
 GRAPH500_ABC = (0.57, 0.19, 0.19)
-MAX_SCALE = 32  # ids fit uint32 and build_csr's 32+32-bit sort keys
+MAX_SCALE = 32  # ids fit uint32 and the 32+32-bit sort keys
 _BUILD_CHUNK = 1 << 22
 
 
-def _default_workers() -> int:
-    try:
-        return max(len(os.sched_getaffinity(0)), 1)
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+_default_workers = default_workers  # the name emogi.suitesparse imports
+
+
+def _threaded(task, items, workers: int | None):
+    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+        return list(pool.map(task, items))
 
 
 def _check_scale(scale: int, edge_factor: int) -> None:
@@ -51,137 +59,134 @@ def _check_scale(scale: int, edge_factor: int) -> None:
         raise ValueError(f"edge_factor must be a positive integer, got {edge_factor!r}")
 
 
-def _chunked(num_pairs: int, seed, chunk_pairs: int, workers: int | None, fill):
-    """Run fill(rng, src_slice, dst_slice) over fixed chunks, each with its own spawned seed, in threads.
+def _check_initiator(a: float, b: float, c: float) -> None:
+    if not (a > 0 and b > 0 and c > 0 and a + b + c < 1):
+        raise ValueError(f"Kronecker initiator needs a, b, c > 0 and a + b + c < 1, got {a}, {b}, {c}")
 
-    Returns (src, dst, the SeedSequence reserved for a permutation).
 
-    numpy's generators and ufuncs release the GIL on large arrays, so threads scale without copying results.
-    """
-    if chunk_pairs < 1:
-        raise ValueError(f"chunk_pairs must be positive, got {chunk_pairs}")
-    n_chunks = -(-num_pairs // chunk_pairs)
-    children = np.random.SeedSequence(seed).spawn(n_chunks + 1)  # child 0 is reserved for the permutation
-    src = np.empty(num_pairs, dtype=np.uint32)
-    dst = np.empty(num_pairs, dtype=np.uint32)
+def _fill_kron(rng, src, dst, scale: int, thresholds) -> None:
+    """Each of the `scale` id bits picks a quadrant: (0,0) with probability a, (0,1) b, (1,0) c, (1,1) the rest.
 
-    def task(k: int) -> None:
-        lo, hi = k * chunk_pairs, min((k + 1) * chunk_pairs, num_pairs)
-        fill(np.random.Generator(np.random.PCG64(children[k + 1])), src[lo:hi], dst[lo:hi])
+    Quadrant thresholds on a uniform 32-bit draw r: q = [r >= ta] + [r >= tab] + [r >= tabc] in 0..3, and q's
+    two bits are (src bit, dst bit)."""
+    ta, tab, tabc = thresholds
+    src[:] = 0
+    dst[:] = 0
+    s_bit = np.empty(len(src), dtype=bool)
+    d_bit = np.empty(len(src), dtype=bool)
+    tmp = np.empty(len(src), dtype=bool)
+    for _ in range(scale):
+        r = rng.integers(0, 1 << 32, size=len(src), dtype=np.uint32)
+        np.greater_equal(r, tab, out=s_bit)
+        np.greater_equal(r, ta, out=d_bit)          # dst bit = [ta <= r < tab] or [r >= tabc]
+        np.logical_xor(d_bit, s_bit, out=d_bit)
+        np.greater_equal(r, tabc, out=tmp)
+        np.logical_xor(d_bit, tmp, out=d_bit)
+        src <<= 1
+        src |= s_bit
+        dst <<= 1
+        dst |= d_bit
 
-    workers = workers or _default_workers()
-    if workers == 1 or n_chunks == 1:
-        for k in range(n_chunks):
-            task(k)
-    else:
-        with ThreadPoolExecutor(max_workers=min(workers, n_chunks)) as pool:
-            for _ in pool.map(task, range(n_chunks)):
-                pass  # re-raises a worker's exception
-    return src, dst, children[0]
+
+class PairStream:
+    """The generated (src, dst) pairs of one graph as fixed chunks that can be made independently, in any order
+    and on any thread: chunk k is `chunk(k)`, the same whoever makes it."""
+
+    def __init__(self, kind: str, scale: int, edge_factor: int = 16, seed=0, *, initiator=GRAPH500_ABC,
+                 permute: bool = True, chunk_pairs: int = CHUNK_PAIRS):
+        if kind not in KINDS:
+            raise ValueError(f"unknown graph kind {kind!r}; allowed: {', '.join(KINDS)}")
+        _check_scale(scale, edge_factor)
+        if chunk_pairs < 1:
+            raise ValueError(f"chunk_pairs must be positive, got {chunk_pairs}")
+        if kind == "kron":
+            _check_initiator(*initiator)
+        self.kind, self.scale = kind, scale
+        self.num_vertices = 1 << scale
+        self.num_pairs = self.num_vertices * edge_factor
+        self.chunk_pairs = chunk_pairs
+        self.num_chunks = -(-self.num_pairs // chunk_pairs)
+        self._seeds = np.random.SeedSequence(seed).spawn(self.num_chunks + 1)  # child 0: the permutation
+        a, b, c = initiator
+        self._thresholds = tuple(np.uint32(round(x * 2**32)) for x in (a, a + b, a + b + c))
+        self._permute = permute and kind == "kron"  # GAP permutes kron ids: hubs are not the low ids
+        self._perm = None
+        self._perm_lock = threading.Lock()
+
+    def bounds(self, k: int) -> tuple[int, int]:
+        return k * self.chunk_pairs, min((k + 1) * self.chunk_pairs, self.num_pairs)
+
+    def permutation(self) -> np.ndarray:
+        """kron's id permutation (uint32, 4 bytes per vertex), made once."""
+        with self._perm_lock:
+            if self._perm is None:
+                # shuffle of an arange is Generator.permutation's algorithm, without its int64 copy
+                perm = np.arange(self.num_vertices, dtype=np.uint32)
+                np.random.Generator(np.random.PCG64(self._seeds[0])).shuffle(perm)
+                self._perm = perm
+            return self._perm
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory the stream holds while chunks are made (the permutation)."""
+        return 4 * self.num_vertices if self._permute else 0
+
+    def fill(self, k: int, src: np.ndarray, dst: np.ndarray) -> None:
+        """Write chunk k into the uint32 arrays `src`, `dst` (of the chunk's length)."""
+        rng = np.random.Generator(np.random.PCG64(self._seeds[k + 1]))
+        if self.kind == "kron":
+            _fill_kron(rng, src, dst, self.scale, self._thresholds)
+            if self._permute:
+                perm = self.permutation()
+                np.take(perm, src, out=src)
+                np.take(perm, dst, out=dst)
+        else:
+            src[:] = rng.integers(0, self.num_vertices, size=len(src), dtype=np.uint32)
+            dst[:] = rng.integers(0, self.num_vertices, size=len(dst), dtype=np.uint32)
+
+    def chunk(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = self.bounds(k)
+        src = np.empty(hi - lo, dtype=np.uint32)
+        dst = np.empty(hi - lo, dtype=np.uint32)
+        self.fill(k, src, dst)
+        return src, dst
+
+    def all_pairs(self, workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every pair, as two uint32 arrays, made in threads."""
+        src = np.empty(self.num_pairs, dtype=np.uint32)
+        dst = np.empty(self.num_pairs, dtype=np.uint32)
+
+        def task(k: int) -> None:
+            lo, hi = self.bounds(k)
+            self.fill(k, src[lo:hi], dst[lo:hi])
+
+        _threaded(task, range(self.num_chunks), workers if self.num_chunks > 1 else 1)
+        return src, dst
 
 
 def kronecker_edges(scale: int, edge_factor: int = 16, seed=0, a: float = 0.57, b: float = 0.19,
                     c: float = 0.19, *, permute: bool = True, workers: int | None = None,
                     chunk_pairs: int = CHUNK_PAIRS) -> tuple[np.ndarray, np.ndarray]:
-    """2^scale * edge_factor Kronecker (R-MAT) pairs as uint32 (src, dst) arrays.
-
-    Each of the `scale` id bits picks a quadrant: (0,0) with probability a, (0,1) b, (1,0) c, (1,1) 1-a-b-c.
-    """
-    _check_scale(scale, edge_factor)
-    if not (a > 0 and b > 0 and c > 0 and a + b + c < 1):
-        raise ValueError(f"Kronecker initiator needs a, b, c > 0 and a + b + c < 1, got {a}, {b}, {c}")
-    # Quadrant thresholds on a uniform 32-bit draw r: q = [r >= ta] + [r >= tab] + [r >= tabc] in 0..3,
-    # and q's two bits are (src bit, dst bit).
-    ta, tab, tabc = (np.uint32(round(x * 2**32)) for x in (a, a + b, a + b + c))
-
-    def fill(rng, src, dst):
-        src[:] = 0
-        dst[:] = 0
-        s_bit = np.empty(len(src), dtype=bool)
-        d_bit = np.empty(len(src), dtype=bool)
-        tmp = np.empty(len(src), dtype=bool)
-        for _ in range(scale):
-            r = rng.integers(0, 1 << 32, size=len(src), dtype=np.uint32)
-            np.greater_equal(r, tab, out=s_bit)
-            np.greater_equal(r, ta, out=d_bit)          # dst bit = [ta <= r < tab] or [r >= tabc]
-            np.logical_xor(d_bit, s_bit, out=d_bit)
-            np.greater_equal(r, tabc, out=tmp)
-            np.logical_xor(d_bit, tmp, out=d_bit)
-            src <<= 1
-            src |= s_bit
-            dst <<= 1
-            dst |= d_bit
-
-    src, dst, perm_seed = _chunked((1 << scale) * edge_factor, seed, chunk_pairs, workers, fill)
-    if permute:
-        # GAP permutes kron ids so that the high-degree vertices are not the low ids.
-        perm = np.random.Generator(np.random.PCG64(perm_seed)).permutation(1 << scale).astype(np.uint32)
-        _gather_inplace(perm, src, workers)
-        _gather_inplace(perm, dst, workers)
-    return src, dst
-
-
-def _gather_inplace(table: np.ndarray, ids: np.ndarray, workers: int | None) -> None:
-    """ids[:] = table[ids], in threaded chunks (take releases the GIL)."""
-    step = _BUILD_CHUNK
-    bounds = [(lo, min(lo + step, len(ids))) for lo in range(0, len(ids), step)]
-
-    def task(bound):
-        lo, hi = bound
-        ids[lo:hi] = np.take(table, ids[lo:hi])
-
-    with ThreadPoolExecutor(max_workers=workers or _default_workers()) as pool:
-        for _ in pool.map(task, bounds):
-            pass
+    """2^scale * edge_factor Kronecker (R-MAT) pairs as uint32 (src, dst) arrays."""
+    return PairStream("kron", scale, edge_factor, seed, initiator=(a, b, c), permute=permute,
+                      chunk_pairs=chunk_pairs).all_pairs(workers)
 
 
 def uniform_edges(scale: int, edge_factor: int = 16, seed=0, *, workers: int | None = None,
                   chunk_pairs: int = CHUNK_PAIRS) -> tuple[np.ndarray, np.ndarray]:
     """2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale), as uint32 arrays."""
-    _check_scale(scale, edge_factor)
-    num_vertices = 1 << scale
-
-    def fill(rng, src, dst):
-        src[:] = rng.integers(0, num_vertices, size=len(src), dtype=np.uint32)
-        dst[:] = rng.integers(0, num_vertices, size=len(dst), dtype=np.uint32)
-
-    src, dst, _ = _chunked(num_vertices * edge_factor, seed, chunk_pairs, workers, fill)
-    return src, dst
-
-
-def _threaded(task, items, workers: int | None):
-    with ThreadPoolExecutor(max_workers=workers or _default_workers()) as pool:
-        return list(pool.map(task, items))
-
-
-def _dedup_sorted_inplace(keys: np.ndarray) -> np.ndarray:
-    """Drop repeats from sorted `keys` by compacting towards the front; returns a view of the prefix.
-
-    Chunk by chunk and in order, so the write position never passes the read position; this avoids a second
-    full-size array (memory, and first-touch page faults, are what dominate at large scales).
-    """
-    write = 0
-    prev = None
-    for lo in range(0, len(keys), _BUILD_CHUNK):
-        block = keys[lo:lo + _BUILD_CHUNK]
-        fresh = np.empty(len(block), dtype=bool)
-        fresh[0] = prev is None or block[0] != prev
-        np.not_equal(block[1:], block[:-1], out=fresh[1:])
-        prev = block[-1]  # a scalar copy, read before the block can be overwritten
-        kept = block[fresh]
-        keys[write:write + len(kept)] = kept
-        write += len(kept)
-    return keys[:write]
+    return PairStream("urand", scale, edge_factor, seed, chunk_pairs=chunk_pairs).all_pairs(workers)
 
 
 def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=np.uint64,
               workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """CSR (offsets uint64 V+1, edges `index_dtype`) of the pairs: self-loops dropped, both directions added
-    when `symmetrize`, duplicates removed, every neighbour list sorted ascending.
+    """CSR (offsets uint64 V+1, edges `index_dtype`) of the pairs, in memory: self-loops dropped, both
+    directions added when `symmetrize`, duplicates removed, every neighbour list sorted ascending.
 
     Works on one uint64 key per directed edge, src << 32 | dst: sorting the keys sorts by source and then by
     neighbour, so dedup is a comparison with the previous key and offsets are a search for v << 32.
     Peak memory is the inputs plus one key array (8 bytes per directed edge): duplicates are removed in place.
+    emogi.external_build makes the same CSR in bounded memory.
     """
     src, dst = np.asarray(src), np.asarray(dst)
     if src.shape != dst.shape or src.ndim != 1:
@@ -222,7 +227,7 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
     _threaded(make_keys, range(len(bounds)), workers)
 
     keys.sort()  # numpy's SIMD quicksort: a few seconds for 10^8 keys
-    keys = _dedup_sorted_inplace(keys)
+    keys = dedup_sorted_inplace(keys)
 
     offsets = np.empty(num_vertices + 1, dtype=np.uint64)
     vbounds = [(lo, min(lo + _BUILD_CHUNK, num_vertices)) for lo in range(0, num_vertices, _BUILD_CHUNK)]
@@ -240,19 +245,13 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
 
 
 def generate(kind: str, scale: int, edge_factor: int = 16, seed=0, workers: int | None = None,
-             index_dtype=np.uint64) -> CSRGraph:
-    """The symmetric graph of `kind` ('kron' or 'urand') with 2^scale vertices."""
-    src, dst = _pairs(kind, scale, edge_factor, seed, workers)
+             index_dtype=np.uint64, weights_seed: int | None = None) -> CSRGraph:
+    """The symmetric graph of `kind` ('kron' or 'urand') with 2^scale vertices, in memory; with
+    `weights_seed`, carrying the weights the CLI writes."""
+    src, dst = PairStream(kind, scale, edge_factor, seed).all_pairs(workers)
     offsets, edges = build_csr(src, dst, num_vertices=1 << scale, index_dtype=index_dtype, workers=workers)
-    return CSRGraph(offsets, edges, None, directed=False)
-
-
-def _pairs(kind: str, scale: int, edge_factor: int, seed, workers):
-    if kind == "kron":
-        return kronecker_edges(scale, edge_factor, seed, workers=workers)
-    if kind == "urand":
-        return uniform_edges(scale, edge_factor, seed, workers=workers)
-    raise ValueError(f"unknown graph kind {kind!r}; allowed: {', '.join(KINDS)}")
+    weights = None if weights_seed is None else csr_weights(offsets, edges, weights_seed)
+    return CSRGraph(offsets, edges, weights, directed=False)
 
 
 def generator_params(kind: str, scale: int, edge_factor: int, seed) -> dict:
@@ -267,45 +266,60 @@ def generator_params(kind: str, scale: int, edge_factor: int, seed) -> dict:
     return params
 
 
-def main(argv=None) -> int:
+def _metadata(out: Path, args, result, seconds: float) -> dict:
+    """describe() of the written file plus how it was made (source, weights, the build's plan and costs)."""
+    graph = read_csr(out, verify_checksum=False)
+    meta = describe(graph)
+    meta.update(offsets_bytes=graph.header.offsets_bytes, weights_bytes=graph.header.weights_bytes)
+    meta["source"] = {"type": "generator", **generator_params(args.kind, args.scale, args.edge_factor, args.seed)}
+    meta["generator"] = meta["source"]  # the key earlier metadata used
+    meta["weights"] = {"low": LOW, "high": HIGH, "seed": args.weights_seed,
+                       "scheme": "emogi.weights: splitmix64 hash of the unordered edge and the seed"}
+    meta["generation_seconds"] = round(seconds, 3)  # pairs, CSR, weights and checksum: what a graph costs
+    meta["build"] = result.to_dict()
+    return meta
+
+
+def _parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m emogi.generators",
-                                     description="Generate a GAP-style synthetic graph as an 8-byte-edge CSR file.")
+                                     description="Generate a GAP-style synthetic graph as a CSR file with weights.")
     parser.add_argument("--kind", required=True, choices=KINDS)
     parser.add_argument("--scale", required=True, type=int, help="log2 of the number of vertices")
     parser.add_argument("--edge-factor", type=int, default=16, help="generated pairs per vertex (default 16)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--weights-seed", type=int, default=1, help="seed of the SSSP weights (default 1)")
+    parser.add_argument("--index-bytes", type=int, choices=(4, 8), default=8, help="edge id width (default 8)")
     parser.add_argument("--out", required=True, help="graph file to write (.csr)")
     parser.add_argument("--meta", help="metadata JSON to write beside the graph")
     parser.add_argument("--workers", type=int, default=None, help="threads (default: all cores; output identical)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--memory-limit", type=external_build.parse_bytes, default=None,
+                        help="bytes the build may hold, e.g. 8G (default: half of the available memory)")
+    parser.add_argument("--tmp-dir", type=Path, help="folder for the bucket files (default: beside --out)")
+    parser.add_argument("--buckets", type=int, help="bucket count (default: chosen from the memory limit)")
+    return parser.parse_args(argv)
 
+
+def main(argv=None) -> int:
+    args = _parse_args(argv)
     label = f"[generators {args.kind} scale={args.scale} ef={args.edge_factor} seed={args.seed}]"
     t0 = time.perf_counter()
 
     def progress(msg: str) -> None:
         print(f"{label} {time.perf_counter() - t0:8.1f} s  {msg}", file=sys.stderr, flush=True)
 
+    # A killed job (snakemake, timeout) still removes its bucket files and temporary graph: SIGTERM unwinds.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        progress("generating pairs")
-        pairs = _pairs(args.kind, args.scale, args.edge_factor, args.seed, args.workers)
-        t_gen = time.perf_counter() - t0
-        progress(f"generated {len(pairs[0])} pairs; symmetrising, sorting, removing duplicates")
-        offsets, edges = build_csr(*pairs, num_vertices=1 << args.scale, workers=args.workers)
-        del pairs
-        t_built = time.perf_counter() - t0
-        progress(f"built CSR: V={len(offsets) - 1} E={len(edges)}; writing {args.out}")
-        graph = CSRGraph(offsets, edges, None, directed=False)
-        graph.header = write_csr(args.out, offsets, edges, directed=False)
-        graph.path = Path(args.out)
-        t_written = time.perf_counter() - t0
-        progress("written")
+        stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed)
+        out = Path(args.out)
+        result = external_build.build_csr_file(
+            out, stream, num_vertices=stream.num_vertices, index_bytes=args.index_bytes,
+            weights_seed=args.weights_seed, memory_limit=args.memory_limit, workers=args.workers,
+            tmp_dir=args.tmp_dir, buckets=args.buckets, log=progress)
+        seconds = time.perf_counter() - t0
+        progress(f"written {out}: V={result.header.num_vertices} E={result.header.num_edges}")
         if args.meta:
-            meta = describe(graph)
-            meta["generator"] = generator_params(args.kind, args.scale, args.edge_factor, args.seed)
-            meta["generation_seconds"] = round(t_built, 3)  # pairs + CSR build, the work a graph costs
-            meta["phase_seconds"] = {"generate": round(t_gen, 3), "build": round(t_built - t_gen, 3),
-                                     "write": round(t_written - t_built, 3)}
-            write_text(json.dumps(meta, indent=2) + "\n", args.meta)
+            write_text(json.dumps(_metadata(out, args, result, seconds), indent=2) + "\n", args.meta)
             progress(f"metadata written to {args.meta}")
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from emogi.csr import describe, read_csr
-from emogi import generators
-from emogi.generators import build_csr, generate, kronecker_edges, uniform_edges
+from emogi.csr import describe, payload_checksum, read_csr
+from emogi import external_build, generators
+from emogi.generators import PairStream, build_csr, generate, kronecker_edges, uniform_edges
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -85,6 +85,7 @@ def test_unknown_kind():
 def test_build_csr_matches_scipy(symmetrize, chunk, monkeypatch):
     if chunk:  # many small chunks: duplicates straddle chunk boundaries
         monkeypatch.setattr(generators, "_BUILD_CHUNK", chunk)
+        monkeypatch.setattr(external_build, "_BLOCK", chunk)
     rng = np.random.default_rng(0)
     v = 500
     # Few vertices, many pairs: plenty of duplicates and self-loops to remove.
@@ -183,21 +184,77 @@ def test_kron_permutation_relabels_only():
     assert len(np.unique(seen)) == len(seen)
 
 
+def test_chunks_are_independent_of_order():
+    """A chunk is the same whoever makes it and whenever: what lets the streaming build run chunks in any order."""
+    stream = PairStream("kron", 12, 16, seed=4, chunk_pairs=4096)
+    src, dst = stream.all_pairs(workers=1)
+    for k in (15, 3, 0):
+        lo, hi = stream.bounds(k)
+        s, d = PairStream("kron", 12, 16, seed=4, chunk_pairs=4096).chunk(k)
+        np.testing.assert_array_equal(s, src[lo:hi])
+        np.testing.assert_array_equal(d, dst[lo:hi])
+
+
+def test_generate_with_weights_matches_csr_weights():
+    g = generate("urand", 10, 16, seed=5, weights_seed=9)
+    from emogi.weights import csr_weights
+    np.testing.assert_array_equal(g.weights, csr_weights(g.offsets, g.edges, 9))
+    assert g.weights.min() >= 8 and g.weights.max() <= 72
+
+
 # ------------------------------------------------------------------ CLI
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "emogi.generators", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
 
 def test_cli_writes_graph_and_metadata(tmp_path):
     out, meta = tmp_path / "urand10.w8.csr", tmp_path / "urand10.w8.json"
-    r = subprocess.run([sys.executable, "-m", "emogi.generators", "--kind", "urand", "--scale", "10",
-                        "--edge-factor", "16", "--seed", "3", "--out", str(out), "--meta", str(meta)],
-                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    r = run_cli("--kind", "urand", "--scale", 10, "--edge-factor", 16, "--seed", 3, "--weights-seed", 4,
+                "--out", out, "--meta", meta)
     assert r.returncode == 0, r.stderr
-    assert "generating" in r.stderr and "writing" in r.stderr
+    assert "plan:" in r.stderr and "written" in r.stderr
     g = read_csr(out, check_edges=True)
-    ref = generate("urand", 10, 16, seed=3)
+    ref = generate("urand", 10, 16, seed=3, weights_seed=4)
     np.testing.assert_array_equal(g.offsets, ref.offsets)
     np.testing.assert_array_equal(g.edges, ref.edges)
+    np.testing.assert_array_equal(g.weights, ref.weights)
+    assert g.header.checksum == payload_checksum(ref)  # the in-memory path writes the very same file
     m = json.loads(meta.read_text())
     assert {k: m[k] for k in describe(g)} == describe(g)
-    assert m["generator"]["kind"] == "urand" and m["generator"]["scale"] == 10 and m["generator"]["seed"] == 3
+    assert m["source"]["type"] == "generator" and m["source"]["kind"] == "urand" and m["source"]["seed"] == 3
+    assert m["weights"] == {"low": 8, "high": 72, "seed": 4, "scheme": m["weights"]["scheme"]}
+    assert m["has_weights"] and not m["directed"] and m["weights_bytes"] == 4 * m["num_edges"]
+    assert m["file_bytes"] == out.stat().st_size and m["offsets_bytes"] == 8 * (2**10 + 1)
+    assert m["build"]["plan"]["buckets"] >= 1 and m["build"]["peak_rss_bytes"] > 0
     assert m["generation_seconds"] >= 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, meta.name])  # no temporaries left
+
+
+def test_cli_output_does_not_depend_on_workers_or_buckets(tmp_path):
+    sums = set()
+    for workers, buckets in ((1, 1), (2, 7), (3, 32)):
+        out = tmp_path / f"k{workers}.csr"
+        r = run_cli("--kind", "kron", "--scale", 11, "--seed", 2, "--workers", workers, "--buckets", buckets,
+                    "--out", out)
+        assert r.returncode == 0, r.stderr
+        assert f"plan: {buckets} buckets" in r.stderr
+        sums.add(read_csr(out).header.checksum)
+    assert len(sums) == 1
+
+
+def test_cli_index_bytes_4(tmp_path):
+    out = tmp_path / "u.w4.csr"
+    assert run_cli("--kind", "urand", "--scale", 9, "--seed", 1, "--index-bytes", 4, "--out", out).returncode == 0
+    g = read_csr(out, check_edges=True)
+    ref = generate("urand", 9, 16, seed=1, weights_seed=1)
+    assert g.edges.dtype == np.uint32 and g.has_weights
+    np.testing.assert_array_equal(g.edges, ref.edges)
+    np.testing.assert_array_equal(g.weights, ref.weights)
+
+
+def test_cli_refuses_a_memory_limit_below_the_fixed_cost(tmp_path):
+    r = run_cli("--kind", "urand", "--scale", 12, "--memory-limit", "1M", "--out", tmp_path / "g.csr")
+    assert r.returncode == 1 and "memory limit" in r.stderr and "raise --memory-limit" in r.stderr
+    assert not any(tmp_path.iterdir())

@@ -1,5 +1,18 @@
-# Datasets: synthetic graphs in the project's CSR format (docs/graph-format.md), their 4-byte copies, and the
-# BFS roots every variant shares.
+# Datasets: every configured graph as resources/graphs/{graph}.w8.csr + .w8.json (docs/graph-format.md),
+# whatever its source (config `graphs.<name>.source`, docs/datasets.md): generated here, downloaded from
+# SuiteSparse or LAW (config/datasets_catalog.yaml) and converted, or imported from the EMOGI artifact's .bel
+# files. Then the 4-byte copies and the BFS roots every variant shares.
+from emogi import dataset_sources as sources  # noqa: E402
+
+GRAPH_SPECS = config["graphs"]
+CATALOG = REPO / "config" / "datasets_catalog.yaml"
+
+# Fail early: a download this run needs but cannot make (offline, unreachable, no checksum recorded) stops the
+# workflow here, before any job runs.
+try:
+    sources.preflight(GRAPH_SPECS, CATALOG, setup.is_dry_run())
+except sources.DatasetError as err:
+    raise WorkflowError(str(err))
 
 
 rule generate_graph:
@@ -7,15 +20,93 @@ rule generate_graph:
         graph="resources/graphs/{graph}.w8.csr",
         meta="resources/graphs/{graph}.w8.json",
     params:
-        spec=lambda w: config["graphs"][w.graph],
+        args=lambda w: sources.generator_args(GRAPH_SPECS[w.graph]),
+    wildcard_constraints:
+        graph=sources.name_pattern(GRAPH_SPECS, "generator"),
+    threads: workflow.cores
     log:
         "logs/datasets/generate_{graph}.log",
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.generators --kind {params.spec[generator]} --scale {params.spec[scale]}"
-        " --edge-factor {params.spec[edge_factor]} --seed {params.spec[seed]}"
+        "python3 -m emogi.generators {params.args} --workers {threads}"
         " --out {output.graph} --meta {output.meta} > {log} 2>&1"
+
+
+rule download_dataset:
+    output:
+        "resources/downloads/{graph}/{file}",
+    params:
+        args=lambda w: sources.download_args(w.graph, w.file, GRAPH_SPECS[w.graph], sources.load_catalog(CATALOG)),
+    wildcard_constraints:
+        graph=sources.name_pattern(GRAPH_SPECS, *sources.DOWNLOADED),
+        file="[^/]+",
+    log:
+        "logs/datasets/download_{graph}_{file}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.download {params.args} --out {output} > {log} 2>&1"
+
+
+rule convert_suitesparse:
+    input:
+        archive=lambda w: sources.download_paths(w.graph, GRAPH_SPECS[w.graph], sources.load_catalog(CATALOG))[0],
+    output:
+        graph="resources/graphs/{graph}.w8.csr",
+        meta="resources/graphs/{graph}.w8.json",
+    params:
+        args=lambda w: sources.converter_args(w.graph, GRAPH_SPECS[w.graph]),
+    wildcard_constraints:
+        graph=sources.name_pattern(GRAPH_SPECS, "suitesparse"),
+    threads: workflow.cores
+    log:
+        "logs/datasets/convert_{graph}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.suitesparse --archive {input.archive} --out {output.graph} --meta {output.meta}"
+        " --threads {threads} {params.args} > {log} 2>&1"
+
+
+rule convert_law:
+    input:
+        lambda w: sources.download_paths(w.graph, GRAPH_SPECS[w.graph], sources.load_catalog(CATALOG)),
+    output:
+        graph="resources/graphs/{graph}.w8.csr",
+        meta="resources/graphs/{graph}.w8.json",
+    params:
+        basename=lambda w: sources.law_basename(w.graph, GRAPH_SPECS[w.graph], sources.load_catalog(CATALOG)),
+        args=lambda w: sources.converter_args(w.graph, GRAPH_SPECS[w.graph]),
+    wildcard_constraints:
+        graph=sources.name_pattern(GRAPH_SPECS, "law"),
+    log:
+        "logs/datasets/convert_{graph}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.law --basename {params.basename} --out {output.graph} --meta {output.meta}"
+        " {params.args} > {log} 2>&1"
+
+
+rule import_bel:
+    input:
+        lambda w: sources.bel_inputs(GRAPH_SPECS[w.graph]),
+    output:
+        graph="resources/graphs/{graph}.w8.csr",
+        meta="resources/graphs/{graph}.w8.json",
+    params:
+        prefix=lambda w: GRAPH_SPECS[w.graph]["prefix"],
+        args=lambda w: sources.converter_args(w.graph, GRAPH_SPECS[w.graph]),
+    wildcard_constraints:
+        graph=sources.name_pattern(GRAPH_SPECS, "bel"),
+    log:
+        "logs/datasets/import_{graph}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
+        " {params.args} > {log} 2>&1"
 
 
 rule narrow_graph:
