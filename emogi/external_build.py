@@ -79,9 +79,14 @@ def _proc_bytes(path: str, key: str) -> int | None:
     return None
 
 
+def mem_available() -> int | None:
+    """Bytes the kernel says are available (MemAvailable); None where that is unknown (not Linux)."""
+    return _proc_bytes("/proc/meminfo", "MemAvailable")
+
+
 def available_memory() -> int:
-    """Bytes the kernel says are available (MemAvailable), or physical memory where that is unknown."""
-    return _proc_bytes("/proc/meminfo", "MemAvailable") or os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    """MemAvailable, or physical memory where that is unknown."""
+    return mem_available() or os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def peak_rss_bytes() -> int:

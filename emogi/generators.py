@@ -44,9 +44,6 @@ MAX_SCALE = 32  # ids fit uint32 and the 32+32-bit sort keys
 _BUILD_CHUNK = 1 << 22
 
 
-_default_workers = default_workers  # the name emogi.suitesparse imports
-
-
 def _threaded(task, items, workers: int | None):
     with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
         return list(pool.map(task, items))

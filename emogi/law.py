@@ -55,6 +55,7 @@ import numpy as np
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
+from emogi.external_build import mem_available as available_memory_bytes
 from emogi.weights import HIGH, LOW, csr_weights
 
 INSTALL_HINT = ("install the WebGraph tools: `cargo install webgraph-cli --version 0.5.0 --locked` "
@@ -126,16 +127,6 @@ def tool_versions(cli: str) -> dict:
 def estimated_peak_bytes(num_nodes: int, num_arcs: int, index_bytes: int) -> int:
     """The converter's peak (module docstring): edges, weights, per-node arrays and parsing buffers."""
     return num_arcs * (index_bytes + 4) + 48 * (num_nodes + 1) + _BASELINE_BYTES
-
-
-def available_memory_bytes() -> int | None:
-    """MemAvailable (Linux /proc/meminfo), or None where it is unknown."""
-    try:
-        meminfo = Path("/proc/meminfo").read_text()
-    except OSError:
-        return None
-    fields = dict(line.split(":", 1) for line in meminfo.splitlines() if ":" in line)
-    return int(fields["MemAvailable"].split()[0]) * 1024 if "MemAvailable" in fields else None
 
 
 def check_memory(law: LawGraph, index_bytes: int, log) -> None:

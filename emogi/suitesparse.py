@@ -54,7 +54,8 @@ from fast_matrix_market import _fmm_core  # the cursor API: lets us choose the a
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, describe, write_csr
-from emogi.generators import _default_workers as _workers  # the cores this process may use
+from emogi.external_build import default_workers as _workers  # the cores this process may use
+from emogi.external_build import mem_available as available_memory_bytes
 from emogi.weights import HIGH, LOW, csr_weights
 
 MAX_WEIGHT = 2**32 - 1
@@ -352,18 +353,6 @@ def estimated_peak_bytes(num_vertices: int, nnz: int, field: str, symmetric: boo
     keys = nnz * (2 * index + (4 if carried else 0)) + 8 * directed
     output = 8 * directed + 4 * directed
     return max(read, keys, output) + 16 * (num_vertices + 1) + 64 * _CHUNK * _workers() + _BASELINE_BYTES
-
-
-def available_memory_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo (Linux); None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
 
 
 def _memory_check(archive, log, available: int | None):
