@@ -10,6 +10,8 @@ the binary before its row is written; a failed verification fails the job. Rows 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,15 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi import csr, generators, provenance, roots
+from emogi import csr, external_build, generators, provenance, roots
 from emogi.atomic import write_csv, write_text
 from emogi.measure import run_binary
-from emogi.weights import csr_weights
 
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
-                   "edges_per_s", "gbps", "fraction_of_w"]
+                   "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight"]
 
 
 def log(message: str) -> None:
@@ -33,19 +34,19 @@ def log(message: str) -> None:
 
 
 def make_graph(kind: str, scale: int, seed: int, graph_dir: Path, widths) -> dict[int, Path]:
-    """The graph in the widths asked for, with weights; generated once and kept."""
+    """The graph in the widths asked for, with weights; built once (streaming, all cores) and kept."""
     name = f"{kind}{scale}"
-    paths = {8: graph_dir / f"{name}.w8.csr", 4: graph_dir / f"{name}.w4.csr"}
-    if not paths[8].exists():
+    paths = {width: graph_dir / f"{name}.w{width}.csr" for width in widths}
+    for width, path in paths.items():
+        if path.exists():
+            continue
         t0 = time.perf_counter()
-        log(f"generating {name} (seed {seed})")
-        g = generators.generate(kind, scale, 16, seed)
-        csr.write_csr(paths[8], g.offsets, g.edges, csr_weights(g.offsets, g.edges, seed), directed=False)
-        log(f"{name}: V={g.num_vertices} E={g.num_edges} in {time.perf_counter() - t0:.0f} s")
-        del g
-    if 4 in widths and not paths[4].exists():
-        narrow = csr.narrow_edges(csr.read_csr(paths[8]))
-        csr.write_csr(paths[4], narrow.offsets, narrow.edges, narrow.weights, directed=False)
+        log(f"generating {path.name} (seed {seed})")
+        stream = generators.PairStream(kind, scale, 16, seed)
+        result = external_build.build_csr_file(path, stream, num_vertices=stream.num_vertices, index_bytes=width,
+                                               weights_seed=seed, log=lambda msg: log(f"  {msg}"))
+        log(f"{path.name}: V={result.header.num_vertices} E={result.header.num_edges} "
+            f"in {time.perf_counter() - t0:.0f} s")
     return paths
 
 
@@ -57,7 +58,13 @@ def link_limit(binary, device: int) -> float:
     return float(pinned.groupby("size_bytes")["gbps"].median().max())
 
 
-def summarise(runs: pd.DataFrame, w_gbps: float) -> pd.DataFrame:
+def loads_in_flight(binary) -> int:
+    """The binary's build setting (access.cuh): warp-wide reads a lane keeps in flight on a list."""
+    done = subprocess.run([str(binary), "list"], capture_output=True, text=True, check=True)
+    return int(json.loads(done.stdout)["loads_in_flight"])
+
+
+def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0) -> pd.DataFrame:
     """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights."""
     keys = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
     out = runs.groupby(keys, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
@@ -66,6 +73,7 @@ def summarise(runs: pd.DataFrame, w_gbps: float) -> pd.DataFrame:
     out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)
     out["gbps"] = out["edges_per_s"] * entry_bytes / 1e9
     out["fraction_of_w"] = out["gbps"] / w_gbps
+    out["loads_in_flight"] = depth
     return out[SUMMARY_COLUMNS]
 
 
@@ -94,7 +102,8 @@ def main(argv=None) -> int:
 
     prov = provenance.collect(a.binary, a.device, command=" ".join(["python -m emogi.bench", *(argv or sys.argv[1:])]))
     w = link_limit(a.binary, a.device)
-    log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device)")
+    depth = loads_in_flight(a.binary)
+    log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device); {depth} loads in flight per lane")
     write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
     tables = []
     for spec in a.graphs.split(","):
@@ -102,7 +111,7 @@ def main(argv=None) -> int:
         widths = [int(x) for x in a.widths.split(",")]
         paths = make_graph(kind, int(scale), a.seed, graph_dir, widths)
         name = f"{kind}{scale}"
-        picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, a.roots, a.seed)
+        picked = roots.pick_roots(csr.read_csr(paths[widths[0]]).offsets, a.roots, a.seed)
         for width in widths:
             for algorithm in algorithms:
                 args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name, "--modes", a.modes,
@@ -116,7 +125,7 @@ def main(argv=None) -> int:
                 # Written after every step, so a job stopped part-way keeps what it verified and timed.
                 runs = provenance.stamp(pd.concat(tables, ignore_index=True), prov)
                 write_csv(runs, out_dir / "runs.csv")
-                summary = summarise(runs, w)
+                summary = summarise(runs, w, depth)
                 write_csv(summary, out_dir / "summary.csv")
     with pd.option_context("display.width", 200, "display.max_rows", 1000):
         print(summary.to_string(index=False, float_format=lambda x: f"{x:.3g}"))

@@ -8,6 +8,7 @@
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
 #include "emogi/csr.hpp"
+#include "emogi/access.cuh"
 #include "emogi/device_info.hpp"
 #include "emogi/names.hpp"
 #include "emogi/reference_bfs.hpp"
@@ -83,8 +84,9 @@ int list_command(int argc, char** argv) {
     for (size_t i = 0; i < names.size(); ++i) s += (i ? ", \"" : "\"") + std::string(names[i]) + "\"";
     return s + "]";
   };
-  std::printf("{\"algorithms\": %s, \"variants\": %s, \"modes\": %s}\n", json_list(kAlgorithmNames).c_str(),
-              json_list(kVariantNames).c_str(), json_list(kModeNames).c_str());
+  std::printf("{\"algorithms\": %s, \"variants\": %s, \"modes\": %s, \"loads_in_flight\": %u}\n",
+              json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), json_list(kModeNames).c_str(),
+              kLoadsInFlight);
   return 0;
 }
 

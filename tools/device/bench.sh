@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # The kernel benchmark on the GPU machine (what `snakemake bench` runs), split to fit one device call:
 #   (device) BENCH_GRAPHS=kron:24,urand:24 bash tools/device/bench.sh   -> $OUT/bench_*/summary.csv and logs
+# Environment: BENCH_GRAPHS, BENCH_WIDTHS, BENCH_REPS, BENCH_ROOTS, BENCH_MODES and VARIANTS (traversals),
+# PR_MODES and PR_VARIANTS (PageRank), T1/T2 (timeouts, s); EMOGI_BINARY=path skips the build.
 set -uo pipefail
 . tools/device/setup.sh
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 log() { echo "== $* ($(date +%T))"; }
-log build
-python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+BIN=${EMOGI_BINARY:-build/emogi}
+if [ -z "${EMOGI_BINARY:-}" ]; then
+  log build
+  python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+fi
 G=${BENCH_GRAPHS:-kron:24,urand:24}; W=${BENCH_WIDTHS:-8}; R=${BENCH_REPS:-2}
 bench() {  # name algorithms variants modes timeout_s
   log "bench $1"
-  timeout "$5" python3 -m emogi.bench --binary build/emogi --graphs "$G" --widths "$W" \
-    --algorithms "$2" --variants "$3" --modes "$4" --roots 2 --reps "$R" --warmup 1 --out-dir "$OUT/bench_$1" \
+  timeout "$5" python3 -m emogi.bench --binary "$BIN" --graphs "$G" --widths "$W" \
+    --algorithms "$2" --variants "$3" --modes "$4" --roots ${BENCH_ROOTS:-2} --reps "$R" --warmup 1 --out-dir "$OUT/bench_$1" \
     2> "$OUT/bench_$1.log"; echo "exit $?"; grep -E "error|mismatch|link limit" "$OUT/bench_$1.log" | head -5
 }
-bench traversals bfs,sssp,cc "" "${BENCH_MODES:-device,zerocopy,uvm,auto}" ${T1:-330}
-bench pagerank pagerank merged-aligned,chunked,frontier "${PR_MODES:-zerocopy,uvm,auto}" ${T2:-200}
-for f in "$OUT"/bench_*/summary.csv; do column -s, -t < "$f" | cut -c1-150; done
+bench traversals bfs,sssp,cc "${VARIANTS:-}" "${BENCH_MODES:-device,zerocopy,uvm,auto}" ${T1:-330}
+bench pagerank pagerank "${PR_VARIANTS:-merged-aligned,chunked,frontier}" "${PR_MODES:-zerocopy,uvm,auto}" ${T2:-200}
+for f in "$OUT"/bench_*/summary.csv; do cut -d, -f1-9,11 "$f"; done

@@ -2,24 +2,57 @@
 // policies, written once and combined with every algorithm and edge width.
 //
 // A policy says how many consecutive threads share a vertex (kLanes), how many consecutive vertices one such
-// group handles in turn (kChunk), and, for one thread (`lane`), which positions of [begin, end) it visits.
-// Algorithms call Access::walk with their per-edge operator, which receives the edge's position in the list.
+// group handles in turn (kChunk), and, for one thread (`lane`), which positions of [begin, end) it reads.
+// Algorithms call Access::walk with a reader (graph_view.cuh: what one position holds) and a visitor, which
+// receives what was read.
 #pragma once
 #include <cstdint>
 
 #include "emogi/gpu_constants.hpp"
 #include "emogi/names.hpp"
 
+// Warp-wide steps a lane reads before it visits any of them. With 1 (the artifact's loop) a warp on a hub list
+// has one request per lane on the link at a time and the hub's list takes latency x length / 256 B; with 4 the
+// same lines, with the same alignment, are requested four at a time. Set at build time (-DEMOGI_LOADS_IN_FLIGHT).
+#ifndef EMOGI_LOADS_IN_FLIGHT
+#define EMOGI_LOADS_IN_FLIGHT 4
+#endif
+
 namespace emogi {
 
-// Thread per vertex: each thread reads its list alone, one 32-byte sector request at a time (Listing 1).
+constexpr unsigned kLoadsInFlight = EMOGI_LOADS_IN_FLIGHT;
+static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGHT must be 1..16");
+
+// Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
+// before visiting them.
+template <unsigned kDepth, class Read, class Visit>
+__device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride,
+                                             Read read, Visit visit) {
+  using Value = decltype(read(first));
+  for (uint64_t i = first; i < end; i += kDepth * stride) {
+    Value x[kDepth]{};
+#pragma unroll
+    for (unsigned k = 0; k < kDepth; ++k) {
+      const uint64_t j = i + k * stride;
+      if (j >= begin && j < end) x[k] = read(j);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kDepth; ++k) {
+      const uint64_t j = i + k * stride;
+      if (j >= begin && j < end) visit(x[k]);
+    }
+  }
+}
+
+// Thread per vertex: each thread reads its list alone, one 32-byte sector request at a time (Listing 1). Kept at
+// one load in flight: this is the pattern the paper shows to be slow.
 struct NaiveAccess {
   static constexpr Variant kVariant = Variant::Naive;
   static constexpr unsigned kLanes = 1;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Visit visit) {
-    for (uint64_t i = begin; i < end; ++i) visit(i);
+  template <class Index, class Read, class Visit>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Read read, Visit visit) {
+    strided_walk<1>(begin, begin, end, 1, read, visit);
   }
 };
 
@@ -28,9 +61,9 @@ struct MergedAccess {
   static constexpr Variant kVariant = Variant::Merged;
   static constexpr unsigned kLanes = kWarpSize;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Visit visit) {
-    for (uint64_t i = begin + lane; i < end; i += kWarpSize) visit(i);
+  template <class Index, class Read, class Visit>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit) {
+    strided_walk<kLoadsInFlight>(begin + lane, begin, end, kWarpSize, read, visit);
   }
 };
 
@@ -41,11 +74,10 @@ struct MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::MergedAligned;
   static constexpr unsigned kLanes = kWarpSize;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Visit visit) {
+  template <class Index, class Read, class Visit>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit) {
     constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
-    for (uint64_t i = (begin & ~(kPerLine - 1)) + lane; i < end; i += kWarpSize)
-      if (i >= begin) visit(i);
+    strided_walk<kLoadsInFlight>((begin & ~(kPerLine - 1)) + lane, begin, end, kWarpSize, read, visit);
   }
 };
 

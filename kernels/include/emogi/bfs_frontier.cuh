@@ -21,13 +21,10 @@ struct AtLevel {
   __device__ bool operator()(uint64_t v) const { return depth[v] == level; }
 };
 
-template <class Index>
 struct DiscoverOp {
-  DeviceGraph<Index> g;
   uint32_t* depth;
   uint32_t level;
-  __device__ void operator()(uint64_t /*v*/, uint64_t i) const {
-    const uint64_t u = g.edges[i];
+  __device__ void operator()(uint64_t /*v*/, uint64_t u) const {
     if (depth[u] == kUnvisited) depth[u] = level + 1;
   }
 };
@@ -87,7 +84,7 @@ RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_w
                              kBlockThreads, 0, loop.stream()>>>(g, s.depth.data(), level);
       EMOGI_CHECK_LAUNCH();
     } else {
-      s.list.expand(g, entries, max_warps, DiscoverOp<Index>{g, s.depth.data(), level}, loop);
+      s.list.expand(g, entries, max_warps, g.neighbors(), DiscoverOp{s.depth.data(), level}, loop);
     }
   }
   RunStats r;

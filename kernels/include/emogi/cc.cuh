@@ -42,8 +42,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                       uint8_t* __restrict__ next, unsigned long long* counters) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!current[v]) return;
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, [&](uint64_t i) {
-      const uint64_t u = g.edges[i];
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.neighbors(), [&](uint64_t u) {
       const Label lv = label[v], lu = label[u];
       if (lv == lu) return;
       const uint64_t target = lv < lu ? u : v;  // the endpoint with the larger label takes the smaller
@@ -143,7 +142,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t begin = g.offsets[v] + sampled, end = g.offsets[v + 1];
     if (begin >= end) return;
     if (lane == 0) atomicAdd(&counters[kEdges], end - begin);
-    MergedAlignedAccess::walk<Index>(begin, end, lane, [&](uint64_t i) { cc_link(v, g.edges[i], label); });
+    MergedAlignedAccess::walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { cc_link(v, u, label); });
   });
 }
 

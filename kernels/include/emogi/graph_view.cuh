@@ -14,6 +14,25 @@ struct SplitArray {
   __device__ __forceinline__ T operator[](uint64_t i) const { return i < split ? near[i] : far[i]; }
 };
 
+// What the walks (access.cuh) read at a list position: the neighbour, or the neighbour and the edge's weight.
+template <class Index>
+struct NeighborReader {
+  SplitArray<Index> edges;
+  __device__ __forceinline__ uint64_t operator()(uint64_t i) const { return edges[i]; }
+};
+
+struct WeightedNeighbor {
+  uint64_t id;
+  uint32_t weight;
+};
+
+template <class Index>
+struct WeightedNeighborReader {
+  SplitArray<Index> edges;
+  SplitArray<uint32_t> weights;
+  __device__ __forceinline__ WeightedNeighbor operator()(uint64_t i) const { return {edges[i], weights[i]}; }
+};
+
 template <class Index>
 struct DeviceGraph {
   const uint64_t* offsets;  // V + 1 entries, GPU memory
@@ -21,6 +40,8 @@ struct DeviceGraph {
   SplitArray<uint32_t> weights;  // empty unless the algorithm reads weights
   uint64_t num_vertices;
   uint64_t num_edges;
+  __host__ __device__ NeighborReader<Index> neighbors() const { return {edges}; }
+  __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const { return {edges, weights}; }
 };
 
 }  // namespace emogi

@@ -83,17 +83,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!push[v]) return;
     const float d = delta[v];
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane,
-                                 [&](uint64_t i) { atomicAdd(&residual[g.edges[i]], d); });
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.neighbors(),
+                                 [&](uint64_t u) { atomicAdd(&residual[u], d); });
   });
 }
 
-template <class Index>
 struct PushOp {
-  DeviceGraph<Index> g;
   const float* delta;
   float* residual;
-  __device__ void operator()(uint64_t v, uint64_t i) const { atomicAdd(&residual[g.edges[i]], delta[v]); }
+  __device__ void operator()(uint64_t v, uint64_t u) const { atomicAdd(&residual[u], delta[v]); }
 };
 
 // scan = true: the paper's schedule with Access; false: work lists (Access unused).
@@ -126,7 +124,7 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
                                           loop.stream()>>>(g, s.push.data(), s.delta.data(), s.residual.data());
       EMOGI_CHECK_LAUNCH();
     } else {
-      s.list.expand(g, c[kSegments], max_warps, PushOp<Index>{g, s.delta.data(), s.residual.data()}, loop);
+      s.list.expand(g, c[kSegments], max_warps, g.neighbors(), PushOp{s.delta.data(), s.residual.data()}, loop);
     }
   }
   r.time_ms = loop.stop();

@@ -50,10 +50,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
     const uint32_t d = tentative[v];
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, [&](uint64_t i) {
-      const uint64_t u = g.edges[i];
-      const uint32_t nd = d + g.weights[i];
-      if (nd < tentative[u]) atomicMin(&tentative[u], nd);
+    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.weighted_neighbors(),
+                                 [&](WeightedNeighbor e) {
+      const uint32_t nd = d + e.weight;
+      if (nd < tentative[e.id]) atomicMin(&tentative[e.id], nd);
     });
     flag[v] = 0;
   });
@@ -123,15 +123,12 @@ struct BelowBound {
   }
 };
 
-template <class Index>
 struct RelaxOp {
-  DeviceGraph<Index> g;
   uint32_t* dist;
   uint8_t* pending;
-  __device__ void operator()(uint64_t v, uint64_t i) const {
-    const uint64_t u = g.edges[i];
-    const uint32_t nd = dist[v] + g.weights[i];
-    if (nd < dist[u] && nd < atomicMin(&dist[u], nd)) pending[u] = 1;
+  __device__ void operator()(uint64_t v, WeightedNeighbor e) const {
+    const uint32_t nd = dist[v] + e.weight;
+    if (nd < dist[e.id] && nd < atomicMin(&dist[e.id], nd)) pending[e.id] = 1;
   }
 };
 
@@ -154,7 +151,7 @@ RunStats sssp_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_
     }
     ++r.iterations;
     r.edges_traversed += c[kEdges];
-    s.list.expand(g, c[kSegments], max_warps, RelaxOp<Index>{g, s.dist.data(), s.flag.data()}, loop);
+    s.list.expand(g, c[kSegments], max_warps, g.weighted_neighbors(), RelaxOp{s.dist.data(), s.flag.data()}, loop);
   }
   r.time_ms = loop.stop();
   return r;

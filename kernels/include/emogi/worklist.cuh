@@ -50,10 +50,10 @@ uint64_t worklist_capacity(uint64_t num_vertices, uint64_t num_edges) {
   return num_vertices + num_edges / segment_edges<Index>() + 1;
 }
 
-// Warp per entry: op(v, i) for every position i of the entry's piece of v's list, merged+aligned reads.
-template <class Index, class Op>
+// Warp per entry: op(v, read(i)) for every position i of the entry's piece of v's list, merged+aligned reads.
+template <class Index, class Read, class Op>
 __global__ void __launch_bounds__(kBlockThreads)
-    expand_worklist(DeviceGraph<Index> g, const uint64_t* __restrict__ list, uint64_t count, Op op) {
+    expand_worklist(DeviceGraph<Index> g, const uint64_t* __restrict__ list, uint64_t count, Read read, Op op) {
   constexpr uint64_t S = segment_edges<Index>();
   const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / kWarpSize;
   for (uint64_t k = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; k < count; k += warps) {
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t piece = (first / S + part) * S;
     const uint64_t begin = piece > first ? piece : first;
     const uint64_t end = piece + S < last ? piece + S : last;
-    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), [&](uint64_t i) { op(v, i); });
+    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), read, [&](auto x) { op(v, x); });
   }
 }
 
@@ -93,10 +93,11 @@ class Worklist {
         g, take, entries_, loop.counters());
     EMOGI_CHECK_LAUNCH();
   }
-  template <class Op>
-  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Op op, IterationLoop& loop) {
+  template <class Read, class Op>
+  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Read read, Op op,
+              IterationLoop& loop) {
     expand_worklist<Index><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-        g, entries_, count, op);
+        g, entries_, count, read, op);
     EMOGI_CHECK_LAUNCH();
   }
 

@@ -1,0 +1,56 @@
+"""The kernel benchmark (emogi.bench): graphs built the same as the in-memory generator, the summary's rates
+and bytes, and on a GPU one small end-to-end run whose every row is verified."""
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import REPO, run
+from emogi import bench, csr, generators
+
+
+def test_bench_graphs_equal_the_in_memory_generator(tmp_path):
+    paths = bench.make_graph("kron", 11, 5, tmp_path, [8, 4])
+    want = generators.generate("kron", 11, 16, 5, weights_seed=5)
+    wide, narrow = csr.read_csr(paths[8]), csr.read_csr(paths[4])
+    for got in (wide, narrow):
+        assert np.array_equal(got.offsets, want.offsets) and np.array_equal(got.edges, want.edges)
+        assert np.array_equal(got.weights, want.weights)
+    assert narrow.edges.dtype == np.uint32 and wide.edges.dtype == np.uint64
+    mtime = paths[8].stat().st_mtime_ns
+    bench.make_graph("kron", 11, 5, tmp_path, [8])  # kept, not rebuilt
+    assert paths[8].stat().st_mtime_ns == mtime
+
+
+def test_summary_counts_weights_for_sssp_only():
+    runs = pd.DataFrame({"algorithm": ["bfs", "bfs", "bfs", "sssp"], "graph": "g", "edge_bytes": [8, 8, 8, 4],
+                         "variant": "merged", "mode": "zerocopy", "time_ms": [10.0, 30.0, 20.0, 10.0],
+                         "edges_traversed": [1e6, 1e6, 1e6, 2e6]})
+    s = bench.summarise(runs, w_gbps=1.0).set_index("algorithm")
+    assert s.loc["bfs", "runs"] == 3 and s.loc["bfs", "median_ms"] == 20.0
+    assert s.loc["bfs", "edges_per_s"] == pytest.approx(5e7)
+    assert s.loc["bfs", "gbps"] == pytest.approx(0.4)          # 8 B per edge
+    assert s.loc["sssp", "gbps"] == pytest.approx(2e8 * 8 / 1e9)  # 4 B id + 4 B weight
+    assert s.loc["sssp", "fraction_of_w"] == pytest.approx(1.6)
+
+
+def test_unknown_algorithm_is_refused(tmp_path):
+    done = run([sys.executable, "-m", "emogi.bench", "--binary", "nonexistent", "--algorithms", "bfs,dfs",
+                "--out-dir", tmp_path], cwd=REPO)
+    assert done.returncode == 2 and "unknown algorithm(s) ['dfs']" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.gpu
+def test_bench_end_to_end(emogi_binary, tmp_path):
+    out = tmp_path / "bench"
+    done = run([sys.executable, "-m", "emogi.bench", "--binary", emogi_binary, "--graphs", "kron:10,urand:10",
+                "--widths", "8,4", "--roots", "1", "--reps", "1", "--graph-dir", tmp_path / "graphs",
+                "--out-dir", out], cwd=REPO)
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs, summary = pd.read_csv(out / "runs.csv"), pd.read_csv(out / "summary.csv")
+    assert runs["verified"].all() and set(runs["algorithm"]) == set(bench.ALGORITHMS)
+    assert set(summary["mode"]) == set(bench.MODES.split(",")) and set(summary["edge_bytes"]) == {4, 8}
+    assert (summary["gbps"] > 0).all() and runs["gpu"].notna().all()
+    assert "fraction_of_w" in done.stdout
