@@ -1,5 +1,6 @@
 # The report: paper/report.typ compiled with the typst package, with every figure, the environment of the
-# measurements, the fitted model and the paper's numbers beside ours.
+# measurements, the datasets (Table 2 and Fig. 6 of dataset_report.smk), the fitted model and the paper's
+# numbers beside ours.
 
 MICRO_FIGURES = [f for f in FIGURE_INPUTS if f.startswith("fig_")]
 
@@ -18,6 +19,9 @@ rule report:
         summary="results/model/prediction_summary.json",
         concurrency_profile="results/tables/concurrency_profile.csv",
         figures=expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
+        table2="results/figures/table2_datasets.csv",
+        fig06="results/figures/fig06_degree_cdf.png",
+        fig06_csv="results/figures/fig06_degree_cdf.csv",
     output:
         "results/report/report.pdf",
     params:
@@ -34,4 +38,6 @@ rule report:
         " --fig09 results/figures/fig09_speedup_over_uvm.png --fig09-csv results/figures/fig09_speedup_over_uvm.csv"
         " --fig08 results/figures/fig08_pcie_bandwidth.png --fig08-csv results/figures/fig08_pcie_bandwidth.csv"
         " --link-bound {input.link_bound} --parameters {input.parameters} --predictions {input.predictions}"
-        " --prediction-summary {input.summary} {params.micro} --concurrency-profile {input.concurrency_profile} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"
+        " --prediction-summary {input.summary} {params.micro}"
+        " --table2 {input.table2} --fig06 {input.fig06} --fig06-csv {input.fig06_csv}"
+        " --concurrency-profile {input.concurrency_profile} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"

@@ -14,6 +14,10 @@ Microbenchmarks and the model (section "Microbenchmarks and the model"), every o
         --fig-latency, --fig-concurrency, --fig-footprint-cliff, --fig-runtime-vs-transfer-size,
         --fig-added-latency, --fig-model-vs-measured, each with its -csv)
 
+Datasets (section "Datasets: the paper's Table 2 and Figure 6"), optional as well:
+        --table2 results/figures/table2_datasets.csv \
+        --fig06 results/figures/fig06_degree_cdf.png --fig06-csv results/figures/fig06_degree_cdf.csv
+
 Writes <out>.json (everything the report shows: environment, the paper's numbers beside ours, tables) next to
 the PDF, then compiles paper/report.typ with typst, which reads that JSON and includes the figure images.
 --fig08/--fig08-csv and --link-bound may be left out (measurements without a profile table); the report then
@@ -373,6 +377,154 @@ def allocation_section(runs: pd.DataFrame) -> dict | None:
                                                 "pinned / managed"], "align": "lllrrr", "rows": rows}}
 
 
+# --- datasets: the paper's Table 2 and Figure 6 -----------------------------------------------------------
+# What the paper says about Fig. 6, per dataset (quoted from §5.3 and §5.3.1; tests check the quotes).
+FIG06_PAPER = {
+    "GU": ("all of its edges associated with vertices with degree between 16 and 48", "Fig. 6 caption"),
+    "GK": ("The neighbor lists of the GK graph are extremely unbalanced", "§5.3.1"),
+    "ML": ("the ML graph has nearly no edges associated with small degree vertices", "§5.3.1"),
+    "FS": ("have some edges associated with small degree vertices", "§5.3.1"),
+}
+FIG06_CUT_QUOTE = "The horizontal axis of this CDF is cut to 96 as many of the graphs have vertices with an extremely high degree"
+TABLE2_COLUMNS = ["symbol", "paper_graph", "graph", "source", "paper_vertices", "vertices", "paper_edges", "edges",
+                  "paper_edge_list_gib", "edge_list_gib", "paper_weights_gib", "weights_gib", "paper_avg_degree",
+                  "avg_degree", "paper_directed", "directed"]
+FIG06_COLUMNS = ["graph", "degree", "edges_cdf", "share_beyond_cut"]
+FULL_SIZE = 1.25  # ours within this factor of the paper's V and E: the paper's size, otherwise a scaled stand-in
+FULL_SIZE_TEXT, STAND_IN_TEXT = "paper's size", "scaled stand-in"
+
+
+def _text(x) -> str | None:
+    return x if isinstance(x, str) and x else None
+
+
+def _count(x) -> str:
+    """134.2M, 4.22B: as the paper's Table 2 writes counts."""
+    if pd.isna(x):
+        return "–"
+    x = float(x)
+    for unit, scale, digits in (("B", 1e9, 2), ("M", 1e6, 1), ("K", 1e3, 1)):
+        if x >= scale:
+            return f"{x / scale:.{digits}f}{unit}"
+    return f"{x:.0f}"
+
+
+def _bool(x) -> bool | None:
+    if pd.isna(x):
+        return None
+    return str(x).strip().lower() in ("true", "1")
+
+
+def fpct1(v) -> str:
+    return "–" if v is None or not math.isfinite(v) else f"{100 * v:.1f}%"
+
+
+def _stand_in(row) -> str | None:
+    """'paper's size' or 'scaled stand-in, 1/16 of V' (of the paper's V); None without both sides."""
+    if pd.isna(row["vertices"]) or pd.isna(row["paper_vertices"]):
+        return None
+    v = float(row["vertices"]) / float(row["paper_vertices"])
+    e = float(row["edges"]) / float(row["paper_edges"])
+    if all(1 / FULL_SIZE <= r <= FULL_SIZE for r in (v, e)):
+        return FULL_SIZE_TEXT
+    share = f"1/{1 / v:.0f}" if v < 1 else f"{v:.1f}×"
+    return f"{STAND_IN_TEXT}, {share} of V"
+
+
+def table2_section(csv: Path) -> dict:
+    """The paper's Table 2 beside ours (emogi.dataset_table's CSV): each cell 'paper / ours'."""
+    t = read_csv(csv, "Table 2 (datasets)")
+    missing = [c for c in TABLE2_COLUMNS if c not in t.columns]
+    if missing:
+        raise ReportError(f"report: {csv} lacks columns {missing} (Table 2)")
+    both = lambda p, o: f"{p} / {o}"  # noqa: E731
+    num = lambda x, d=1: "–" if pd.isna(x) else f"{float(x):.{d}f}"  # noqa: E731
+    directed = lambda x: "–" if _bool(x) is None else ("yes" if _bool(x) else "no")  # noqa: E731
+    rows, ours, absent = [], [], []
+    for _, r in t.iterrows():
+        symbol, graph = _text(r["symbol"]), _text(r["graph"])
+        status = _stand_in(r)
+        rows.append([symbol or "–", _text(r["paper_graph"]) or "–", graph or "(not in this study)",
+                     both(_count(r["paper_vertices"]), _count(r["vertices"])),
+                     both(_count(r["paper_edges"]), _count(r["edges"])),
+                     both(num(r["paper_edge_list_gib"]), num(r["edge_list_gib"])),
+                     both(num(r["paper_weights_gib"]), num(r["weights_gib"])),
+                     both(num(r["paper_avg_degree"]), num(r["avg_degree"])),
+                     both(directed(r["paper_directed"]), directed(r["directed"])),
+                     status or ("–" if graph is None else "no paper dataset")])
+        if graph is None:
+            absent.append(symbol)
+        else:
+            ours.append({"graph": graph, "symbol": symbol, "source": _text(r["source"]) or "", "status": status})
+
+    def who(o):
+        return f"{o['graph']} (for {o['symbol']})" if o["symbol"] else o["graph"]
+
+    stand_ins = [o for o in ours if o["status"] and o["status"].startswith(STAND_IN_TEXT)]
+    full = [o for o in ours if o["status"] == FULL_SIZE_TEXT]
+    made = "; ".join(f"{who(o)}: {o['source']}" for o in ours)
+    parts = [f"This run's graphs: {made}."]
+    if stand_ins:
+        parts.append("Scaled stand-ins, not the paper's graphs: " + "; ".join(
+            f"{o['graph']} for {o['symbol']} ({o['status'].split(', ', 1)[1].removesuffix(' of V')} of the paper's V)"
+            for o in stand_ins)
+            + ". Their sizes are not the paper's, nor is whether their edge lists fit in GPU memory (Limitations).")
+    if full:
+        parts.append("At the paper's size (V and E within 25%): " + ", ".join(who(o) for o in full) + ".")
+    if absent:
+        parts.append(f"Not in this study: {', '.join(absent)}; config/paper.yaml runs all six of the paper's "
+                     "datasets at their sizes (docs/datasets.md).")
+    return {"text": " ".join(parts), "stand_ins": [o["graph"] for o in stand_ins],
+            "full_size": [o["graph"] for o in full], "absent": absent,
+            "symbols": {o["graph"]: o["symbol"] for o in ours if o["symbol"]},
+            "table": {"columns": ["Sym.", "paper's graph", "ours", "V", "E", "E size (GB)", "w size (GB)",
+                                  "avg. degree", "directed", "ours is"],
+                      "align": "lll" + "r" * 5 + "ll", "rows": rows}}
+
+
+def fig06_section(csv: Path, image: str, symbols: dict) -> dict:
+    """Fig. 6 in numbers: the share of each graph's edges by degree band, beside what the paper says."""
+    t = read_csv(csv, "fig06 numbers")
+    missing = [c for c in FIG06_COLUMNS if c not in t.columns]
+    if missing:
+        raise ReportError(f"report: {csv} lacks columns {missing} (fig06)")
+    from figures.fig06_degree_cdf import CUT, DEFINITION
+
+    rows, shares = [], {}
+    for graph, g in t.groupby("graph", sort=False):
+        cdf = g.set_index("degree")["edges_cdf"]
+        at = lambda d: float(cdf.get(d, math.nan))  # noqa: E731
+        beyond = float(g["share_beyond_cut"].iloc[0])
+        s = {"below_16": at(15), "16_to_48": at(48) - at(15), "49_to_96": at(CUT) - at(48), "beyond_96": beyond}
+        shares[str(graph)] = s
+        symbol = symbols.get(str(graph))
+        quote, where = FIG06_PAPER.get(symbol, ("–", "")) if symbol else ("–", "")
+        rows.append([str(graph) + (f" ({symbol})" if symbol else ""), *[fpct1(s[k]) for k in s],
+                     f"“{quote}” ({where})" if where else quote])
+
+    def said(graph):
+        s, sym = shares[graph], symbols.get(graph)
+        name = graph + (f" (for {sym})" if sym else "")
+        return (f"{name} has {fpct1(s['16_to_48'])} of its edges on vertices of degree 16 to 48 and "
+                f"{fpct1(s['beyond_96'])} beyond 96")
+
+    return {"image": image, "definition": DEFINITION[0].upper() + DEFINITION[1:],
+            "paper_cut_quote": FIG06_CUT_QUOTE, "shares": shares,
+            "ours_text": "; ".join(said(g) for g in shares) + ".",
+            "table": {"columns": ["graph", "degree < 16", "16 to 48", "49 to 96", "> 96", "the paper (Fig. 6)"],
+                      "align": "lrrrrl", "rows": rows}}
+
+
+def datasets_section(a, root: Path) -> dict | None:
+    """Table 2 and Fig. 6, each optional (the report says 'not available' for what is left out)."""
+    if a.table2 is None and a.fig06 is None:
+        return None
+    table2 = table2_section(a.table2) if a.table2 is not None else None
+    fig06 = (fig06_section(a.fig06_csv, rooted(a.fig06, root), table2["symbols"] if table2 else {})
+             if a.fig06 is not None else None)
+    return {"table2": table2, "fig06": fig06}
+
+
 # --- microbenchmarks and the model -------------------------------------------------------------------------
 # The eight figures of this section, in the report's order: key (CLI --fig-<key with dashes> PNG and
 # --fig-<key>-csv CSV), the figure script (its DEFINITION is the caption's definition) and a title.
@@ -724,11 +876,14 @@ def build(a) -> tuple[dict, Path]:
     runs = read_csv(a.runs, "runs table", "runs")
     link = read_csv(a.link, "link table", "link")
     micro_images = [getattr(a, f"fig_{key}") for key, _, _ in MICRO_FIGURES if getattr(a, f"fig_{key}")]
+    micro_images += [a.fig06] if a.fig06 else []  # the datasets figure: same checks, same typst root
     for img in [a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images:
         if not img.is_file():
             raise ReportError(f"report: figure image {img} is missing")
     if bool(a.fig08) != bool(a.fig08_csv):
         raise ReportError("report: give both --fig08 and --fig08-csv, or neither")
+    if bool(a.fig06) != bool(a.fig06_csv):
+        raise ReportError("report: give both --fig06 and --fig06-csv, or neither")
     for key, _, _ in MICRO_FIGURES:
         if bool(getattr(a, f"fig_{key}")) != bool(getattr(a, f"fig_{key}_csv")):
             flag = key.replace("_", "-")
@@ -744,6 +899,7 @@ def build(a) -> tuple[dict, Path]:
         "environment": {"columns": ["", "ours", "paper"], "align": "lll", "rows": env_rows},
         "warnings": warnings,
         "run": what_was_run(runs),
+        "datasets": datasets_section(a, root),
         "fig09": fig09_section(a.fig09_csv, rooted(a.fig09, root), paper, label),
         "fig08": (fig08_section(a.fig08_csv, rooted(a.fig08, root), paper, label, link, source) if a.fig08
                   else None),
@@ -788,6 +944,10 @@ def main(argv=None) -> int:
         flag = key.replace("_", "-")
         ap.add_argument(f"--fig-{flag}", type=Path, help=f"{module}.png")
         ap.add_argument(f"--fig-{flag}-csv", type=Path, help=f"{module}.csv (its plotted numbers)")
+    # Datasets (the paper's Table 2 and Fig. 6): optional too
+    ap.add_argument("--table2", type=Path, help="table2_datasets.csv of emogi.dataset_table")
+    ap.add_argument("--fig06", type=Path, help="fig06_degree_cdf.png")
+    ap.add_argument("--fig06-csv", type=Path, help="fig06_degree_cdf.csv (its plotted numbers)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":
