@@ -104,3 +104,20 @@ def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary,
     high = x.copy()
     high[0] += 0.01
     assert check(high).returncode == 3
+
+
+def test_pagerank_check_allows_float32_rounding_by_in_degree(emogi_binary, tmp_path):
+    """A hub's value is a float32 sum of one push per in-neighbour per round: the check allows in-degree x 2^-24
+    of the magnitudes there (Higham's bound), and keeps 1e-4 elsewhere."""
+    def star_check(leaves, relative):
+        path = write_undirected(tmp_path / f"star{leaves}.csr", [(0, v) for v in range(1, leaves + 1)], leaves + 1)
+        x = numpy_pagerank(path)
+        x[0] *= 1 + relative
+        values = tmp_path / "x.f32"
+        x.astype(np.float32).tofile(values)
+        return run([emogi_binary, "reference", "--graph", path, "--algorithm", "pagerank", "--values", values,
+                    "--out", tmp_path / "unused"]).returncode
+
+    assert star_check(1 << 20, 2e-3) == 0  # 2^20 in-neighbours: up to 2^-4 allowed, of value + pushed
+    assert star_check(1 << 20, 0.2) == 3
+    assert star_check(1000, 2e-3) == 3     # 1000 in-neighbours: the 1e-4 floor
