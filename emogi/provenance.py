@@ -22,11 +22,13 @@ def _run(cmd, cwd=None):
 
 
 def git_commit():
-    """Short commit hash, with -dirty when tracked files differ from it. A copy without .git (a GPU machine sent
-    only the working tree) names its commit in $EMOGI_COMMIT; otherwise 'unknown'."""
+    """Short commit hash, with -dirty when tracked files differ from it. $EMOGI_COMMIT, where set, wins: a copy
+    sent to a GPU machine may carry no .git, or a stale one. Otherwise 'unknown'."""
+    if os.environ.get("EMOGI_COMMIT"):
+        return os.environ["EMOGI_COMMIT"]
     commit = _run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO)
     if commit is None:
-        return os.environ.get("EMOGI_COMMIT") or "unknown"
+        return "unknown"
     dirty = _run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO)
     return commit + ("-dirty" if dirty else "")
 

@@ -95,3 +95,15 @@ def test_committed_archives_are_complete():
             assert len(frame) == prov["tables"][name]["rows"]
             if "gpu" in schema.TABLES[name]:  # measured tables; amplification is computed from the graphs
                 assert (frame["gpu"] == prov["gpu"]).all()
+
+
+def test_commit_comes_from_the_environment_where_set(monkeypatch):
+    """A GPU machine gets a copy whose .git may be stale: $EMOGI_COMMIT names the real commit."""
+    from emogi import provenance
+    monkeypatch.delenv("EMOGI_COMMIT", raising=False)
+    here = provenance.git_commit()
+    if here == "unknown":
+        pytest.skip("not a git checkout")
+    assert len(here.split("-")[0]) == 12
+    monkeypatch.setenv("EMOGI_COMMIT", "abc123def456")
+    assert provenance.git_commit() == "abc123def456"
