@@ -117,25 +117,36 @@ def test_json_has_paper_and_our_numbers(built):
     assert env["Host link"] == ["SYNTHETIC link", "PCIe 3.0 x16"]
 
 
-def test_source_line_on_first_page_and_under_each_figure(built):
+def text_of(node) -> str:
+    """The plain text of a typst content node from `typst query` (smart quotes and spaces included)."""
+    if isinstance(node, dict):
+        if node.get("func") == "smartquote":
+            return "'" if node.get("double") is False else '"'
+        if node.get("func") == "space":
+            return " "
+        if isinstance(node.get("text"), str):
+            return node["text"]
+        return "".join(text_of(v) for k, v in node.items() if k not in ("text", "supplement", "separator"))
+    if isinstance(node, list):
+        return "".join(text_of(v) for v in node)
+    return ""
+
+
+def query_report(data_json, selector: str, **extra):
+    """`typst query` on paper/report.typ with the root and data file the report was compiled with (image paths
+    are relative to that root)."""
     typst = pytest.importorskip("typst")
-    data = json.loads(built["json"].read_text())
-    root = Path(data["typst_root"])  # the root the report was compiled with: image paths are relative to it
-    data_path = "/" + built["json"].resolve().relative_to(root).as_posix()
-    kw = {"root": str(root), "sys_inputs": {"data": data_path}, "ignore_system_fonts": True}
-    label = data["source"]["label"]
-    meta = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "<source-line>", one=True, **kw))
+    root = Path(json.loads(Path(data_json).read_text())["typst_root"])
+    data_path = "/" + Path(data_json).resolve().relative_to(root).as_posix()
+    return json.loads(typst.query(str(REPO / "paper" / "report.typ"), selector, root=str(root),
+                                  sys_inputs={"data": data_path}, ignore_system_fonts=True, **extra))
+
+
+def test_source_line_on_first_page_and_under_each_figure(built):
+    label = json.loads(built["json"].read_text())["source"]["label"]
+    meta = query_report(built["json"], "<source-line>", one=True)
     assert meta["value"] == {"page": 1, "text": label}
-
-    def text_of(node):
-        if isinstance(node, dict):
-            return node.get("text", "") if isinstance(node.get("text"), str) else "".join(
-                text_of(v) for k, v in node.items() if k != "text")
-        if isinstance(node, list):
-            return "".join(text_of(v) for v in node)
-        return ""
-
-    figures = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "figure", **kw))
+    figures = query_report(built["json"], "figure")
     images = [f for f in figures if f["body"].get("func") == "image"]
     assert len(images) == 2
     for f in figures:

@@ -18,7 +18,7 @@ from emogi.dataset_table import table2
 from emogi.degree_histogram import degree_histogram
 from emogi.generators import generate
 from tests.test_figures import write_synthetic_tables
-from tests.test_report import BUILD, PAPER_TEXT, REPO, _args, _figures
+from tests.test_report import BUILD, PAPER_TEXT, REPO, _args, _figures, query_report, text_of
 
 GRAPHS = {  # two scaled stand-ins (scale 10) and one graph at the paper's size (SK's V and E, metadata only)
     "kron10": {"source": "generator", "generator": "kron", "scale": 10, "edge_factor": 16, "seed": 1, "paper": "GK"},
@@ -65,21 +65,6 @@ def write_dataset_inputs(out: Path) -> dict:
             "fig06_csv": out / "fig06_degree_cdf.csv"}
 
 
-def text_of(node) -> str:
-    """The plain text of a typst content node from `typst query` (smart quotes and spaces included)."""
-    if isinstance(node, dict):
-        if node.get("func") == "smartquote":
-            return "'" if node.get("double") is False else '"'
-        if node.get("func") == "space":
-            return " "
-        if isinstance(node.get("text"), str):
-            return node["text"]
-        return "".join(text_of(v) for k, v in node.items() if k not in ("text", "supplement", "separator"))
-    if isinstance(node, list):
-        return "".join(text_of(v) for v in node)
-    return ""
-
-
 def dataset_args(d: dict) -> list[str]:
     return ["--table2", str(d["table2"]), "--fig06", str(d["fig06"]), "--fig06-csv", str(d["fig06_csv"])]
 
@@ -123,19 +108,14 @@ def test_fig06_numbers_follow_the_csv(built):
 
 
 def test_section_in_pdf_with_source_in_every_caption(built):
-    typst = pytest.importorskip("typst")
     data = built["data"]
-    root = Path(data["typst_root"])
-    kw = {"root": str(root), "sys_inputs": {"data": "/" + built["pdf"].with_suffix(".json").resolve().relative_to(
-        root).as_posix()}, "ignore_system_fonts": True}
-    report = str(REPO / "paper" / "report.typ")
-    figures = json.loads(typst.query(report, "figure", **kw))
+    figures = query_report(built["pdf"].with_suffix(".json"), "figure")
     assert len([f for f in figures if f["body"].get("func") == "image"]) == 2  # fig09 and Fig. 6 (no fig08 here)
     captions = [text_of(f["caption"]) for f in figures]
     assert all(data["source"]["label"] in c for c in captions), captions
     assert any(c.startswith("Edges CDF by vertex degree (paper Figure 6)") for c in captions), captions
     assert any("Table 2 beside ours" in c for c in captions), captions
-    headings = [text_of(h) for h in json.loads(typst.query(report, "heading", **kw))]
+    headings = [text_of(h) for h in query_report(built["pdf"].with_suffix(".json"), "heading")]
     assert "Datasets (paper Table 2 and Figure 6)" in headings, headings
 
 

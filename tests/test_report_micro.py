@@ -16,7 +16,7 @@ import yaml
 
 from tests.test_figures import write_synthetic_model, write_synthetic_tables
 from tests.test_figures_micro import FIGURES, args_for
-from tests.test_report import BUILD, PAPER_NUMBERS, REPO, _figures
+from tests.test_report import BUILD, PAPER_NUMBERS, _figures, query_report
 
 PAPERS = Path("/work/shared/papers")
 
@@ -84,12 +84,8 @@ def test_full_report_has_every_figure(full, setup):
 
 
 def test_full_report_figures_and_captions_in_pdf(full):
-    typst = pytest.importorskip("typst")
     data = full["data"]
-    root = Path(data["typst_root"])
-    kw = {"root": str(root), "sys_inputs": {"data": "/" + full["pdf"].with_suffix(".json").resolve().relative_to(
-        root).as_posix()}, "ignore_system_fonts": True}
-    figures = json.loads(typst.query(str(REPO / "paper" / "report.typ"), "figure", **kw))
+    figures = query_report(full["pdf"].with_suffix(".json"), "figure")
     images = [f for f in figures if f["body"].get("func") == "image"]
     assert len(images) == 2 + 8
     label = data["source"]["label"]

@@ -44,6 +44,7 @@ import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
 from emogi.atomic import write_bytes  # noqa: E402
+from emogi.dataset_table import fmt_count  # noqa: E402
 from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES  # noqa: E402
 from emogi.tables import TableError, default_launch, read_table, throttled  # noqa: E402
 from figures import style  # noqa: E402
@@ -398,17 +399,6 @@ def _text(x) -> str | None:
     return x if isinstance(x, str) and x else None
 
 
-def _count(x) -> str:
-    """134.2M, 4.22B: as the paper's Table 2 writes counts."""
-    if pd.isna(x):
-        return "–"
-    x = float(x)
-    for unit, scale, digits in (("B", 1e9, 2), ("M", 1e6, 1), ("K", 1e3, 1)):
-        if x >= scale:
-            return f"{x / scale:.{digits}f}{unit}"
-    return f"{x:.0f}"
-
-
 def _bool(x) -> bool | None:
     if pd.isna(x):
         return None
@@ -445,8 +435,8 @@ def table2_section(csv: Path) -> dict:
         symbol, graph = _text(r["symbol"]), _text(r["graph"])
         status = _stand_in(r)
         rows.append([symbol or "–", _text(r["paper_graph"]) or "–", graph or "(not in this study)",
-                     both(_count(r["paper_vertices"]), _count(r["vertices"])),
-                     both(_count(r["paper_edges"]), _count(r["edges"])),
+                     both(fmt_count(r["paper_vertices"]), fmt_count(r["vertices"])),
+                     both(fmt_count(r["paper_edges"]), fmt_count(r["edges"])),
                      both(num(r["paper_edge_list_gib"]), num(r["edge_list_gib"])),
                      both(num(r["paper_weights_gib"]), num(r["weights_gib"])),
                      both(num(r["paper_avg_degree"]), num(r["avg_degree"])),
