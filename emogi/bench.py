@@ -10,8 +10,6 @@ the binary before its row is written; a failed verification fails the job. Rows 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -58,12 +56,6 @@ def link_limit(binary, device: int) -> float:
     return float(pinned.groupby("size_bytes")["gbps"].median().max())
 
 
-def loads_in_flight(binary) -> int:
-    """The binary's build setting (access.cuh): warp-wide reads a lane keeps in flight on a list."""
-    done = subprocess.run([str(binary), "list"], capture_output=True, text=True, check=True)
-    return int(json.loads(done.stdout)["loads_in_flight"])
-
-
 def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0) -> pd.DataFrame:
     """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights."""
     keys = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
@@ -102,7 +94,7 @@ def main(argv=None) -> int:
 
     prov = provenance.collect(a.binary, a.device, command=" ".join(["python -m emogi.bench", *(argv or sys.argv[1:])]))
     w = link_limit(a.binary, a.device)
-    depth = loads_in_flight(a.binary)
+    depth = prov["loads_in_flight"]
     log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device); {depth} loads in flight per lane")
     write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
     tables = []

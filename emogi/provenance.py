@@ -33,6 +33,12 @@ def git_commit():
     return commit + ("-dirty" if dirty else "")
 
 
+def _loads_in_flight(binary):
+    """The kernels' build setting (access.cuh), as `emogi list` reports it; None without a binary."""
+    listed = _run([str(binary), "list"]) if binary else None
+    return json.loads(listed).get("loads_in_flight") if listed else None
+
+
 def nvidia_smi(device=0):
     out = _run(["nvidia-smi", f"--id={device}", f"--query-gpu={','.join(_SMI_FIELDS)}", "--format=csv,noheader"])
     if not out:
@@ -61,6 +67,7 @@ def collect(binary=None, device=0, command=None):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "hostname": platform.node(),
         "command": command if command is not None else os.environ.get("EMOGI_INVOCATION", ""),
+        "loads_in_flight": _loads_in_flight(binary),
     }
 
 

@@ -52,8 +52,10 @@ def build_environment(nvcc):
     return env
 
 
-def build(source_dir="kernels", build_dir="build", nvcc="auto", architectures="auto", log=sys.stderr):
-    """Configure and build; return the path of the `emogi` binary."""
+def build(source_dir="kernels", build_dir="build", nvcc="auto", architectures="auto", log=sys.stderr,
+          loads_in_flight=None):
+    """Configure and build; return the path of the `emogi` binary. `loads_in_flight`: reads a lane keeps in flight
+    on a neighbour list (kernels/include/emogi/access.cuh; None: its default, 1: the artifact's loop)."""
     nvcc = find_nvcc(nvcc)
     env = build_environment(nvcc)
     configure = ["cmake", "-S", str(source_dir), "-B", str(build_dir), f"-DCMAKE_CUDA_COMPILER={nvcc}",
@@ -62,6 +64,8 @@ def build(source_dir="kernels", build_dir="build", nvcc="auto", architectures="a
         configure += ["-G", "Ninja"]
     if architectures not in (None, "", "auto"):
         configure.append(f"-DCMAKE_CUDA_ARCHITECTURES={architectures}")
+    if loads_in_flight is not None:
+        configure.append(f"-DEMOGI_LOADS_IN_FLIGHT={int(loads_in_flight)}")
     print(f"building kernels with {nvcc}", file=log, flush=True)
     for cmd in (configure, ["cmake", "--build", str(build_dir), "--parallel"]):
         done = subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -79,9 +83,11 @@ def main(argv=None):
     p.add_argument("--build", default="build")
     p.add_argument("--nvcc", default="auto")
     p.add_argument("--arch", default="auto", help="CMAKE_CUDA_ARCHITECTURES, e.g. 90 or '80;90' (auto: by toolkit)")
+    p.add_argument("--loads-in-flight", type=int, choices=range(1, 17), metavar="1..16",
+                   help="reads a lane keeps in flight on a list (default: access.cuh's; 1: the artifact's loop)")
     a = p.parse_args(argv)
     try:
-        print(build(a.source, a.build, a.nvcc, a.arch))
+        print(build(a.source, a.build, a.nvcc, a.arch, loads_in_flight=a.loads_in_flight))
     except ToolchainError as err:
         sys.exit(f"emogi build: {err}")
 

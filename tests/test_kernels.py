@@ -1,5 +1,6 @@
 """The CUDA project compiles, and its host side (graph reader, CPU reference BFS, CLI) is right. No GPU needed."""
 import json
+import subprocess
 
 import numpy as np
 import pytest
@@ -118,3 +119,21 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
     done = run([emogi_binary, *args], cwd=tmp_path)
     assert done.returncode == 1 and message in done.stderr
+
+
+def test_build_setting_reaches_cmake(monkeypatch, tmp_path):
+    """config build.loads_in_flight -> emogi.toolchain -> -DEMOGI_LOADS_IN_FLIGHT (absent: access.cuh's default)."""
+    from emogi import toolchain
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append(cmd)
+        (tmp_path / "emogi").touch()
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(toolchain, "find_nvcc", lambda _: tmp_path / "nvcc")
+    monkeypatch.setattr(toolchain.subprocess, "run", fake_run)
+    toolchain.build("kernels", tmp_path, loads_in_flight=1)
+    assert "-DEMOGI_LOADS_IN_FLIGHT=1" in calls[0]
+    toolchain.build("kernels", tmp_path)
+    assert not any(a.startswith("-DEMOGI_LOADS_IN_FLIGHT") for a in calls[2])

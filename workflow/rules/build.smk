@@ -11,10 +11,11 @@ rule build_kernels:
         source=REPO / "kernels",
         nvcc=config["build"]["nvcc"],
         arch=config["build"]["cuda_architectures"],
+        loads=config["build"]["loads_in_flight"],
     log:
         "logs/build/kernels.log",
     conda:
         "../../envs/build.yaml"
     shell:
         "python3 -m emogi.toolchain --source {params.source} --build build --nvcc {params.nvcc}"
-        " --arch '{params.arch}' > {log} 2>&1"
+        " --arch '{params.arch}' --loads-in-flight {params.loads} > {log} 2>&1"

@@ -148,6 +148,9 @@ def environment(source: dict, runs: pd.DataFrame, paper: dict) -> tuple[list, li
         ["Driver", ours("driver"), system["driver"]["value"]],
         ["CUDA", ours("cuda"), system["cuda"]["value"]],
         ["Commit", ours("commit"), "–"],
+        # access.cuh's build setting; studies built before it existed (51b3808) had only the artifact's loop.
+        ["Reads in flight per lane", str(source.get("loads_in_flight") or "1 (before 51b3808: not recorded)"),
+         "1 (Listing 2)"],
         ["Date", measured_between(runs) or date, paper["paper"]["venue"]],
         ["Host", str(source.get("hostname") or NOT_RECORDED), system["cpu"]["value"]],
         ["Data source", source["source"] + (f" ({source['archive_id']})" if source.get("archive_id") else ""), "–"],
