@@ -55,6 +55,7 @@ import numpy as np
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
+from emogi.download import sha256_of
 from emogi.external_build import mem_available as available_memory_bytes
 from emogi.weights import HIGH, LOW, csr_weights
 
@@ -336,6 +337,8 @@ def convert(basename, out, meta=None, weights_seed: int = 1, index_bytes: int = 
         info = describe(graph)
         info["source"] = {"format": "webgraph-bv", "basename": law.basename.name, "nodes": law.num_nodes,
                           "arcs": law.num_arcs, "graph_bytes": law.file(".graph").stat().st_size,
+                          "sha256": {f.name: sha256_of(f) for f in map(law.file, (".graph", ".properties", ".offsets"))
+                                     if f.exists()},
                           "tools": tool_versions(cli)}
         info["conversion"] = facts
         info["weights"] = {"source": "generated", "reason": "LAW graphs carry no weights", "seed": weights_seed,

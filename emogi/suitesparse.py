@@ -54,6 +54,7 @@ from fast_matrix_market import _fmm_core  # the cursor API: lets us choose the a
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, describe, write_csr
+from emogi.download import sha256_of
 from emogi.external_build import default_workers as _workers  # the cores this process may use
 from emogi.external_build import mem_available as available_memory_bytes
 from emogi.weights import HIGH, LOW, csr_weights
@@ -434,7 +435,8 @@ def _write_meta(meta, graph: CSRGraph, archive: Path, mm: dict, self_loops: int,
     symmetric = not graph.directed
     directed_before_merge = (mm["stored_entries"] - self_loops) * (2 if symmetric else 1)
     info = describe(graph)
-    info["source"] = {"archive": archive.name, "archive_bytes": archive.stat().st_size, "matrix_market": mm}
+    info["source"] = {"archive": archive.name, "archive_bytes": archive.stat().st_size,
+                      "archive_sha256": sha256_of(archive), "matrix_market": mm}
     info["conversion"] = {
         "symmetrized": symmetric,
         "directed": graph.directed,
