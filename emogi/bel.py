@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from emogi.atomic import atomic_path, write_text
+from emogi.cli import exit_status
 from emogi.csr import (CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr,
                        write_csr)
 from emogi.weights import HIGH, LOW, csr_weights
@@ -220,12 +221,7 @@ def main(argv=None) -> int:
                      help="record it as undirected (not checked); given neither, symmetry decides")
     p.set_defaults(func=_cmd_import, directed=None)
     args = parser.parse_args(argv)
-    try:
-        args.func(args)
-    except (GraphFormatError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 
 if __name__ == "__main__":

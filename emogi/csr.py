@@ -27,6 +27,7 @@ import numpy as np
 import xxhash
 
 from emogi.atomic import atomic_path, write_text
+from emogi.cli import exit_status
 
 MAGIC = b"EMOGICSR"
 VERSION = 1
@@ -437,12 +438,7 @@ def main(argv=None) -> int:
     p.add_argument("--meta", help="metadata JSON to write beside --out")
     p.set_defaults(func=_cmd_narrow)
     args = parser.parse_args(argv)
-    try:
-        args.func(args)
-    except (GraphFormatError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 
 if __name__ == "__main__":

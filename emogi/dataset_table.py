@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from emogi.atomic import write_csv, write_text
+from emogi.cli import exit_status
 
 GIB = 2**30
 META_SUFFIX = ".w8.json"
@@ -153,16 +154,15 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="CSV to write")
     ap.add_argument("--out-md", help="Markdown to write")
     args = ap.parse_args(argv)
-    try:
+
+    def write():
         paper = yaml.safe_load(Path(args.paper).read_text())
         table = table2(json.loads(args.specs), load_metas(args.meta), paper)
-    except (ValueError, KeyError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    write_csv(table, args.out, float_format="%.4f")
-    if args.out_md:
-        write_text(render_markdown(table), args.out_md)
-    return 0
+        write_csv(table, args.out, float_format="%.4f")
+        if args.out_md:
+            write_text(render_markdown(table), args.out_md)
+
+    return exit_status(write, (ValueError, KeyError, OSError))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from emogi.atomic import write_csv
+from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
 
 COLUMNS = ["graph", "degree", "vertices"]
@@ -51,15 +52,14 @@ def main(argv=None) -> int:
     ap.add_argument("--name", required=True, help="graph name for the table's `graph` column")
     ap.add_argument("--out", required=True, help="CSV to write")
     args = ap.parse_args(argv)
-    try:
+
+    def write():
         offsets = read_csr(args.graph, verify_checksum=False).offsets  # checksummed where the graph was made
         table = degree_histogram(offsets)
         table.insert(0, "graph", args.name)
         write_csv(table[COLUMNS], args.out)
-    except (GraphFormatError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+
+    return exit_status(write, (GraphFormatError, OSError))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ import numpy as np
 
 from emogi import external_build
 from emogi.atomic import write_text
+from emogi.cli import exit_status
 from emogi.csr import CSRGraph, describe, read_csr
 from emogi.external_build import dedup_sorted_inplace, default_workers
 from emogi.weights import HIGH, LOW, csr_weights
@@ -306,7 +307,8 @@ def main(argv=None) -> int:
 
     # A killed job (snakemake, timeout) still removes its bucket files and temporary graph: SIGTERM unwinds.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
+
+    def build():
         stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed)
         out = Path(args.out)
         result = external_build.build_csr_file(
@@ -318,10 +320,8 @@ def main(argv=None) -> int:
         if args.meta:
             write_text(json.dumps(_metadata(out, args, result, seconds), indent=2) + "\n", args.meta)
             progress(f"metadata written to {args.meta}")
-    except (ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+
+    return exit_status(build, (ValueError, OSError))
 
 
 if __name__ == "__main__":

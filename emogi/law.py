@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from emogi.atomic import write_text
+from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
 from emogi.download import sha256_of
 from emogi.external_build import mem_available as available_memory_bytes
@@ -361,13 +362,9 @@ def main(argv=None) -> int:
     p.add_argument("--webgraph", help="the `webgraph` command (default: $WEBGRAPH_CLI, PATH, ~/.cargo/bin)")
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
-    try:
-        convert(args.basename, args.out, args.meta, args.weights_seed, args.index_bytes, args.webgraph,
-                not args.ignore_memory_check)
-    except (LawError, GraphFormatError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    return 0
+    return exit_status(lambda: convert(args.basename, args.out, args.meta, args.weights_seed, args.index_bytes,
+                                       args.webgraph, not args.ignore_memory_check),
+                       (LawError, GraphFormatError, OSError))
 
 
 if __name__ == "__main__":

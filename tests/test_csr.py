@@ -327,3 +327,15 @@ def test_cli_info_verify_narrow(tmp_path):
     assert r.returncode == 1 and "checksum" in r.stderr and "g.csr" in r.stderr
     r = _cli("info", tmp_path / "missing.csr")
     assert r.returncode == 1
+
+
+def test_cli_reports_expected_failures_in_one_line(tmp_path, capsys):
+    """emogi.cli.exit_status: a bad input is 'error: ...' and status 1; a bug still raises."""
+    from emogi.cli import exit_status
+    (tmp_path / "bad.csr").write_bytes(b"not a graph")
+    assert csr.main(["verify", str(tmp_path / "bad.csr")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "bad.csr" in err and "Traceback" not in err
+    assert exit_status(lambda: None, (OSError,)) == 0
+    with pytest.raises(ZeroDivisionError):
+        exit_status(lambda: 1 / 0, (OSError,))
