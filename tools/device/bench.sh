@@ -5,8 +5,6 @@
 # PR_MODES and PR_VARIANTS (PageRank), T1/T2 (timeouts, s); EMOGI_BINARY=path skips the build.
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 BIN=${EMOGI_BINARY:-build/emogi}
 if [ -z "${EMOGI_BINARY:-}" ]; then
   log build

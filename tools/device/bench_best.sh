@@ -4,7 +4,6 @@
 #   (device) EMOGI_BINARY=build/exp/emogi-d4 bash tools/device/bench_best.sh   -> $OUT/<algorithm>/summary.csv
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 G=${BENCH_GRAPHS:-kron:24,urand:24}
 best() {  # algorithm variants widths timeout_s
   echo "== $1 ($(date +%T))"

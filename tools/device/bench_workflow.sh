@@ -4,7 +4,6 @@
 #   (device) bash tools/device/bench_workflow.sh [extra snakemake args]  -> $OUT/bench/{runs,summary}.csv, logs
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 start=$(date +%s)
 echo "== snakemake --cores all bench $* ($(date +%T))"
 snakemake --cores all bench "$@" > "$OUT/snakemake.log" 2>&1; rc=$?

@@ -4,8 +4,6 @@
 #   (device) bash tools/device/kernels_check.sh      -> logs and tables under $OUT
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 
 log build
 python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }

@@ -6,8 +6,6 @@
 #   (device) bash tools/device/loads_in_flight.sh     -> $OUT/pytest_gpu.log, $OUT/d*/summary.csv, $OUT/*.log
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv,noheader
 export EMOGI_BINARY=$PWD/build/exp/emogi-d4 PATH=$PATH:/usr/local/cuda/bin
 "$EMOGI_BINARY" list

@@ -3,8 +3,6 @@
 #   (device) bash tools/device/micro_smoke.sh      -> $OUT/{toy,latency,concurrency_*,toy_profile}.csv
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 log build
 python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 log GPU tests

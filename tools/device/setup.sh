@@ -8,3 +8,6 @@ if [ -d "$wheels" ]; then
     || { echo "wheel install failed"; exit 1; }
 fi
 export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1
+# Every script's outputs go under $OUT (the folder the device call brings back); log marks a step with the time.
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+log() { echo "== $* ($(date +%T))"; }

@@ -3,8 +3,6 @@
 #   (device) bash tools/device/smoke.sh      -> logs and tables under $OUT
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 
 log tools
 nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.gen.current,pcie.link.width.max,memory.total,memory.used --format=csv

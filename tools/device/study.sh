@@ -5,8 +5,6 @@
 # Checks beside it: tools/device/footprint_check.sh, tools/device/uvm_replay_check.sh; tests: python3 -m pytest.
 set -uo pipefail
 . tools/device/setup.sh
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-log() { echo "== $* ($(date +%T))"; }
 
 log "workflow: snakemake --cores all"
 start=$(date +%s)
