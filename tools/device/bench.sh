@@ -5,11 +5,8 @@
 # PR_MODES and PR_VARIANTS (PageRank), T1/T2 (timeouts, s); EMOGI_BINARY=path skips the build.
 set -uo pipefail
 . tools/device/setup.sh
-BIN=${EMOGI_BINARY:-build/emogi}
-if [ -z "${EMOGI_BINARY:-}" ]; then
-  log build
-  python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
+build_kernels
+BIN=$EMOGI_BINARY
 G=${BENCH_GRAPHS:-kron:24,urand:24}; W=${BENCH_WIDTHS:-8}; R=${BENCH_REPS:-2}
 bench() {  # name algorithms variants modes timeout_s
   log "bench $1"

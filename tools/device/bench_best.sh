@@ -4,10 +4,11 @@
 #   (device) EMOGI_BINARY=build/exp/emogi-d4 bash tools/device/bench_best.sh   -> $OUT/<algorithm>/summary.csv
 set -uo pipefail
 . tools/device/setup.sh
+build_kernels
 G=${BENCH_GRAPHS:-kron:24,urand:24}
 best() {  # algorithm variants widths timeout_s
   echo "== $1 ($(date +%T))"
-  timeout "$4" python3 -m emogi.bench --binary "${EMOGI_BINARY:-build/emogi}" --graphs "$G" --widths "$3" \
+  timeout "$4" python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs "$G" --widths "$3" \
     --algorithms "$1" --variants "$2" --modes zerocopy --roots 2 --reps 2 --warmup 1 --graph-dir /tmp/g \
     --out-dir "$OUT/$1" 2> "$OUT/$1.log"; echo "exit $?"; grep -E "error|mismatch" "$OUT/$1.log" | head -3
 }

@@ -3,9 +3,7 @@
 #   (device) bash tools/device/bench_more.sh   -> $OUT
 set -uo pipefail
 . tools/device/setup.sh
-log build
-python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-export EMOGI_BINARY=$PWD/build/emogi PATH=$PATH:/usr/local/cuda/bin
+build_kernels
 log gpu tests
 timeout 170 python3 -m pytest tests/test_gpu_algorithms.py tests/test_gpu_bfs.py -q -p no:cacheprovider \
   > "$OUT/pytest_gpu.log" 2>&1; echo "pytest exit $?"; tail -4 "$OUT/pytest_gpu.log"

@@ -5,7 +5,8 @@
 set -uo pipefail
 . tools/device/setup.sh
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/grid"
-BIN=${EMOGI_BINARY:-build/emogi}
+build_kernels
+BIN=$EMOGI_BINARY
 python3 - <<'PY'
 from pathlib import Path
 from emogi import bench, csr, roots

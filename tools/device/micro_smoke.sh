@@ -3,8 +3,7 @@
 #   (device) bash tools/device/micro_smoke.sh      -> $OUT/{toy,latency,concurrency_*,toy_profile}.csv
 set -uo pipefail
 . tools/device/setup.sh
-log build
-python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+build_kernels
 log GPU tests
 EMOGI_BINARY=$PWD/build/emogi timeout 240 python3 -m pytest tests/test_gpu_micro.py tests/test_gpu_bfs.py -q 2>&1 | tail -6
 M="python3 -m emogi.measure"; B="--binary build/emogi"; MODES=device,zerocopy,zerocopy-pinned

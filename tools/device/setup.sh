@@ -11,3 +11,11 @@ export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH PYTHONUNBUFFERED=1
 # Every script's outputs go under $OUT (the folder the device call brings back); log marks a step with the time.
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 log() { echo "== $* ($(date +%T))"; }
+# Builds the kernels for the H100 into build/ (log in $OUT/build.log; stops the script on failure) and points
+# EMOGI_BINARY and the GPU tests at them; a script given EMOGI_BINARY keeps it and builds nothing.
+build_kernels() {
+  [ -n "${EMOGI_BINARY:-}" ] && return
+  log build
+  python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  export EMOGI_BINARY=$PWD/build/emogi PATH=$PATH:/usr/local/cuda/bin
+}

@@ -9,8 +9,7 @@ nvidia-smi --query-gpu=name,driver_version,pcie.link.gen.max,pcie.link.gen.curre
 which nvcc ncu cmake ninja python3; nvcc --version | tail -2; ncu --version | tail -1; python3 -V
 python3 -c "import snakemake, typst, xxhash, pandas; print('python packages ok')"
 
-log build
-python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+build_kernels
 build/emogi device
 
 log generate scale-23 graphs in parallel
