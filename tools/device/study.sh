@@ -8,13 +8,14 @@ set -uo pipefail
 
 log "workflow: snakemake --cores all"
 start=$(date +%s)
-snakemake --cores all > "$OUT/snakemake.log" 2>&1; rc=$?
+# STUDY_TIMEOUT (s) stops the workflow early enough for the logs to come back from a time-limited call.
+timeout "${STUDY_TIMEOUT:-0}" snakemake --cores all > "$OUT/snakemake.log" 2>&1; rc=$?
 echo "snakemake exit $rc after $(( $(date +%s) - start )) s"
 grep -E "Error|error:|steps \(" "$OUT/snakemake.log" | tail -4
 [ $rc -eq 0 ] || { tail -40 "$OUT/snakemake.log"; for f in $(ls -t logs/*/*.log | head -4); do echo "--- $f"; tail -15 "$f"; done; }
 
 log archive
-snakemake --cores all archive > "$OUT/archive.log" 2>&1 && cat results/archived.txt
+[ $rc -eq 0 ] && snakemake --cores all archive > "$OUT/archive.log" 2>&1 && cat results/archived.txt
 
 log measurements
 python3 - <<'PY'
