@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi import csr, external_build, generators, provenance, roots
+from emogi import csr, external_build, generators, gpu, provenance, roots
 from emogi.atomic import write_csv, write_text
 from emogi.measure import run_binary
 
@@ -86,11 +86,15 @@ def main(argv=None) -> int:
     p.add_argument("--device", type=int, default=0)
     a = p.parse_args(argv)
     graph_dir, out_dir = Path(a.graph_dir), Path(a.out_dir)
-    graph_dir.mkdir(parents=True, exist_ok=True)
     algorithms = a.algorithms.split(",")
     unknown = set(algorithms) - set(ALGORITHMS)
     if unknown:
         p.error(f"unknown algorithm(s) {sorted(unknown)}; choose from {', '.join(ALGORITHMS)}")
+    has_gpu, detail = gpu.detect_gpu()
+    if not has_gpu:
+        p.error(f"the bench times the kernels on a CUDA GPU, and none is usable here ({detail}); without one, "
+                "`snakemake --cores all` draws the figures and the report from archived measurements")
+    graph_dir.mkdir(parents=True, exist_ok=True)
 
     prov = provenance.collect(a.binary, a.device, command=" ".join(["python -m emogi.bench", *(argv or sys.argv[1:])]))
     w = link_limit(a.binary, a.device)

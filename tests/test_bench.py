@@ -54,3 +54,10 @@ def test_bench_end_to_end(emogi_binary, tmp_path):
     assert set(summary["mode"]) == set(bench.MODES.split(",")) and set(summary["edge_bytes"]) == {4, 8}
     assert (summary["gbps"] > 0).all() and runs["gpu"].notna().all()
     assert "fraction_of_w" in done.stdout
+
+
+def test_bench_without_a_gpu_says_so_before_any_work(tmp_path):
+    done = run([sys.executable, "-m", "emogi.bench", "--binary", "unused", "--graph-dir", tmp_path / "graphs",
+                "--out-dir", tmp_path / "out"], cwd=REPO, env={"PATH": str(tmp_path), "PYTHONPATH": str(REPO)})
+    assert done.returncode == 2 and "none is usable here (nvidia-smi not found)" in done.stderr
+    assert not list(tmp_path.iterdir())  # no graph folder, no tables
