@@ -1,10 +1,12 @@
 """Run the `emogi` binary for the measure stage: one GPU job at a time, rows stamped with provenance.
 
     python -m emogi.measure bfs    --binary build/emogi --out runs.csv -- --graph G.csr --roots-file R ...
+    python -m emogi.measure run    --binary build/emogi --out apps.csv -- --algorithm sssp --graph G.csr ...
     python -m emogi.measure linkbw --binary build/emogi --out link.csv -- --sizes 1M,1G --reps 5
     python -m emogi.measure toy|chase|concurrency --binary build/emogi --out X.csv -- ...   (microbenchmarks)
 
-Everything after `--` goes to the binary. A lock file serialises GPU work even across separate snakemake
+Everything after `--` goes to the binary. `run` on a directed graph with `--algorithm cc` writes a header-only
+table and says why, as the paper skips CC on SK and UK5. A lock file serialises GPU work even across separate snakemake
 invocations (Snakemake's `gpu` resource already does so within one).
 """
 import argparse
@@ -17,12 +19,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from emogi import provenance, schema
+from emogi import csr, provenance, schema
 from emogi.atomic import write_csv
 
 
 # binary command -> the table its rows belong to (emogi/schema.py)
-TABLE_OF = {"bfs": "runs", "linkbw": "link", "toy": "toy", "chase": "latency", "concurrency": "concurrency"}
+TABLE_OF = {"bfs": "runs", "run": "apps", "linkbw": "link", "toy": "toy", "chase": "latency", "concurrency": "concurrency"}
 
 
 @contextlib.contextmanager
@@ -50,6 +52,17 @@ def run_binary(binary, command, args, out, device=0, prefix=()):
         return pd.read_csv(tmp)
 
 
+def skip_reason(command, args):
+    """Why a `run` cannot apply to its graph (empty when it can): connected components need an undirected graph."""
+    def value(flag):
+        return args[args.index(flag) + 1] if flag in args[:-1] else None
+
+    graph = value("--graph")
+    if command == "run" and value("--algorithm") == "cc" and graph and csr.read_header(graph).directed:
+        return f"{graph} is directed, and connected components are measured on undirected graphs only (EMOGI §5.4)"
+    return ""
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
@@ -59,9 +72,15 @@ def main(argv=None):
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
     a = p.parse_args(argv[:split])
+    table, binary_args = TABLE_OF[a.command], argv[split + 1:]
+    why = skip_reason(a.command, binary_args)
+    if why:
+        print(f"skipped: {why}; {a.out} has no rows", file=sys.stderr)
+        write_csv(pd.DataFrame(columns=schema.TABLES[table]), a.out)
+        return
     prov = provenance.collect(a.binary, a.device)
-    rows = run_binary(a.binary, a.command, argv[split + 1:], a.out, a.device)
-    write_csv(schema.check_columns(provenance.stamp(rows, prov), TABLE_OF[a.command]), a.out)
+    rows = run_binary(a.binary, a.command, binary_args, a.out, a.device)
+    write_csv(schema.check_columns(provenance.stamp(rows, prov), table), a.out)
 
 
 if __name__ == "__main__":

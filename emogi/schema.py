@@ -43,6 +43,12 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "verified",         # the result matched the CPU reference (rows are only written when it did)
 ]
 
+# The other applications of EMOGI §5.4 (BFS, SSSP, CC, PageRank; Figs. 11 and 12): the same columns as the runs
+# table, kept apart so that the BFS study, its profile and the model read only what they were made for.
+#   levels      BFS levels; iterations  kernel launches of the iteration loop (PageRank: sweeps to tolerance)
+#   components  CC components found (checked against union-find); root empty for CC and PageRank
+APP_COLUMNS = RUN_COLUMNS[:-1] + ["iterations", "components", "verified"]
+
 # Raw Nsight Compute metric -> profile column.
 NCU_METRICS = {
     "lts__t_sectors_srcunit_tex_aperture_sysmem_op_read.sum": "sysmem_read_sectors",
@@ -133,8 +139,8 @@ AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
                          "max_list_bytes"]  # the longest list expanded: one thread or warp walks it alone
 
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
-TABLES = {"runs": RUN_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS, "toy": TOY_COLUMNS,
-          "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS, "toy_profile": TOY_PROFILE_COLUMNS,
+TABLES = {"runs": RUN_COLUMNS, "apps": APP_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS,
+          "toy": TOY_COLUMNS, "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS, "toy_profile": TOY_PROFILE_COLUMNS,
           "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS, "amplification": AMPLIFICATION_COLUMNS}
 
 

@@ -45,9 +45,11 @@ def fresh_table_parts(config, graphs, widths, throttle_graph):
     def per_graph(pattern):
         return [pattern.format(graph=g, width=w) for g in graphs for w in widths]
 
-    micro, profile = config["micro"]["enabled"], config["profile"]["enabled"]
+    micro, profile, apps = config["micro"]["enabled"], config["profile"]["enabled"], config["apps"]
     parts = {
         "runs": per_graph("results/fresh/runs/{graph}.w{width}.csv"),
+        "apps": [f"results/fresh/apps/{g}.{a}.w{w}.csv" for g in graphs for a in apps["variants"]
+                 for w in apps["edge_bytes"]] if apps["enabled"] else [],
         "profile": per_graph("results/fresh/profile/{graph}.w{width}.csv") if profile else [],
         "link": ["results/fresh/link.csv"],
         "toy": ["results/fresh/micro/toy.csv"] if micro else [],

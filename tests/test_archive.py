@@ -84,12 +84,15 @@ def test_archived_data_are_not_re_archived(fresh_tables, tmp_path):
 
 
 def test_committed_archives_are_complete():
-    """Every archive in the repository has all tables, real provenance and matching checksums."""
+    """Every archive in the repository has real provenance and the tables it records, with their row counts. A
+    table added to the schema after an archive was made (apps) is absent there and restores header-only."""
     for path in archive.available():
         prov = json.loads((path / "provenance.json").read_text())
         for key in ("gpu", "driver", "cuda", "commit", "date", "link", "command"):
             assert prov.get(key) not in (None, "", "unknown"), f"{path.name}: provenance lacks {key}"
-        for name in schema.TABLES:
+        assert {"runs", "link"} <= set(prov["tables"]), path.name
+        assert {p.name.removesuffix(".csv.gz") for p in path.glob("*.csv.gz")} == set(prov["tables"]), path.name
+        for name in prov["tables"]:
             frame = pd.read_csv(path / f"{name}.csv.gz")
             schema.check_columns(frame, name)
             assert len(frame) == prov["tables"][name]["rows"]

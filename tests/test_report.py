@@ -34,6 +34,11 @@ def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
          "fig08_csv": out / "fig08.csv", "link_bound": out / "link_bound.csv"}
     fig09.main(["--runs", str(tables["runs"]), "--source", str(tables["source"]), "--out", str(p["fig09"]),
                 "--out-csv", str(p["fig09_csv"])])
+    for key, name in (("fig11", "fig11_applications"), ("fig12", "fig12_edge_width")):
+        p[key], p[f"{key}_csv"] = out / f"{key}.png", out / f"{key}.csv"
+        importlib.import_module(f"figures.{name}").main(["--apps", str(tables["apps"]), "--source",
+                                                          str(tables["source"]), "--out", str(p[key]),
+                                                          "--out-csv", str(p[f"{key}_csv"])])
     if not with_profile:
         return p
     fig08.main(["--profile", str(tables["profile"]), "--link", str(tables["link"]), "--source",
@@ -45,7 +50,9 @@ def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
 
 def _args(tables, figs, out_pdf, with_profile=True) -> list[str]:
     args = ["--source", tables["source"], "--fig09", figs["fig09"], "--fig09-csv", figs["fig09_csv"],
-            "--runs", tables["runs"], "--link", tables["link"], "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf]
+            "--runs", tables["runs"], "--link", tables["link"], "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf,
+            "--fig11", figs["fig11"], "--fig11-csv", figs["fig11_csv"], "--fig12", figs["fig12"],
+            "--fig12-csv", figs["fig12_csv"]]
     if with_profile:
         args += ["--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"]]
     return [str(a) for a in args]
@@ -148,7 +155,7 @@ def test_source_line_on_first_page_and_under_each_figure(built):
     assert meta["value"] == {"page": 1, "text": label}
     figures = query_report(built["json"], "figure")
     images = [f for f in figures if f["body"].get("func") == "image"]
-    assert len(images) == 2
+    assert len(images) == 4  # Figs. 9, 8, 11 and 12
     for f in figures:
         assert label in text_of(f["caption"]), text_of(f["caption"])
 
@@ -163,6 +170,30 @@ def test_report_without_profile_table(built, tmp_path):
     data = json.loads(pdf.with_suffix(".json").read_text())
     assert data["fig08"] is None and data["link_bound"] is None
     assert data["source"]["label"] == "archived measurements from SYNTHETIC-GPU (test data) on 2000-01-01"
+
+
+def test_applications_section_is_the_mean_of_the_figures_numbers(built):
+    import pandas as pd
+    ap = json.loads(built["json"].read_text())["apps"]
+    assert ap["measured"]
+    rows = {r[0]: r[1:] for r in ap["comparison"]["rows"]}
+    t11, t12 = pd.read_csv(built["figs"]["fig11_csv"]), pd.read_csv(built["figs"]["fig12_csv"])
+    ours = t11[t11["bar"] == "emogi"]["speedup"].mean()
+    assert rows["EMOGI over UVM, mean over graphs and applications"][:2] == ["2.60×", f"{ours:.2f}×"]
+    assert rows["EMOGI, 4-byte over 8-byte edges, mean"][:2] == ["1.57×", f"{t12['speedup'].mean():.2f}×"]
+    assert len(ap["per_graph"]["rows"]) == len(t11.groupby(["graph", "algorithm"]))
+    assert ap["below_uvm"] == ""  # the synthetic EMOGI is faster than UVM everywhere
+
+
+def test_report_with_an_archive_without_applications(built, tmp_path):
+    import pandas as pd
+    from emogi.schema import APP_COLUMNS
+    tables = dict(built["tables"], apps=tmp_path / "apps.csv")
+    pd.DataFrame(columns=APP_COLUMNS).to_csv(tables["apps"], index=False)
+    figs = _figures(tables, tmp_path / "figs", with_profile=False)
+    pdf = tmp_path / "out" / "report.pdf"
+    assert _build_in_process(tables, figs, pdf, with_profile=False) == 0
+    assert json.loads(pdf.with_suffix(".json").read_text())["apps"]["measured"] is False
 
 
 def test_missing_figure_is_a_clear_error(built, tmp_path):
@@ -181,7 +212,7 @@ def test_paper_numbers_are_quoted_from_the_paper():
     norm = lambda s: re.sub(r"\s+", " ", s.replace("$1.10 \\times$", "1.10×"))  # noqa: E731  (PDF-to-text math)
     text = norm(PAPER_TEXT.read_text())
     numbers = yaml.safe_load(PAPER_NUMBERS.read_text())
-    for group in ("system", "fig09", "fig08"):
+    for group in ("system", "fig09", "fig08", "apps"):
         for key, entry in numbers[group].items():
             assert entry.get("section") and entry.get("quote"), (group, key)
             for fragment in entry["quote"].split(" ... "):

@@ -136,3 +136,19 @@ rule pick_roots:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m emogi.roots {input} --count {params.roots[count]} --seed {params.roots[seed]} --out {output} > {log} 2>&1"
+
+
+rule first_roots:
+    # The applications study (measure_app) starts BFS and SSSP from the first {n} of these roots.
+    input:
+        "results/roots/{graph}.txt",
+    output:
+        "results/roots/{graph}.first{n}.txt",
+    wildcard_constraints:
+        n=r"\d+",
+    log:
+        "logs/datasets/roots_{graph}.first{n}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "head -n {wildcards.n} {input} > {output} 2> {log}"

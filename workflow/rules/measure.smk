@@ -1,5 +1,6 @@
-# Measure (GPU): every variant x mode from every root, verified against the CPU reference, and the cudaMemcpy
-# link probe. `resources: gpu=1` with the workflow profile's gpu=1 limit keeps GPU jobs from overlapping.
+# Measure (GPU): BFS, every variant x mode from every root, verified against the CPU reference; the other
+# applications (SSSP, CC, PageRank, and BFS again at both widths) for Figs. 11 and 12; the cudaMemcpy link probe.
+# `resources: gpu=1` with the workflow profile's gpu=1 limit keeps GPU jobs from overlapping.
 
 
 rule measure_bfs:
@@ -26,6 +27,35 @@ rule measure_bfs:
         " -- --graph {input.graph} --name {wildcards.graph} --roots-file {input.roots}"
         " --variants {params.variants} --modes {params.modes} --reps {params.m[reps]} --warmup {params.m[warmup]}"
         " {params.oversubscribe} > {log} 2>&1"
+
+
+rule measure_app:
+    # EMOGI §5.4 (Figs. 11, 12): one algorithm on one graph and edge width, every apps variant x mode, verified.
+    input:
+        binary="build/emogi",
+        graph="resources/graphs/{graph}.w{width}.csr",
+        roots=lambda w: f"results/roots/{w.graph}.first{config['apps']['roots']}.txt",
+    output:
+        "results/fresh/apps/{graph}.{algorithm}.w{width}.csv",
+    params:
+        device=DEVICE,
+        a=config["apps"],
+        variants=lambda w: comma(config["apps"]["variants"][w.algorithm]),
+        modes=comma(config["apps"]["modes"]),
+        oversubscribe="--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else "",
+    wildcard_constraints:
+        algorithm="bfs|sssp|cc|pagerank",
+    resources:
+        gpu=1,
+    log:
+        "logs/measure/{algorithm}_{graph}.w{width}.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.measure run --binary {input.binary} --out {output} --device {params.device}"
+        " -- --algorithm {wildcards.algorithm} --graph {input.graph} --name {wildcards.graph}"
+        " --roots-file {input.roots} --variants {params.variants} --modes {params.modes} --reps {params.a[reps]}"
+        " --warmup {params.a[warmup]} {params.oversubscribe} > {log} 2>&1"
 
 
 rule link_probe:

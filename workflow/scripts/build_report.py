@@ -32,6 +32,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -45,7 +46,7 @@ import yaml  # noqa: E402
 
 from emogi.atomic import write_bytes  # noqa: E402
 from emogi.dataset_table import fmt_count  # noqa: E402
-from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES  # noqa: E402
+from emogi.schema import ALGORITHMS, MODES, VARIANTS, ZERO_COPY_MODES  # noqa: E402
 from emogi.tables import TableError, default_launch, read_table, throttled  # noqa: E402
 from figures import style  # noqa: E402
 from model.bounds import traversal_time_ms  # noqa: E402
@@ -251,6 +252,86 @@ def fig09_section(csv: Path, image: str, paper: dict, label: str) -> dict:
                       "align": "lll" + "r" * (len(VARIANTS) * len(modes)), "rows": per_graph_rows},
         "mode_abbreviations": {short[m]: style.MODE_LABELS[m] for m in modes},
     }
+
+
+def _mib(text) -> float:
+    """'81559 MiB' (provenance's gpu_memory) in bytes; NaN when not recorded."""
+    m = re.match(r"\s*([0-9.]+)\s*MiB", str(text or ""))
+    return float(m.group(1)) * 2**20 if m else math.nan
+
+
+def fits_text(runs: pd.DataFrame, source: dict) -> str:
+    """Whether the study's edge lists (with SSSP's weights) fit in the GPU's memory, and what that does to UVM."""
+    bfs = default_launch(runs)
+    bfs = bfs[bfs["algorithm"] == "bfs"]
+    largest = float((bfs["edges_traversed"] * (bfs["edge_bytes"] + 4)).max()) if len(bfs) else math.nan
+    memory = _mib(source.get("gpu_memory"))
+    if not (math.isfinite(largest) and math.isfinite(memory)):
+        return ""
+    if largest < memory:
+        return (f"Our largest edge list with its weights (at least {fbytes(largest)}) fits in this GPU's "
+                f"{fbytes(memory)}: a cold UVM run migrates each page once and then reads it in GPU memory, so the "
+                "applications that sweep the edge list many times (PageRank, CC's label propagation, SSSP's "
+                "repeated scans) pay the page faults once and then run at in-memory speed. The paper's graphs "
+                "exceeded its V100's 16 GB, so its UVM baseline had to evict and fetch again on every sweep; ours "
+                "does not, and cannot here: oversubscribing managed memory can hang a shared GPU (the workflow "
+                "refuses it unless measure.allow_managed_oversubscription is set on a GPU of one's own).")
+    return (f"Our largest edge list with its weights (at least {fbytes(largest)}) exceeds this GPU's "
+            f"{fbytes(memory)}, as the paper's did: UVM must evict pages and fetch them again on every sweep.")
+
+
+def apps_section(a, root: Path, paper: dict, runs: pd.DataFrame, source: dict) -> dict | None:
+    """EMOGI §5.4: Figs. 11 and 12 with the paper's means beside ours; None when the figures were not given."""
+    if not (a.fig11 and a.fig12):
+        return None
+    t11, t12 = pd.read_csv(a.fig11_csv), pd.read_csv(a.fig12_csv)
+    section = {"fig11": rooted(a.fig11, root), "fig12": rooted(a.fig12, root), "measured": bool(len(t11))}
+    if t11.empty:
+        return section
+    p = paper["apps"]
+    label = {"bfs": "BFS", "sssp": "SSSP", "cc": "CC", "pagerank": "PageRank"}
+    algorithms = [x for x in ALGORITHMS if x in set(t11["algorithm"])]
+
+    def mean(t, column, **where):
+        for key, value in where.items():
+            t = t[t[key] == value]
+        return float(t[column].mean()) if len(t) else math.nan
+
+    emogi, fastest, device = (t11[t11["bar"] == b] for b in ("emogi", "fastest", "device"))
+    rows = [["EMOGI over UVM, mean over graphs and applications", paper_value(p["emogi_over_uvm"], fx),
+             fx(mean(emogi, "speedup")), p["emogi_over_uvm"]["section"]]]
+    rows += [[f"  {label[x]}", "–", fx(mean(emogi, "speedup", algorithm=x)), ""] for x in algorithms]
+    rows += [["fastest zero-copy variant over UVM, mean", "–", fx(mean(pd.concat([emogi, fastest]).groupby(
+        ["graph", "algorithm"])["speedup"].max().reset_index(), "speedup")), ""],
+             ["edge list in GPU memory over UVM, mean", "–", fx(mean(device, "speedup")), ""]]
+    if len(t12):
+        rows.append(["EMOGI, 4-byte over 8-byte edges, mean", paper_value(p["four_over_eight"], fx),
+                     fx(float(t12["speedup"].mean())), p["four_over_eight"]["section"]])
+        rows += [[f"  {label[x]} (bytes per edge: {fx(mean(t12, 'byte_ratio', algorithm=x), 1)})", "–",
+                  fx(mean(t12, "speedup", algorithm=x)), ""] for x in algorithms if x in set(t12["algorithm"])]
+    per_graph = []
+    for (graph, algorithm), g in t11.groupby(["graph", "algorithm"], sort=False):
+        cells = [str(graph), label[algorithm], f"{style.VARIANT_LABELS.get(g['uvm_baseline_variant'].iloc[0], g['uvm_baseline_variant'].iloc[0])}, "
+                 f"{fms(float(g['uvm_baseline_ms'].iloc[0]))} ms"]
+        for bar in ("emogi", "fastest", "device"):
+            hit = g[g["bar"] == bar]
+            if len(hit):
+                r = hit.iloc[0]
+                name = "" if bar == "emogi" else f"{r['variant']}: "
+                cells.append(f"{name}{fms(float(r['time_ms']))} ms ({fx(float(r['speedup']))})")
+            else:
+                cells.append("–")
+        per_graph.append(cells)
+    below = sorted({label[x] for x in emogi[emogi["speedup"] < 1]["algorithm"]}, key=list(label.values()).index)
+    return {**section,
+            "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours", "paper section"],
+                           "align": "lrrl", "rows": rows},
+            "per_graph": {"columns": ["graph", "application", "UVM baseline", "EMOGI (Merged+Aligned, zero-copy)",
+                                      "fastest zero-copy", "edge list in GPU memory"],
+                          "align": "llllll", "rows": per_graph},
+            "fits": fits_text(runs, source),
+            "below_uvm": ("EMOGI is slower than UVM here for " + ", ".join(below) + ".") if below else "",
+            "iterative_quote": p["iterative_lower"]["quote"]}
 
 
 def fig08_section(csv: Path, image: str, paper: dict, label: str, link: pd.DataFrame, source: dict) -> dict:
@@ -870,11 +951,15 @@ def build(a) -> tuple[dict, Path]:
     link = read_csv(a.link, "link table", "link")
     micro_images = [getattr(a, f"fig_{key}") for key, _, _ in MICRO_FIGURES if getattr(a, f"fig_{key}")]
     micro_images += [a.fig06] if a.fig06 else []  # the datasets figure: same checks, same typst root
+    micro_images += [img for img in (a.fig11, a.fig12) if img]  # the applications (§5.4)
     for img in [a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images:
         if not img.is_file():
             raise ReportError(f"report: figure image {img} is missing")
     if bool(a.fig08) != bool(a.fig08_csv):
         raise ReportError("report: give both --fig08 and --fig08-csv, or neither")
+    for key in ("fig11", "fig12"):
+        if bool(getattr(a, key)) != bool(getattr(a, f"{key}_csv")):
+            raise ReportError(f"report: give both --{key} and --{key}-csv, or neither")
     if bool(a.fig06) != bool(a.fig06_csv):
         raise ReportError("report: give both --fig06 and --fig06-csv, or neither")
     for key, _, _ in MICRO_FIGURES:
@@ -886,7 +971,7 @@ def build(a) -> tuple[dict, Path]:
     root = typst_root([TEMPLATE, json_path.parent, a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images)
     env_rows, warnings = environment(source, runs, paper)
     data = {
-        "title": "EMOGI reproduction: zero-copy BFS against UVM",
+        "title": "EMOGI reproduction: zero-copy graph traversal against UVM",
         "source": {**source, "label": label},
         "paper": paper["paper"],
         "environment": {"columns": ["", "ours", "paper"], "align": "lll", "rows": env_rows},
@@ -897,6 +982,7 @@ def build(a) -> tuple[dict, Path]:
         "fig08": (fig08_section(a.fig08_csv, rooted(a.fig08, root), paper, label, link, source) if a.fig08
                   else None),
         "link_bound": link_bound_section(a.link_bound) if a.link_bound else None,
+        "apps": apps_section(a, root, paper, runs, source),
         "times": times_section(runs),
         "allocations": allocation_section(runs),
         "micro": micro_section(a, root, paper, source),
@@ -941,6 +1027,10 @@ def main(argv=None) -> int:
     ap.add_argument("--table2", type=Path, help="table2_datasets.csv of emogi.dataset_table")
     ap.add_argument("--fig06", type=Path, help="fig06_degree_cdf.png")
     ap.add_argument("--fig06-csv", type=Path, help="fig06_degree_cdf.csv (its plotted numbers)")
+    # The applications of §5.4 (Figs. 11, 12): optional
+    for key, module in (("fig11", "fig11_applications"), ("fig12", "fig12_edge_width")):
+        ap.add_argument(f"--{key}", type=Path, help=f"{module}.png")
+        ap.add_argument(f"--{key}-csv", type=Path, help=f"{module}.csv (its plotted numbers)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":

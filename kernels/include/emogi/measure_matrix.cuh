@@ -125,4 +125,13 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   out.commit();
 }
 
+// The graph's edge-list width picks the index type: every algorithm's measure_* is this one dispatch.
+template <template <class> class Problem>
+void measure_by_width(const MappedCsr& g, const MatrixOptions& opt) {
+  if (g.index_bytes() == 4)
+    measure_matrix<Problem, uint32_t>(g, opt);
+  else
+    measure_matrix<Problem, uint64_t>(g, opt);
+}
+
 }  // namespace emogi

@@ -81,11 +81,10 @@ template <class Access, class Index>
 RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, SsspState<Index>& s) {
   sssp_start(s, root);
   IterationLoop& loop = s.loop;
-  uint64_t root_edges = 0, offsets[2];
+  uint64_t offsets[2];
   EMOGI_CUDA_CHECK(cudaMemcpy(offsets, g.offsets + root, sizeof offsets, cudaMemcpyDeviceToHost));
-  root_edges = offsets[1] - offsets[0];
   RunStats r;
-  r.edges_traversed = root_edges;
+  r.edges_traversed = offsets[1] - offsets[0];  // the root's list, read in the first sweep
   loop.start();
   for (;;) {
     loop.reset();

@@ -80,10 +80,7 @@ class BfsProblem {
 }  // namespace
 
 void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) {
-  if (g.index_bytes() == 4)
-    measure_matrix<BfsProblem, uint32_t>(g, opt);
-  else
-    measure_matrix<BfsProblem, uint64_t>(g, opt);
+  measure_by_width<BfsProblem>(g, opt);
 }
 
 }  // namespace emogi

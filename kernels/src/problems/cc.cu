@@ -72,10 +72,7 @@ class CcProblem {
 }  // namespace
 
 void measure_cc(const MappedCsr& g, const MatrixOptions& opt) {
-  if (g.index_bytes() == 4)
-    measure_matrix<CcProblem, uint32_t>(g, opt);
-  else
-    measure_matrix<CcProblem, uint64_t>(g, opt);
+  measure_by_width<CcProblem>(g, opt);
 }
 
 }  // namespace emogi

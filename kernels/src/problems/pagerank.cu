@@ -65,10 +65,7 @@ class PageRankProblem {
 }  // namespace
 
 void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt) {
-  if (g.index_bytes() == 4)
-    measure_matrix<PageRankProblem, uint32_t>(g, opt);
-  else
-    measure_matrix<PageRankProblem, uint64_t>(g, opt);
+  measure_by_width<PageRankProblem>(g, opt);
 }
 
 }  // namespace emogi

@@ -82,10 +82,7 @@ class SsspProblem {
 }  // namespace
 
 void measure_sssp(const MappedCsr& g, const MatrixOptions& opt) {
-  if (g.index_bytes() == 4)
-    measure_matrix<SsspProblem, uint32_t>(g, opt);
-  else
-    measure_matrix<SsspProblem, uint64_t>(g, opt);
+  measure_by_width<SsspProblem>(g, opt);
 }
 
 }  // namespace emogi

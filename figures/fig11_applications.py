@@ -1,0 +1,141 @@
+"""Figure 11 analogue: BFS, SSSP, CC and PageRank with EMOGI against UVM.
+
+One panel per graph; for each application, the speedup over the UVM baseline of
+  EMOGI           the paper's Merged+Aligned kernel, zero-copy (the paper's bar);
+  fastest         the fastest variant measured in a zero-copy mode (this project's own kernels, e.g. frontier
+                  queues, direction-optimising BFS, Afforest CC), if it is not Merged+Aligned itself;
+  device          the fastest variant with the edge list in GPU memory (what fits there needs no link).
+The UVM baseline's time is written under each group's name, as the paper writes it on its UVM bars.
+
+Definitions (also in the figure footer):
+  time          per (graph, algorithm, edge_bytes, variant, mode) = mean over roots of the per-root median over
+                reps (BFS, SSSP); the median over reps (CC, PageRank: no root); default launches only
+  UVM baseline  per (graph, algorithm) = the fastest variant's time in uvm mode (conservative, as in Fig. 9)
+  speedup       UVM baseline time / time
+
+    python figures/fig11_applications.py --apps results/tables/apps.csv --source results/tables/source.json \
+        --out results/figures/fig11_applications.png [--out-csv ...] [--edge-bytes 8]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parents[1]
+if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
+    sys.path.insert(0, str(_REPO))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from figures import applications as apps_lib  # noqa: E402
+from figures import style  # noqa: E402
+
+FIGURE = "fig11"
+BARS = ("emogi", "fastest", "device")
+BAR_LABELS = {"emogi": "EMOGI (Merged+Aligned, zero-copy)", "fastest": "fastest variant, zero-copy",
+              "device": "fastest variant, edge list in GPU memory"}
+BAR_COLORS = {"emogi": style.VARIANT_COLORS["merged-aligned"], "fastest": style.MODE_COLORS["zerocopy"],
+              "device": style.MODE_COLORS["device"]}
+BAR_HATCHES = {"emogi": "xx", "fastest": "", "device": "//"}
+VARIANT_SHORT = {"direction-optimizing": "DO", "merged-aligned": "M+A", "afforest": "Afforest"}
+DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
+              "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)")
+CSV_COLUMNS = ["graph", "algorithm", "edge_bytes", "bar", "variant", "mode", "time_ms", "n_roots",
+               "uvm_baseline_ms", "uvm_baseline_variant", "speedup"]
+
+
+def _fastest(times: pd.DataFrame, keys) -> pd.DataFrame:
+    return times.loc[times.groupby(keys)["time_ms"].idxmin()]
+
+
+def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
+    """The plotted numbers, one row per (graph, algorithm, bar); empty when the apps table is."""
+    times = apps_lib.app_times(apps)
+    if times.empty:
+        return pd.DataFrame(columns=CSV_COLUMNS)
+    widths = sorted(set(times["edge_bytes"]))
+    if edge_bytes not in widths:
+        raise style.FigureDataError(f"figure {FIGURE}: no {edge_bytes}-byte runs in the apps table (it has "
+                                    f"{widths}); pass --edge-bytes or add {edge_bytes} to apps.edge_bytes")
+    times = times[times["edge_bytes"] == edge_bytes]
+    keys = ["graph", "algorithm", "edge_bytes"]
+    uvm = times[times["mode"] == "uvm"]
+    if uvm.empty:
+        raise style.FigureDataError(f"figure {FIGURE}: the apps table has no uvm runs (the baseline); "
+                                    "add uvm to apps.modes")
+    base = _fastest(uvm, keys)[keys + ["time_ms", "variant"]].rename(
+        columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
+    zero_copy = times[times["mode"].isin(apps_lib.ZERO_COPY)]
+    bars = {
+        "emogi": zero_copy[(zero_copy["variant"] == apps_lib.PAPER_VARIANT) & (zero_copy["mode"] == "zerocopy")],
+        "fastest": _fastest(zero_copy, keys) if not zero_copy.empty else zero_copy,
+        "device": _fastest(times[times["mode"] == "device"], keys),
+    }
+    frames = [rows.assign(bar=bar) for bar, rows in bars.items() if not rows.empty]
+    out = pd.concat(frames, ignore_index=True).merge(base, on=keys, how="inner")
+    # the fastest zero-copy variant is drawn only where it is not EMOGI's own bar
+    out = out[~((out["bar"] == "fastest") & (out["variant"] == apps_lib.PAPER_VARIANT) & (out["mode"] == "zerocopy"))]
+    out["speedup"] = out["uvm_baseline_ms"] / out["time_ms"]
+    order = {a: i for i, a in enumerate(apps_lib.algorithms_in(out))}
+    out = out.assign(_a=out["algorithm"].map(order), _b=out["bar"].map(BARS.index))
+    return out.sort_values(["graph", "_a", "_b"], ignore_index=True)[CSV_COLUMNS]
+
+
+def draw(table: pd.DataFrame, source: dict):
+    if table.empty:
+        return apps_lib.not_measured(source, "Figure 11 (applications against UVM)")
+    graphs = list(dict.fromkeys(table["graph"]))
+    algorithms = apps_lib.algorithms_in(table)
+    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=4, sharey=True)
+    bar_w = 0.8 / len(BARS)
+    x = np.arange(len(algorithms))
+    for col, graph in enumerate(graphs):
+        ax, rows = axes[0][col], table[table["graph"] == graph]
+        for i, bar in enumerate(BARS):
+            vals = np.array([_value(rows, a, bar) for a in algorithms])
+            pos = x + (i - (len(BARS) - 1) / 2) * bar_w
+            ax.bar(pos, vals, bar_w, color=BAR_COLORS[bar], hatch=BAR_HATCHES[bar], edgecolor="black",
+                   linewidth=0.4, zorder=2)
+            for p, v, a in zip(pos, vals, algorithms):  # the fastest bar also names its variant
+                name = _variant(rows, a, bar) if bar == "fastest" else ""
+                text = style.speedup_text(v) + (f"\n{VARIANT_SHORT.get(name, name)}" if name else "")
+                style.label_bars(ax, [p], [v], lambda _, t=text: t, lambda v: v * 1.04)
+        ax.axhline(1.0, **style.REFERENCE_LINE)
+        style.plain_log_axis(ax)
+        # the UVM baseline's time under each group's name, as the paper writes it on its UVM bars
+        uvm = rows.groupby("algorithm")["uvm_baseline_ms"].first()
+        ax.set_xticks(x, [f"{apps_lib.ALGORITHM_LABELS[a]}\nUVM\n{apps_lib.time_text(uvm[a])}" if a in uvm
+                          else apps_lib.ALGORITHM_LABELS[a] for a in algorithms])
+        ax.set_title(f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte edges")
+        if col == 0:
+            ax.set_ylabel("speedup over UVM (×)")
+    lo, hi = table["speedup"].min(), table["speedup"].max()
+    axes[0][0].set_ylim(min(lo, 1.0) / 1.6, max(hi, 1.0) * 1.8)  # room above the bars for their labels
+    handles = [Patch(facecolor=BAR_COLORS[b], hatch=BAR_HATCHES[b], edgecolor="black", linewidth=0.4) for b in BARS]
+    labels = [BAR_LABELS[b] for b in BARS]
+    style.legend_on_top(fig, handles + [style.reference_handle()], labels + ["UVM baseline (= 1)"])
+    style.stamp(fig, source, DEFINITION)
+    return fig
+
+
+def _value(rows: pd.DataFrame, algorithm: str, bar: str) -> float:
+    hit = rows[(rows["algorithm"] == algorithm) & (rows["bar"] == bar)]
+    return float(hit["speedup"].iloc[0]) if len(hit) else np.nan
+
+
+def _variant(rows: pd.DataFrame, algorithm: str, bar: str) -> str:
+    hit = rows[(rows["algorithm"] == algorithm) & (rows["bar"] == bar)]
+    return str(hit["variant"].iloc[0]) if len(hit) else ""
+
+
+def main(argv=None) -> int:
+    return style.figure_main(argv, figure=FIGURE, description="Figure 11 analogue: applications against UVM",
+                             tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw,
+                             options=[style.Option("edge_bytes", int, 8, "edge width to plot")])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
