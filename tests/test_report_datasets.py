@@ -110,7 +110,7 @@ def test_fig06_numbers_follow_the_csv(built):
 def test_section_in_pdf_with_source_in_every_caption(built):
     data = built["data"]
     figures = query_report(built["pdf"].with_suffix(".json"), "figure")
-    assert len([f for f in figures if f["body"].get("func") == "image"]) == 2  # fig09 and Fig. 6 (no fig08 here)
+    assert len([f for f in figures if f["body"].get("func") == "image"]) == 4  # Figs. 9, 6, 11, 12 (no fig08 here)
     captions = [text_of(f["caption"]) for f in figures]
     assert all(data["source"]["label"] in c for c in captions), captions
     assert any(c.startswith("Edges CDF by vertex degree (paper Figure 6)") for c in captions), captions

@@ -322,7 +322,8 @@ def apps_section(a, root: Path, paper: dict, runs: pd.DataFrame, source: dict) -
             else:
                 cells.append("–")
         per_graph.append(cells)
-    below = sorted({label[x] for x in emogi[emogi["speedup"] < 1]["algorithm"]}, key=list(label.values()).index)
+    slower = emogi[emogi["speedup"] < 1]
+    below = [f"{label[r.algorithm]} on {r.graph} ({fx(float(r.speedup))})" for r in slower.itertuples()]
     return {**section,
             "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours", "paper section"],
                            "align": "lrrl", "rows": rows},
