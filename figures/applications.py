@@ -52,6 +52,13 @@ def algorithms_in(table: pd.DataFrame) -> list[str]:
     return [a for a in ALGORITHMS if a in present]
 
 
+def panel_per_graph(table: pd.DataFrame):
+    """The page both figures draw on: one panel per graph, side by side. Returns (graphs, algorithms, fig, axes)."""
+    graphs = list(dict.fromkeys(table["graph"]))
+    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=4, sharey=True)
+    return graphs, algorithms_in(table), fig, axes
+
+
 def time_text(ms: float) -> str:
     """A time as the paper writes it on its bars: three digits, in ms below a second and in s above."""
     if not np.isfinite(ms):

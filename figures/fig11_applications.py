@@ -87,9 +87,7 @@ def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
 def draw(table: pd.DataFrame, source: dict):
     if table.empty:
         return apps_lib.not_measured(source, "Figure 11 (applications against UVM)")
-    graphs = list(dict.fromkeys(table["graph"]))
-    algorithms = apps_lib.algorithms_in(table)
-    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=4, sharey=True)
+    graphs, algorithms, fig, axes = apps_lib.panel_per_graph(table)
     bar_w = 0.8 / len(BARS)
     x = np.arange(len(algorithms))
     for col, graph in enumerate(graphs):

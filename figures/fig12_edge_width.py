@@ -61,9 +61,7 @@ def speedups(apps: pd.DataFrame) -> pd.DataFrame:
 def draw(table: pd.DataFrame, source: dict):
     if table.empty:
         return apps_lib.not_measured(source, "Figure 12 (4- against 8-byte edges)")
-    graphs = list(dict.fromkeys(table["graph"]))
-    algorithms = apps_lib.algorithms_in(table)
-    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=4, sharey=True)
+    graphs, algorithms, fig, axes = apps_lib.panel_per_graph(table)
     x = np.arange(len(algorithms))
     color = style.VARIANT_COLORS[apps_lib.PAPER_VARIANT]
     for col, graph in enumerate(graphs):
