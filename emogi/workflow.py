@@ -36,6 +36,30 @@ def measurement_source(choice, dry_run=False):
     return source, f"{'auto' if choice == 'auto' else 'config'}: {detail}"
 
 
+def check_apps(config):
+    """Problems with the `apps` section that would only show after the GPU work, when Figs. 11 and 12 are drawn:
+    one line each, empty when there are none (or when the applications are disabled)."""
+    apps = config["apps"]
+    if not apps["enabled"]:
+        return []
+    problems = []
+    missing_modes = [m for m in ("zerocopy", "uvm") if m not in apps["modes"]]
+    if missing_modes:
+        problems.append(f"apps.modes lacks {', '.join(missing_modes)}: Fig. 11 compares zerocopy with uvm")
+    lacking = [a for a, variants in apps["variants"].items() if "merged-aligned" not in variants]
+    if lacking:
+        problems.append(f"apps.variants of {', '.join(lacking)} lack merged-aligned, the paper's EMOGI kernel "
+                        "that Figs. 11 and 12 plot")
+    widths = [w for w in (4, 8) if w not in apps["edge_bytes"]]
+    if widths:
+        problems.append(f"apps.edge_bytes lacks {widths[0]}: Fig. 11 is drawn at 8-byte edges and Fig. 12 "
+                        "compares 4 with 8")
+    if apps["roots"] > config["roots"]["count"]:
+        problems.append(f"apps.roots is {apps['roots']}, more than the {config['roots']['count']} roots drawn "
+                        "(roots.count)")
+    return problems
+
+
 def comma(items):
     return ",".join(str(i) for i in items)
 

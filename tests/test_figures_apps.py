@@ -150,3 +150,16 @@ def test_measure_run_writes_the_apps_table(emogi_binary, tmp_path, algorithm):
     assert set(rows["algorithm"]) == {algorithm} and set(rows["edge_bytes"]) == {4}
     assert len(rows) == 2 * 2 * 2 * (2 if algorithm == "sssp" else 1)  # variants x modes x reps (x roots)
     assert rows["gpu"].notna().all() and rows["commit"].notna().all()
+
+
+def test_check_apps_names_each_problem():
+    from emogi.workflow import check_apps
+    good = {"enabled": True, "modes": ["device", "zerocopy", "uvm"], "edge_bytes": [8, 4], "roots": 2,
+            "variants": {"bfs": ["merged-aligned"], "sssp": ["merged-aligned", "frontier"]}}
+    assert check_apps({"apps": good, "roots": {"count": 8}}) == []
+    bad = dict(good, modes=["device"], edge_bytes=[8], roots=9, variants={"sssp": ["frontier"]})
+    problems = check_apps({"apps": bad, "roots": {"count": 8}})
+    assert len(problems) == 4
+    assert any("zerocopy, uvm" in p for p in problems) and any("sssp lack merged-aligned" in p for p in problems)
+    assert any("lacks 4" in p for p in problems) and any("apps.roots is 9" in p for p in problems)
+    assert check_apps({"apps": dict(bad, enabled=False), "roots": {"count": 8}}) == []

@@ -44,8 +44,18 @@ def test_dry_run_previews_the_gpu_plan(workdir):
     done = snakemake(workdir, "-n", "--config", "measurements=fresh")
     assert done.returncode == 0, done.stderr
     for rule in ("generate_graph", "pick_roots", "build_kernels", "measure_bfs", "link_probe", "profile_bfs",
-                 "collect_tables", "report"):
+                 "measure_app", "first_roots", "narrow_graph", "collect_tables", "report"):
         assert rule in done.stdout
+
+
+def test_apps_that_could_not_draw_figs_11_and_12_fail_at_start_up(workdir):
+    done = snakemake(workdir, "-n", "--config", "measurements=fresh", "apps={'modes': ['zerocopy']}")
+    assert done.returncode != 0
+    assert "apps.modes lacks uvm" in done.stdout + done.stderr
+    (workdir / "no_apps.yaml").write_text("apps:\n  enabled: false\n")
+    done = snakemake(workdir, "-n", "--config", "measurements=fresh", "--configfile", "no_apps.yaml")
+    assert done.returncode == 0, done.stderr
+    assert "measure_app" not in done.stdout
 
 
 @pytest.mark.parametrize("override,message", [
@@ -67,7 +77,7 @@ def test_complete_run_from_archived_measurements(workdir):
     results = workdir / "results"
     source = json.loads((results / "tables" / "source.json").read_text())
     assert source["source"] == "archive"
-    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth"):
+    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "fig11_applications", "fig12_edge_width"):
         assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
     pdf = results / "report" / "report.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")

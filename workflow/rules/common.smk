@@ -28,6 +28,9 @@ try:
 except setup.SourceError as err:
     raise WorkflowError(str(err))
 logger.info(f"measurements: {SOURCE} ({_why})")
+_apps_problems = setup.check_apps(config)
+if _apps_problems and SOURCE == "fresh":  # archived tables are drawn as they are; fresh ones must fit the figures
+    raise WorkflowError("config: " + "; ".join(_apps_problems) + " (or set apps.enabled: false)")
 
 from emogi.schema import TABLES as _SCHEMA_TABLES  # noqa: E402
 
