@@ -6,8 +6,8 @@
     python -m emogi.measure toy|chase|concurrency --binary build/emogi --out X.csv -- ...   (microbenchmarks)
 
 Everything after `--` goes to the binary. `run` on a directed graph with `--algorithm cc` writes a header-only
-table and says why, as the paper skips CC on SK and UK5. A lock file serialises GPU work even across separate snakemake
-invocations (Snakemake's `gpu` resource already does so within one).
+table and says why, as the paper skips CC on SK and UK5. A lock file serialises GPU work even across separate
+snakemake invocations (Snakemake's `gpu` resource already does so within one).
 """
 import argparse
 import contextlib
@@ -24,7 +24,8 @@ from emogi.atomic import write_csv
 
 
 # binary command -> the table its rows belong to (emogi/schema.py)
-TABLE_OF = {"bfs": "runs", "run": "apps", "linkbw": "link", "toy": "toy", "chase": "latency", "concurrency": "concurrency"}
+TABLE_OF = {"bfs": "runs", "run": "apps", "linkbw": "link", "toy": "toy", "chase": "latency",
+            "concurrency": "concurrency"}
 
 
 @contextlib.contextmanager

@@ -140,8 +140,9 @@ AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
 
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
 TABLES = {"runs": RUN_COLUMNS, "apps": APP_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS,
-          "toy": TOY_COLUMNS, "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS, "toy_profile": TOY_PROFILE_COLUMNS,
-          "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS, "amplification": AMPLIFICATION_COLUMNS}
+          "toy": TOY_COLUMNS, "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS,
+          "toy_profile": TOY_PROFILE_COLUMNS, "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
+          "amplification": AMPLIFICATION_COLUMNS}
 
 
 def check_columns(frame, table):

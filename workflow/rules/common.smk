@@ -16,6 +16,8 @@ setup.prepare_environment(REPO, invocation=shlex.join(["snakemake", *sys.argv[1:
 GRAPHS = list(config["graphs"])
 WIDTHS = config["edge_bytes"]
 DEVICE = config["gpu"]["device"]
+# Every GPU job that places an edge list passes this on (empty unless the config allows oversubscription).
+OVERSUBSCRIBE = "--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else ""
 comma = setup.comma
 
 # GPU jobs declare `resources: gpu=1`; one unit in all means they never overlap. The workflow profile sets it

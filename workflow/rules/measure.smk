@@ -15,7 +15,7 @@ rule measure_bfs:
         m=config["measure"],
         variants=comma(config["measure"]["variants"]),
         modes=comma(config["measure"]["modes"]),
-        oversubscribe="--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else "",
+        oversubscribe=OVERSUBSCRIBE,
     resources:
         gpu=1,
     log:
@@ -42,7 +42,7 @@ rule measure_app:
         a=config["apps"],
         variants=lambda w: comma(config["apps"]["variants"][w.algorithm]),
         modes=comma(config["apps"]["modes"]),
-        oversubscribe="--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else "",
+        oversubscribe=OVERSUBSCRIBE,
     wildcard_constraints:
         algorithm="bfs|sssp|cc|pagerank",
     resources:

@@ -15,7 +15,7 @@ rule profile_bfs:
         ncu=config["profile"]["ncu"],
         variants=comma(config["measure"]["variants"]),
         modes=comma(config["measure"]["modes"]),
-        oversubscribe="--allow-managed-oversubscription" if config["measure"]["allow_managed_oversubscription"] else "",
+        oversubscribe=OVERSUBSCRIBE,
     resources:
         gpu=1,
     log:
