@@ -25,7 +25,7 @@ PAPER_TEXT = Path("/work/shared/papers/emogi-pvldb2021.txt")
 
 
 def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
-    """Draw both figures and the model table in-process, as the workflow's rules would (but faster)."""
+    """Draw the figures and the model table in-process, as the workflow's rules would (but faster)."""
     from model import bounds
 
     fig09 = importlib.import_module("figures.fig09_speedup_over_uvm")
@@ -41,6 +41,12 @@ def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
                                                           "--out-csv", str(p[f"{key}_csv"])])
     if not with_profile:
         return p
+    for key, name, inputs in (("fig07", "fig07_pcie_requests", ["--profile", tables["profile"]]),
+                              ("fig10", "fig10_read_amplification",
+                               ["--profile", tables["profile"], "--runs", tables["runs"]])):
+        p[key], p[f"{key}_csv"] = out / f"{key}.png", out / f"{key}.csv"
+        importlib.import_module(f"figures.{name}").main([*map(str, inputs), "--source", str(tables["source"]),
+                                                          "--out", str(p[key]), "--out-csv", str(p[f"{key}_csv"])])
     fig08.main(["--profile", str(tables["profile"]), "--link", str(tables["link"]), "--source",
                 str(tables["source"]), "--out", str(p["fig08"]), "--out-csv", str(p["fig08_csv"])])
     bounds.main(["--runs", str(tables["runs"]), "--profile", str(tables["profile"]), "--link", str(tables["link"]),
@@ -54,7 +60,9 @@ def _args(tables, figs, out_pdf, with_profile=True) -> list[str]:
             "--fig11", figs["fig11"], "--fig11-csv", figs["fig11_csv"], "--fig12", figs["fig12"],
             "--fig12-csv", figs["fig12_csv"]]
     if with_profile:
-        args += ["--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"]]
+        args += ["--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"],
+                 "--fig07", figs["fig07"], "--fig07-csv", figs["fig07_csv"], "--fig10", figs["fig10"],
+                 "--fig10-csv", figs["fig10_csv"]]
     return [str(a) for a in args]
 
 
@@ -155,7 +163,7 @@ def test_source_line_on_first_page_and_under_each_figure(built):
     assert meta["value"] == {"page": 1, "text": label}
     figures = query_report(built["json"], "figure")
     images = [f for f in figures if f["body"].get("func") == "image"]
-    assert len(images) == 4  # Figs. 9, 8, 11 and 12
+    assert len(images) == 6  # Figs. 9, 8, 7, 10, 11 and 12
     for f in figures:
         assert label in text_of(f["caption"]), text_of(f["caption"])
 
@@ -212,7 +220,7 @@ def test_paper_numbers_are_quoted_from_the_paper():
     norm = lambda s: re.sub(r"\s+", " ", s.replace("$1.10 \\times$", "1.10×"))  # noqa: E731  (PDF-to-text math)
     text = norm(PAPER_TEXT.read_text())
     numbers = yaml.safe_load(PAPER_NUMBERS.read_text())
-    for group in ("system", "fig09", "fig08", "apps"):
+    for group in ("system", "fig09", "fig08", "fig07", "fig10", "apps"):
         for key, entry in numbers[group].items():
             assert entry.get("section") and entry.get("quote"), (group, key)
             for fragment in entry["quote"].split(" ... "):

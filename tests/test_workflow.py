@@ -77,7 +77,8 @@ def test_complete_run_from_archived_measurements(workdir):
     results = workdir / "results"
     source = json.loads((results / "tables" / "source.json").read_text())
     assert source["source"] == "archive"
-    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "fig11_applications", "fig12_edge_width"):
+    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "fig07_pcie_requests", "fig10_read_amplification",
+                   "fig11_applications", "fig12_edge_width"):
         assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
     pdf = results / "report" / "report.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")

@@ -6,6 +6,8 @@ FIGURE_INPUTS = {
     "fig09_speedup_over_uvm": {"runs": "results/tables/runs.csv"},
     "fig11_applications": {"apps": "results/tables/apps.csv"},
     "fig12_edge_width": {"apps": "results/tables/apps.csv"},
+    "fig07_pcie_requests": {"profile": "results/tables/profile.csv"},
+    "fig10_read_amplification": {"profile": "results/tables/profile.csv", "runs": "results/tables/runs.csv"},
     "fig08_pcie_bandwidth": {"profile": "results/tables/profile.csv", "link": "results/tables/link.csv"},
     "fig_copy_bandwidth": {"link": "results/tables/link.csv"},
     "fig_zero_copy_toy": {"toy": "results/tables/toy.csv", "toy-profile": "results/tables/toy_profile.csv", "link": "results/tables/link.csv"},

@@ -40,6 +40,8 @@ rule report:
         " --link-bound {input.link_bound} --parameters {input.parameters} --predictions {input.predictions}"
         " --prediction-summary {input.summary} {params.micro}"
         " --table2 {input.table2} --fig06 {input.fig06} --fig06-csv {input.fig06_csv}"
+        " --fig07 results/figures/fig07_pcie_requests.png --fig07-csv results/figures/fig07_pcie_requests.csv"
+        " --fig10 results/figures/fig10_read_amplification.png --fig10-csv results/figures/fig10_read_amplification.csv"
         " --fig11 results/figures/fig11_applications.png --fig11-csv results/figures/fig11_applications.csv"
         " --fig12 results/figures/fig12_edge_width.png --fig12-csv results/figures/fig12_edge_width.csv"
         " --concurrency-profile {input.concurrency_profile} --paper-numbers {input.numbers} --out {output} > {log} 2>&1"

@@ -397,6 +397,38 @@ def fig08_section(csv: Path, image: str, paper: dict, label: str, link: pd.DataF
     }
 
 
+def requests_section(a, root: Path, paper: dict) -> dict | None:
+    """Figs. 7 and 10: PCIe requests per variant and the read amplification, the paper's extremes beside ours
+    (zero-copy managed, the default); None when the figures were not given (no profile table)."""
+    if not (a.fig07 and a.fig10):
+        return None
+    t7, t10 = pd.read_csv(a.fig07_csv), pd.read_csv(a.fig10_csv)
+    p7, p10 = paper["fig07"], paper["fig10"]
+    zc7, zc10 = t7[t7["mode"] == "zerocopy"], t10[t10["mode"] == "zerocopy"]
+
+    def most(t, column, **where):
+        for key, value in where.items():
+            t = t[t[key] == value]
+        return float(t[column].max()) if len(t) else math.nan
+
+    rows = [
+        ["Merged: fewer requests than Naive, up to", paper_value(p7["merged_fewer_than_naive"], fpct1),
+         fpct1(most(zc7, "fewer_than_naive", variant="merged")), p7["merged_fewer_than_naive"]["section"]],
+        ["Merged+Aligned: fewer requests than Merged, up to", paper_value(p7["aligned_fewer_than_merged"], fpct1),
+         fpct1(most(zc7, "fewer_than_merged", variant="merged-aligned")), p7["aligned_fewer_than_merged"]["section"]],
+        ["Merged+Aligned: mean request size, up to", "–", f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B",
+         "–"],
+        ["UVM read amplification, up to", paper_value(p10["uvm_up_to"], fx), fx(most(t10, "amplification", mode="uvm")),
+         p10["uvm_up_to"]["section"]],
+        ["EMOGI read amplification, at most", paper_value(p10["emogi_at_most"], fx),
+         f"{fx(most(zc10, 'amplification'))} (payload {fx(most(zc10, 'payload_amplification'))})",
+         p10["emogi_at_most"]["section"]],
+    ]
+    return {"fig07": rooted(a.fig07, root), "fig10": rooted(a.fig10, root),
+            "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours, zero-copy (managed)",
+                                       "paper section"], "align": "lrrl", "rows": rows}}
+
+
 def link_bound_section(csv: Path) -> dict:
     t = read_csv(csv, "model link bound")
     rows = []
@@ -952,13 +984,13 @@ def build(a) -> tuple[dict, Path]:
     link = read_csv(a.link, "link table", "link")
     micro_images = [getattr(a, f"fig_{key}") for key, _, _ in MICRO_FIGURES if getattr(a, f"fig_{key}")]
     micro_images += [a.fig06] if a.fig06 else []  # the datasets figure: same checks, same typst root
-    micro_images += [img for img in (a.fig11, a.fig12) if img]  # the applications (§5.4)
+    micro_images += [img for img in (a.fig07, a.fig10, a.fig11, a.fig12) if img]  # requests (§5.3), applications (§5.4)
     for img in [a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images:
         if not img.is_file():
             raise ReportError(f"report: figure image {img} is missing")
     if bool(a.fig08) != bool(a.fig08_csv):
         raise ReportError("report: give both --fig08 and --fig08-csv, or neither")
-    for key in ("fig11", "fig12"):
+    for key in ("fig07", "fig10", "fig11", "fig12"):
         if bool(getattr(a, key)) != bool(getattr(a, f"{key}_csv")):
             raise ReportError(f"report: give both --{key} and --{key}-csv, or neither")
     if bool(a.fig06) != bool(a.fig06_csv):
@@ -983,6 +1015,7 @@ def build(a) -> tuple[dict, Path]:
         "fig08": (fig08_section(a.fig08_csv, rooted(a.fig08, root), paper, label, link, source) if a.fig08
                   else None),
         "link_bound": link_bound_section(a.link_bound) if a.link_bound else None,
+        "requests": requests_section(a, root, paper),
         "apps": apps_section(a, root, paper, runs, source),
         "times": times_section(runs),
         "allocations": allocation_section(runs),
@@ -1028,8 +1061,9 @@ def main(argv=None) -> int:
     ap.add_argument("--table2", type=Path, help="table2_datasets.csv of emogi.dataset_table")
     ap.add_argument("--fig06", type=Path, help="fig06_degree_cdf.png")
     ap.add_argument("--fig06-csv", type=Path, help="fig06_degree_cdf.csv (its plotted numbers)")
-    # The applications of §5.4 (Figs. 11, 12): optional
-    for key, module in (("fig11", "fig11_applications"), ("fig12", "fig12_edge_width")):
+    # PCIe requests and read amplification (§5.3, Figs. 7 and 10) and the applications (§5.4, Figs. 11, 12): optional
+    for key, module in (("fig07", "fig07_pcie_requests"), ("fig10", "fig10_read_amplification"),
+                        ("fig11", "fig11_applications"), ("fig12", "fig12_edge_width")):
         ap.add_argument(f"--{key}", type=Path, help=f"{module}.png")
         ap.add_argument(f"--{key}-csv", type=Path, help=f"{module}.csv (its plotted numbers)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
