@@ -108,6 +108,15 @@ def write_synthetic_tables(folder: Path, source: str = "fresh", micro: bool = Tr
     return paths
 
 
+def run_figure(script: Path, inputs: dict, source, out_dir: Path):
+    """A figure script as the workflow runs it: --<flag> PATH per input; returns (process, png, csv)."""
+    png, csv_path = out_dir / f"{script.stem}.png", out_dir / f"{script.stem}.csv"
+    args = [a for flag, path in inputs.items() for a in (f"--{flag}", str(path))]
+    done = subprocess.run([sys.executable, str(script), *args, "--source", str(source), "--out", str(png),
+                           "--out-csv", str(csv_path)], capture_output=True, text=True)
+    return done, png, csv_path
+
+
 # --- the applications table (Figs. 11, 12): made-up times, uvm slowest, 4-byte edges 1.6x faster in zero-copy ---
 APP_VARIANTS = {"bfs": ("merged-aligned", "direction-optimizing"), "sssp": ("merged-aligned", "frontier"),
                 "cc": ("merged-aligned", "afforest"), "pagerank": ("merged-aligned", "frontier")}

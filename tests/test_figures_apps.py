@@ -12,7 +12,7 @@ import pytest
 
 from emogi import csr, measure
 from emogi.schema import APP_COLUMNS
-from tests.test_figures import GRAPHS, synthetic_app_ms, write_synthetic_tables
+from tests.test_figures import GRAPHS, run_figure, synthetic_app_ms, write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
 FIG11 = REPO / "figures" / "fig11_applications.py"
@@ -25,10 +25,7 @@ def tables(tmp_path_factory):
 
 
 def draw(script, apps, source, out_dir):
-    png, csv_path = out_dir / f"{script.stem}.png", out_dir / f"{script.stem}.csv"
-    done = subprocess.run([sys.executable, str(script), "--apps", str(apps), "--source", str(source),
-                           "--out", str(png), "--out-csv", str(csv_path)], capture_output=True, text=True)
-    return done, png, csv_path
+    return run_figure(script, {"apps": apps}, source, out_dir)
 
 
 def test_fig11_speedups_over_the_fastest_uvm_variant(tables, tmp_path):

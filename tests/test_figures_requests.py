@@ -2,15 +2,13 @@
 the plotted numbers against an independent computation from the same tables."""
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from tests.test_figures import write_synthetic_tables
+from tests.test_figures import run_figure, write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
 FIG07 = REPO / "figures" / "fig07_pcie_requests.py"
@@ -22,16 +20,8 @@ def tables(tmp_path_factory):
     return write_synthetic_tables(tmp_path_factory.mktemp("requests"), micro=False)
 
 
-def draw(script, inputs, source, out_dir):
-    png, csv_path = out_dir / f"{script.stem}.png", out_dir / f"{script.stem}.csv"
-    args = [a for flag, path in inputs.items() for a in (f"--{flag}", str(path))]
-    done = subprocess.run([sys.executable, str(script), *args, "--source", str(source), "--out", str(png),
-                           "--out-csv", str(csv_path)], capture_output=True, text=True)
-    return done, png, csv_path
-
-
 def test_fig07_requests_and_the_papers_two_reductions(tables, tmp_path):
-    done, png, csv_path = draw(FIG07, {"profile": tables["profile"]}, tables["source"], tmp_path)
+    done, png, csv_path = run_figure(FIG07, {"profile": tables["profile"]}, tables["source"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert png.stat().st_size > 10_000
     out = pd.read_csv(csv_path)
@@ -50,7 +40,7 @@ def test_fig07_requests_and_the_papers_two_reductions(tables, tmp_path):
 
 
 def test_fig10_amplification_is_bytes_read_over_the_reached_lists(tables, tmp_path):
-    done, png, csv_path = draw(FIG10, {"profile": tables["profile"], "runs": tables["runs"]}, tables["source"],
+    done, png, csv_path = run_figure(FIG10, {"profile": tables["profile"], "runs": tables["runs"]}, tables["source"],
                                tmp_path)
     assert done.returncode == 0, done.stderr
     assert png.stat().st_size > 10_000
@@ -76,5 +66,5 @@ def test_fig10_without_the_profiled_root_in_the_runs_says_so(tables, tmp_path):
     runs["root"] += 1_000_000
     path = tmp_path / "runs.csv"
     runs.to_csv(path, index=False)
-    done, png, _ = draw(FIG10, {"profile": tables["profile"], "runs": path}, tables["source"], tmp_path)
+    done, png, _ = run_figure(FIG10, {"profile": tables["profile"], "runs": path}, tables["source"], tmp_path)
     assert done.returncode != 0 and "no profiled root" in done.stderr and not png.exists()
