@@ -55,7 +55,7 @@ def algorithms_in(table: pd.DataFrame) -> list[str]:
 def panel_per_graph(table: pd.DataFrame):
     """The page both figures draw on: one panel per graph, side by side. Returns (graphs, algorithms, fig, axes)."""
     graphs = list(dict.fromkeys(table["graph"]))
-    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=4, sharey=True)
+    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=5, sharey=True)
     return graphs, algorithms_in(table), fig, axes
 
 
