@@ -197,7 +197,14 @@ def test_cli_reads_url_and_checksum_from_a_catalog(server, www, tmp_path):
 
 def test_repository_catalog_entries_are_complete():
     datasets = yaml.safe_load((REPO / "config" / "datasets_catalog.yaml").read_text())["datasets"]
+    law = {name: datasets.pop(name) for name in ("sk-2005", "uk-2007-05")}
     assert set(datasets) == {"GAP-kron", "GAP-urand", "com-Friendster", "MOLIERE_2016"}
+    for name, entry in law.items():  # WebGraph BV files from LAW: graph, properties and offsets
+        urls = [f["url"] for f in entry["files"]]
+        assert urls == [f"http://data.law.di.unimi.it/webdata/{name}/{name}.{ext}"
+                        for ext in ("graph", "properties", "offsets")]
+        assert all(f["sha256"] is None or len(f["sha256"]) == 64 for f in entry["files"])
+        assert entry["directed"] is True and entry["weights"] == "generated"
     for name, entry in datasets.items():
         group_name = entry["suitesparse"]
         assert entry["url"] == f"https://sparse.tamu.edu/MM/{group_name}.tar.gz"

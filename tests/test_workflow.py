@@ -48,6 +48,16 @@ def test_dry_run_previews_the_gpu_plan(workdir):
         assert rule in done.stdout
 
 
+def test_dry_run_of_the_papers_study(workdir):
+    """config/paper.yaml's six datasets resolve through the catalog (downloads and all) into one plan."""
+    done = snakemake(workdir, "-n", "--configfile", "config/paper.yaml", "--replace-workflow-config",
+                     "--config", "measurements=fresh")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    for rule in ("generate_graph", "download_dataset", "convert_suitesparse", "convert_law", "measure_bfs",
+                 "measure_app"):
+        assert rule in done.stdout
+
+
 def test_apps_that_could_not_draw_figs_11_and_12_fail_at_start_up(workdir):
     done = snakemake(workdir, "-n", "--config", "measurements=fresh", "apps={'modes': ['zerocopy']}")
     assert done.returncode != 0
