@@ -74,7 +74,8 @@ def draw(table: pd.DataFrame, source: dict):
             if np.isfinite(ratio):  # NaN: an application not measured on this graph (CC on a directed one)
                 ax.hlines(ratio, xi - 0.35, xi + 0.35, colors="black", linestyles="--", linewidth=0.9, zorder=3)
         ax.axhline(1.0, color="#777777", linewidth=0.6, zorder=1)
-        ax.set_xticks(x, [f"{apps_lib.ALGORITHM_LABELS[a]}\n8 B:\n{apps_lib.time_text(t)}"
+        ax.set_xticks(x, [f"{apps_lib.ALGORITHM_LABELS[a]}\n" + (f"8 B:\n{apps_lib.time_text(t)}" if np.isfinite(t)
+                                                                  else "not run")  # e.g. CC on a directed graph
                           for a, t in zip(algorithms, rows["time_8_ms"])])
         ax.set_title(f"{graph}, Merged+Aligned, zero-copy")
         if col == 0:

@@ -66,6 +66,19 @@ def test_fig11_leaves_out_a_fastest_bar_that_is_emogi_itself(tables, tmp_path):
     assert set(pd.read_csv(csv_path)["bar"]) == {"emogi", "device"}
 
 
+def test_fig11_with_an_application_missing_on_one_graph(tables, tmp_path):
+    """CC is skipped on directed graphs: that graph's panel has no CC bars, the other graph's has them."""
+    apps = pd.read_csv(tables["apps"])
+    path = tmp_path / "apps.csv"
+    apps[~((apps["graph"] == GRAPHS[1]) & (apps["algorithm"] == "cc"))].to_csv(path, index=False)
+    for script in (FIG11, FIG12):
+        done, png, csv_path = draw(script, path, tables["source"], tmp_path)
+        assert done.returncode == 0, done.stderr
+        out = pd.read_csv(csv_path)
+        assert set(out[out["graph"] == GRAPHS[1]]["algorithm"]) == {"bfs", "sssp", "pagerank"}
+        assert "cc" in set(out[out["graph"] == GRAPHS[0]]["algorithm"])
+
+
 def test_fig11_without_uvm_names_the_missing_baseline(tables, tmp_path):
     apps = pd.read_csv(tables["apps"])
     path = tmp_path / "apps.csv"
