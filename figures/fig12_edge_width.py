@@ -1,9 +1,9 @@
 """Figure 12 analogue: EMOGI with 4-byte against 8-byte edge lists, for BFS, SSSP, CC and PageRank.
 
 One panel per graph; for each application the speedup of 4-byte over 8-byte edges with the paper's EMOGI kernel
-(Merged+Aligned, zero-copy), the 8-byte time under the application's name (the paper writes it on the bar). A short dashed line marks
-the ratio of bytes read per edge, (8 + w) / (4 + w) with w = 4 for SSSP's weight and 0 otherwise: a traversal
-bound by the link alone would reach it.
+(Merged+Aligned, zero-copy), the 8-byte time under the application's name (the paper writes it on the bar). A
+short dashed line marks the ratio of bytes read per edge, (8 + w) / (4 + w) with w = 4 for SSSP's weight and 0
+otherwise: a traversal bound by the link alone would reach it.
 
 Definitions (also in the figure footer):
   time     as in Fig. 11 (mean over roots of the per-root median over reps; CC, PageRank: median over reps)

@@ -311,8 +311,9 @@ def apps_section(a, root: Path, paper: dict, runs: pd.DataFrame, source: dict) -
                   fx(mean(t12, "speedup", algorithm=x)), ""] for x in algorithms if x in set(t12["algorithm"])]
     per_graph = []
     for (graph, algorithm), g in t11.groupby(["graph", "algorithm"], sort=False):
-        cells = [str(graph), label[algorithm], f"{style.VARIANT_LABELS.get(g['uvm_baseline_variant'].iloc[0], g['uvm_baseline_variant'].iloc[0])}, "
-                 f"{fms(float(g['uvm_baseline_ms'].iloc[0]))} ms"]
+        base = str(g["uvm_baseline_variant"].iloc[0])
+        cells = [str(graph), label[algorithm],
+                 f"{style.VARIANT_LABELS.get(base, base)}, {fms(float(g['uvm_baseline_ms'].iloc[0]))} ms"]
         for bar in ("emogi", "fastest", "device"):
             hit = g[g["bar"] == bar]
             if len(hit):
@@ -416,8 +417,8 @@ def requests_section(a, root: Path, paper: dict) -> dict | None:
          fpct1(most(zc7, "fewer_than_naive", variant="merged")), p7["merged_fewer_than_naive"]["section"]],
         ["Merged+Aligned: fewer requests than Merged, up to", paper_value(p7["aligned_fewer_than_merged"], fpct1),
          fpct1(most(zc7, "fewer_than_merged", variant="merged-aligned")), p7["aligned_fewer_than_merged"]["section"]],
-        ["Merged+Aligned: mean request size, up to", "–", f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B",
-         "–"],
+        ["Merged+Aligned: mean request size, up to", "–",
+         f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B", "–"],
         ["UVM read amplification, up to", paper_value(p10["uvm_up_to"], fx), fx(most(t10, "amplification", mode="uvm")),
          p10["uvm_up_to"]["section"]],
         ["EMOGI read amplification, at most", paper_value(p10["emogi_at_most"], fx),
@@ -984,7 +985,8 @@ def build(a) -> tuple[dict, Path]:
     link = read_csv(a.link, "link table", "link")
     micro_images = [getattr(a, f"fig_{key}") for key, _, _ in MICRO_FIGURES if getattr(a, f"fig_{key}")]
     micro_images += [a.fig06] if a.fig06 else []  # the datasets figure: same checks, same typst root
-    micro_images += [img for img in (a.fig07, a.fig10, a.fig11, a.fig12) if img]  # requests (§5.3), applications (§5.4)
+    # requests and amplification (§5.3), the applications (§5.4)
+    micro_images += [img for img in (a.fig07, a.fig10, a.fig11, a.fig12) if img]
     for img in [a.fig09] + ([a.fig08] if a.fig08 else []) + micro_images:
         if not img.is_file():
             raise ReportError(f"report: figure image {img} is missing")
