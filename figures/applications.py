@@ -12,6 +12,7 @@ import pandas as pd
 from emogi.schema import ALGORITHMS, APP_COLUMNS
 from emogi.tables import TableError, default_launch, read_table
 from figures import style
+from model.bounds import mean_of_root_medians
 
 ALGORITHM_LABELS = {"bfs": "BFS", "sssp": "SSSP", "cc": "CC", "pagerank": "PR"}
 PAPER_VARIANT = "merged-aligned"  # what the paper calls EMOGI
@@ -39,11 +40,10 @@ def app_times(apps: pd.DataFrame) -> pd.DataFrame:
     PageRank have no root, so their time is the median over reps). Default launches, verified rows only."""
     runs = style.verified_rows(default_launch(apps)).copy()
     if runs.empty:
-        return pd.DataFrame(columns=KEYS + ["time_ms", "n_roots"])
-    runs["root"] = pd.to_numeric(runs["root"], errors="coerce").fillna(-1)
+        return pd.DataFrame(columns=KEYS + ["time_ms", "n_roots", "n_reps_min"])
+    runs["root"] = pd.to_numeric(runs["root"], errors="coerce").fillna(-1)  # CC, PageRank: one placeholder root
     runs["edge_bytes"] = runs["edge_bytes"].astype(int)
-    per_root = runs.groupby(KEYS + ["root"], as_index=False)["time_ms"].median()
-    return per_root.groupby(KEYS, as_index=False).agg(time_ms=("time_ms", "mean"), n_roots=("root", "nunique"))
+    return mean_of_root_medians(runs, KEYS)
 
 
 def algorithms_in(table: pd.DataFrame) -> list[str]:

@@ -60,9 +60,15 @@ def traversal_time_ms(runs: pd.DataFrame, roots: pd.DataFrame | None = None) -> 
     runs = verified_bfs(runs)
     if roots is not None:
         runs = runs.merge(roots[KEYS + ["root"]].drop_duplicates(), on=KEYS + ["root"])
-    per_root = runs.groupby(KEYS + ["root"], as_index=False).agg(time_ms=("time_ms", "median"),
+    return mean_of_root_medians(runs, KEYS)
+
+
+def mean_of_root_medians(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per `keys`: the mean over roots of the per-root median time over reps. Returns keys + [time_ms, n_roots,
+    n_reps_min]; a root must not be NaN (rows without one, e.g. PageRank's, need a placeholder value)."""
+    per_root = runs.groupby(keys + ["root"], as_index=False).agg(time_ms=("time_ms", "median"),
                                                                  n_reps=("time_ms", "size"))
-    return per_root.groupby(KEYS, as_index=False).agg(time_ms=("time_ms", "mean"), n_roots=("root", "nunique"),
+    return per_root.groupby(keys, as_index=False).agg(time_ms=("time_ms", "mean"), n_roots=("root", "nunique"),
                                                       n_reps_min=("n_reps", "min"))
 
 

@@ -24,11 +24,10 @@ from emogi.tables import default_launch
 runs = default_launch(pd.read_csv("results/tables/runs.csv"))
 per_root = runs.groupby(["graph", "edge_bytes", "mode", "variant", "root"]).time_ms.median()
 print(per_root.groupby(["graph", "edge_bytes", "mode", "variant"]).mean().unstack().round(1).to_string())
-apps = default_launch(pd.read_csv("results/tables/apps.csv"))
-if len(apps):  # EMOGI §5.4: per-root medians, then the mean over roots (Figs. 11, 12)
-    apps["root"] = apps["root"].fillna(-1)
-    per_root = apps.groupby(["algorithm", "graph", "edge_bytes", "variant", "mode", "root"]).time_ms.median()
-    print(per_root.groupby(["algorithm", "graph", "edge_bytes", "variant", "mode"]).mean().unstack().round(1).to_string())
+from figures.applications import app_times
+apps = app_times(pd.read_csv("results/tables/apps.csv"))  # EMOGI §5.4, as Figs. 11 and 12 time them
+if len(apps):
+    print(apps.set_index(["algorithm", "graph", "edge_bytes", "variant", "mode"]).time_ms.unstack().round(1).to_string())
 s = json.load(open("results/model/prediction_summary.json"))
 print("model:", {k: s[k] for k in ("median_abs_error", "worst_abs_error", "worst_run", "n_runs", "rule")})
 p = json.load(open("results/model/parameters.json"))

@@ -254,6 +254,13 @@ def fig09_section(csv: Path, image: str, paper: dict, label: str) -> dict:
     }
 
 
+def summary_of(t: pd.DataFrame, column: str, how: str, **where) -> float:
+    """`how` ("mean", "max") of `column` over the rows whose columns equal `where`'s values; NaN when none do."""
+    for key, value in where.items():
+        t = t[t[key] == value]
+    return float(t[column].agg(how)) if len(t) else math.nan
+
+
 def _mib(text) -> float:
     """'81559 MiB' (provenance's gpu_memory) in bytes; NaN when not recorded."""
     m = re.match(r"\s*([0-9.]+)\s*MiB", str(text or ""))
@@ -293,9 +300,7 @@ def apps_section(a, root: Path, paper: dict, runs: pd.DataFrame, source: dict) -
     algorithms = [x for x in ALGORITHMS if x in set(t11["algorithm"])]
 
     def mean(t, column, **where):
-        for key, value in where.items():
-            t = t[t[key] == value]
-        return float(t[column].mean()) if len(t) else math.nan
+        return summary_of(t, column, "mean", **where)
 
     emogi, fastest, device = (t11[t11["bar"] == b] for b in ("emogi", "fastest", "device"))
     rows = [["EMOGI over UVM, mean over graphs and applications", paper_value(p["emogi_over_uvm"], fx),
@@ -408,9 +413,7 @@ def requests_section(a, root: Path, paper: dict) -> dict | None:
     zc7, zc10 = t7[t7["mode"] == "zerocopy"], t10[t10["mode"] == "zerocopy"]
 
     def most(t, column, **where):
-        for key, value in where.items():
-            t = t[t[key] == value]
-        return float(t[column].max()) if len(t) else math.nan
+        return summary_of(t, column, "max", **where)
 
     rows = [
         ["Merged: fewer requests than Naive, up to", paper_value(p7["merged_fewer_than_naive"], fpct1),
