@@ -6,10 +6,17 @@ of the link limit W (the pinned cudaMemcpy host-to-device peak, measured in the 
 
 Graphs are generated (with weights, emogi.weights) into --graph-dir if absent. Every timed run is verified by
 the binary before its row is written; a failed verification fails the job. Rows carry provenance.
+
+With --profile, every run that reads host memory (zerocopy, zerocopy-pinned, auto) is run once more under Nsight
+Compute (emogi.profile), which counts the 32-byte sectors it fetched from host memory. The table then also gives
+`fetched_ratio` (sectors x 32 over the list bytes the run needed: the partial sectors at list ends, and lists
+read twice when neighbouring lists share a sector) and `fetched_fraction_of_w`, the link's use in bytes actually
+fetched per second (GB/s of lists read x fetched_ratio, over W).
 """
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,7 +31,9 @@ from emogi.measure import run_binary
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
-                   "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight"]
+                   "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio", "fetched_fraction_of_w"]
+HOST_READING_MODES = ("zerocopy", "zerocopy-pinned", "auto")  # the modes whose reads Nsight Compute sees as sysmem
+KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
 
 
 def log(message: str) -> None:
@@ -56,17 +65,56 @@ def link_limit(binary, device: int) -> float:
     return float(pinned.groupby("size_bytes")["gbps"].median().max())
 
 
-def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0) -> pd.DataFrame:
-    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights."""
-    keys = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
-    out = runs.groupby(keys, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
+def entry_bytes(frame: pd.DataFrame):
+    """Bytes a run reads per list entry: the neighbour id, and SSSP's 4-byte weight beside it."""
+    return frame["edge_bytes"] + np.where(frame["algorithm"] == "sssp", 4, 0)
+
+
+def fetched_ratios(runs: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
+    """Per KEYS: host bytes fetched (Nsight Compute's sysmem sectors x 32) over the list bytes the profiled runs
+    needed (their median edges_traversed, from the timed runs of the same root)."""
+    per_root = runs.groupby(KEYS + ["root"], dropna=False)["edges_traversed"].median().reset_index()
+    per_root["root"] = per_root["root"].astype("Int64")
+    both = profile[KEYS + ["root", "sysmem_read_sectors"]].merge(per_root, on=KEYS + ["root"], how="inner")
+    both["fetched"] = 32.0 * both["sysmem_read_sectors"]
+    both["needed"] = both["edges_traversed"] * entry_bytes(both)
+    sums = both.groupby(KEYS, sort=False)[["fetched", "needed"]].sum().reset_index()
+    sums["fetched_ratio"] = sums["fetched"] / sums["needed"]
+    return sums[KEYS + ["fetched_ratio"]]
+
+
+def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0, profile: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights. With a
+    profile (emogi.profile's table of the same runs), also the bytes fetched from host memory."""
+    out = runs.groupby(KEYS, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
                                              edges_traversed=("edges_traversed", "median")).reset_index()
-    entry_bytes = out["edge_bytes"] + np.where(out["algorithm"] == "sssp", 4, 0)
     out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)
-    out["gbps"] = out["edges_per_s"] * entry_bytes / 1e9
+    out["gbps"] = out["edges_per_s"] * entry_bytes(out) / 1e9
     out["fraction_of_w"] = out["gbps"] / w_gbps
     out["loads_in_flight"] = depth
+    if profile is not None and len(profile):
+        out = out.merge(fetched_ratios(runs, profile), on=KEYS, how="left")
+    else:
+        out["fetched_ratio"] = np.nan
+    out["fetched_fraction_of_w"] = out["fraction_of_w"] * out["fetched_ratio"]
     return out[SUMMARY_COLUMNS]
+
+
+def profile_runs(binary, args: list[str], modes: str, report: Path, device: int) -> pd.DataFrame | None:
+    """The same runs (one per variant x host-reading mode x root) under Nsight Compute; None if no mode reads host
+    memory. Its table (and the .ncu-rep beside it) is kept in the output folder."""
+    host_modes = [m for m in modes.split(",") if m in HOST_READING_MODES]
+    if not host_modes:
+        return None
+    out = report.with_suffix(".csv")
+    cmd = [sys.executable, "-m", "emogi.profile", "run", "--binary", str(binary), "--report", str(report),
+           "--out", str(out), "--device", str(device), "--", *args, "--modes", ",".join(host_modes)]
+    log("profiling: " + " ".join(cmd))
+    if subprocess.run(cmd).returncode != 0:
+        raise SystemExit(f"emogi bench: profiling failed ({' '.join(cmd)})")
+    profile = pd.read_csv(out)
+    profile["root"] = profile["root"].astype("Int64")
+    return profile
 
 
 def main(argv=None) -> int:
@@ -84,6 +132,8 @@ def main(argv=None) -> int:
     p.add_argument("--graph-dir", default="resources/bench")
     p.add_argument("--out-dir", default="results/bench")
     p.add_argument("--device", type=int, default=0)
+    p.add_argument("--profile", action="store_true",
+                   help="also count the bytes each host-reading run fetched (Nsight Compute; one extra run each)")
     a = p.parse_args(argv)
     graph_dir, out_dir = Path(a.graph_dir), Path(a.out_dir)
     algorithms = a.algorithms.split(",")
@@ -101,7 +151,7 @@ def main(argv=None) -> int:
     depth = prov["loads_in_flight"]
     log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device); {depth} loads in flight per lane")
     write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
-    tables = []
+    tables, profiles = [], []
     for spec in a.graphs.split(","):
         kind, scale = spec.split(":")
         widths = [int(x) for x in a.widths.split(",")]
@@ -110,18 +160,23 @@ def main(argv=None) -> int:
         picked = roots.pick_roots(csr.read_csr(paths[widths[0]]).offsets, a.roots, a.seed)
         for width in widths:
             for algorithm in algorithms:
-                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name, "--modes", a.modes,
-                        "--reps", str(a.reps), "--warmup", str(a.warmup)]
+                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name]
                 if a.variants:
                     args += ["--variants", a.variants]
                 if algorithm in ("bfs", "sssp"):
                     args += ["--roots", ",".join(map(str, picked))]
                 log(f"{algorithm} on {name} w{width}")
-                tables.append(run_binary(a.binary, "run", args, out_dir / "runs.csv", a.device))
+                tables.append(run_binary(a.binary, "run", args + ["--modes", a.modes, "--reps", str(a.reps),
+                                                                  "--warmup", str(a.warmup)],
+                                         out_dir / "runs.csv", a.device))
+                if a.profile:
+                    report = out_dir / "profiles" / f"{algorithm}.{name}.w{width}.ncu-rep"
+                    profiles.append(profile_runs(a.binary, args, a.modes, report, a.device))
                 # Written after every step, so a job stopped part-way keeps what it verified and timed.
                 runs = provenance.stamp(pd.concat(tables, ignore_index=True), prov)
                 write_csv(runs, out_dir / "runs.csv")
-                summary = summarise(runs, w, depth)
+                profiled = [t for t in profiles if t is not None]
+                summary = summarise(runs, w, depth, pd.concat(profiled, ignore_index=True) if profiled else None)
                 write_csv(summary, out_dir / "summary.csv")
     with pd.option_context("display.width", 200, "display.max_rows", 1000):
         print(summary.to_string(index=False, float_format=lambda x: f"{x:.3g}"))

@@ -1,6 +1,7 @@
 """Profile stage: Nsight Compute counters of one traversal per variant x mode, summed over its kernel launches.
 
     python -m emogi.profile bfs --binary build/emogi --report R.ncu-rep --out profile.csv -- --graph G --roots 5 ...
+    python -m emogi.profile run --binary build/emogi --report R.ncu-rep --out p.csv -- --algorithm cc --graph G ...
     python -m emogi.profile toy --binary build/emogi --report T.ncu-rep --out toy_profile.csv -- --bytes 2G ...
 
 How ncu is run, and why the counts are valid:
@@ -12,7 +13,8 @@ How ncu is run, and why the counts are valid:
   --clock-control none   the GPU's clocks are left as they are: we never change clock settings on a shared GPU.
   --cache-control all    caches are flushed before each pass, so no pass profits from another's reads.
   --nvtx                 launches are attributed to their run by the NVTX range the binary opens around it:
-                         "bfs|variant|mode|root|max_warps" for traversals, "toy|pattern|mode|element_bytes" for
+                         "<algorithm>|variant|mode|root|max_warps" for the algorithms (root empty for CC and
+                         PageRank), "toy|pattern|mode|element_bytes" for
                          the zero-copy toy, "concurrency|mode|footprint|request_bytes|reads_per_warp|warps" for
                          the random reads.
 Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
@@ -70,9 +72,13 @@ def load_ncu_report_module(ncu="ncu"):
 
 # What each profiled command labels its runs with (the NVTX range the binary opens around each run), the
 # kernels that belong to it, the table its counters go to, and the columns that join them to the command's rows.
+ALGORITHM_FIELDS = ["algorithm", "variant", "mode", "root", "max_warps"]
 KINDS = {
-    "bfs": {"kernels": "regex:bfs_|_worklist", "fields": ["algorithm", "variant", "mode", "root", "max_warps"],
-            "table": "profile", "join": ["graph", "edge_bytes"]},
+    "bfs": {"kernels": "regex:bfs_|_worklist", "fields": ALGORITHM_FIELDS, "table": "profile",
+            "join": ["graph", "edge_bytes"]},
+    # any algorithm (`emogi run --algorithm A`): its kernels, each inside its run's range, whose name starts with A
+    "run": {"kernels": "regex:^(bfs_|sssp_|cc_|pagerank_|build_worklist|expand_worklist)", "fields": ALGORITHM_FIELDS,
+            "ranges": ("bfs|", "sssp|", "cc|", "pagerank|"), "table": "profile", "join": ["graph", "edge_bytes"]},
     "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
             "table": "toy_profile", "join": ["array_bytes"]},
     "concurrency": {"kernels": "regex:random_reads",
@@ -82,7 +88,8 @@ KINDS = {
 
 
 def _range_of(action, prefix):
-    """The NVTX range starting with `prefix` that a kernel launch ran inside, or None."""
+    """The NVTX range starting with `prefix` (a string or a tuple of them) that a kernel launch ran inside, or
+    None."""
     state = action.nvtx_state()
     if state is None:
         return None
@@ -96,15 +103,16 @@ def _range_of(action, prefix):
 def parse_report(path, ncu_report, kind="bfs"):
     """One row per labelled run: launches and each metric summed over the run's kernels."""
     fields = KINDS[kind]["fields"]
+    prefixes = KINDS[kind].get("ranges", (kind + "|",))
     context = ncu_report.load_report(str(path))
     sums = {}
     for r in range(context.num_ranges()):
         rng = context.range_by_idx(r)
         for a in range(rng.num_actions()):
             action = rng.action_by_idx(a)
-            label = _range_of(action, kind + "|")
+            label = _range_of(action, prefixes)
             if label is None:
-                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX '{kind}|...' range")
+                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX '{prefixes[0]}...' range")
             row = sums.setdefault(label, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
             row["launches"] += 1
             for metric, column in schema.NCU_METRICS.items():
@@ -120,11 +128,15 @@ def parse_report(path, ncu_report, kind="bfs"):
         if len(parts) != len(fields):
             raise ProfileError(f"{path}: NVTX range '{label}' does not have the fields {fields}")
         rows.append({**dict(zip(fields, parts)), **row})
-    frame = pd.DataFrame(rows)
+    return _integer_keys(pd.DataFrame(rows))
+
+
+def _integer_keys(frame):
+    """The numeric key columns as integers; a root may be empty (CC and PageRank have none), hence Int64."""
     for column in ("root", "max_warps", "element_bytes", "footprint_bytes", "request_bytes", "reads_per_warp",
                    "warps"):
         if column in frame:
-            frame[column] = frame[column].astype("int64")
+            frame[column] = pd.to_numeric(frame[column].replace("", np.nan)).astype("Int64")
     return frame
 
 
@@ -139,7 +151,7 @@ def derive(frame):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
-    p = argparse.ArgumentParser(description="Profile BFS traversals or toy copies with Nsight Compute.")
+    p = argparse.ArgumentParser(description="Profile algorithm runs, toy copies or random reads with Nsight Compute.")
     p.add_argument("kind", choices=sorted(KINDS))
     p.add_argument("--binary", required=True)
     p.add_argument("--report", required=True, help="the .ncu-rep file to write (kept for inspection)")
@@ -162,9 +174,9 @@ def main(argv=None):
                 raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
             rows = pd.read_csv(rows_csv)
         counters = derive(parse_report(a.report, ncu_report, a.kind))
-        if a.kind != "bfs":  # the microbenchmarks' rows do not name themselves
+        if a.kind not in ("bfs", "run"):  # the microbenchmarks' rows do not name themselves
             rows["algorithm"] = a.kind
-        rows = rows.rename(columns=kind.get("rename", {}))
+        rows = _integer_keys(rows.rename(columns=kind.get("rename", {})))
         # the rest of each row (graph, edge width, array size) comes from the binary's own rows of the same runs
         keys = [f for f in kind["fields"] if f in rows.columns]
         table = counters.merge(rows[keys + kind["join"]].drop_duplicates(), on=keys, how="left")
