@@ -15,6 +15,7 @@ rule bench:
         algorithms=comma(config["bench"]["algorithms"]),
         modes=comma(config["bench"]["modes"]),
         variants=comma(config["bench"]["variants"]),
+        profile="--profile" if config["bench"]["profile"] else "",
         device=DEVICE,
     resources:
         gpu=1,
@@ -26,4 +27,4 @@ rule bench:
         "python3 -m emogi.bench --binary {input.binary} --graphs {params.graphs} --seed {params.b[seed]}"
         " --widths {params.widths} --algorithms {params.algorithms} --modes {params.modes}"
         " --variants '{params.variants}' --roots {params.b[roots]} --reps {params.b[reps]}"
-        " --warmup {params.b[warmup]} --device {params.device} --out-dir results/bench 2> {log}"
+        " --warmup {params.b[warmup]} {params.profile} --device {params.device} --out-dir results/bench 2> {log}"

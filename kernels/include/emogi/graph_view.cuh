@@ -15,10 +15,8 @@ struct SplitArray {
 };
 
 // What the walks (access.cuh) read at a list position: the neighbour, or the neighbour and the edge's weight.
-// kNarrowestBytes: the smallest entry among the arrays a reader reads, whose 128-byte lines hold the most entries.
 template <class Index>
 struct NeighborReader {
-  static constexpr unsigned kNarrowestBytes = sizeof(Index);
   SplitArray<Index> edges;
   __device__ __forceinline__ uint64_t operator()(uint64_t i) const { return edges[i]; }
 };
@@ -30,7 +28,6 @@ struct WeightedNeighbor {
 
 template <class Index>
 struct WeightedNeighborReader {
-  static constexpr unsigned kNarrowestBytes = sizeof(Index) < sizeof(uint32_t) ? sizeof(Index) : sizeof(uint32_t);
   SplitArray<Index> edges;
   SplitArray<uint32_t> weights;
   __device__ __forceinline__ WeightedNeighbor operator()(uint64_t i) const { return {edges[i], weights[i]}; }

@@ -14,13 +14,6 @@
 
 namespace emogi {
 
-// The work lists align each warp's reads to the lines of the narrowest array it reads: with 8-byte ids and
-// 4-byte weights, 32 entries, so the weights' requests are whole lines too (the paper's merged+aligned aligns on
-// the ids alone: 16 entries, and a weight line is then often read as two halves). 0 keeps the ids' alignment.
-#ifndef EMOGI_ALIGN_WEIGHTS
-#define EMOGI_ALIGN_WEIGHTS 1
-#endif
-
 constexpr uint64_t kSegmentBytes = 4096;
 constexpr unsigned kPartBits = 24;  // an entry is vertex << 24 | segment number within the list
 
@@ -69,8 +62,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t piece = (first / S + part) * S;
     const uint64_t begin = piece > first ? piece : first;
     const uint64_t end = piece + S < last ? piece + S : last;
-    constexpr uint64_t kAlign = kCacheLineBytes / (EMOGI_ALIGN_WEIGHTS ? Read::kNarrowestBytes : sizeof(Index));
-    aligned_walk<kAlign>(begin, end, lane_id(), read, [&](auto x) { op(v, x); });
+    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), read, [&](auto x) { op(v, x); });
   }
 }
 
