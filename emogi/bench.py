@@ -27,12 +27,12 @@ import pandas as pd
 from emogi import csr, external_build, generators, gpu, provenance, roots
 from emogi.atomic import write_csv, write_text
 from emogi.measure import run_binary
+from emogi.schema import ALGORITHMS, ALL_MODES, ZERO_COPY_MODES, entry_bytes
 
-ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
-MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
+MODES = ",".join(ALL_MODES)
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
                    "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio", "fetched_fraction_of_w"]
-HOST_READING_MODES = ("zerocopy", "zerocopy-pinned", "auto")  # the modes whose reads Nsight Compute sees as sysmem
+HOST_READING_MODES = ZERO_COPY_MODES + ("auto",)  # the modes whose reads Nsight Compute sees as sysmem
 KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
 
 
@@ -63,11 +63,6 @@ def link_limit(binary, device: int) -> float:
                       device)
     pinned = rows[(rows["direction"] == "h2d") & (rows["host_memory"] == "pinned")]
     return float(pinned.groupby("size_bytes")["gbps"].median().max())
-
-
-def entry_bytes(frame: pd.DataFrame):
-    """Bytes a run reads per list entry: the neighbour id, and SSSP's 4-byte weight beside it."""
-    return frame["edge_bytes"] + np.where(frame["algorithm"] == "sssp", 4, 0)
 
 
 def fetched_ratios(runs: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
@@ -171,12 +166,13 @@ def main(argv=None) -> int:
                                          out_dir / "runs.csv", a.device))
                 if a.profile:
                     report = out_dir / "profiles" / f"{algorithm}.{name}.w{width}.ncu-rep"
-                    profiles.append(profile_runs(a.binary, args, a.modes, report, a.device))
+                    profile = profile_runs(a.binary, args, a.modes, report, a.device)
+                    if profile is not None:
+                        profiles.append(profile)
                 # Written after every step, so a job stopped part-way keeps what it verified and timed.
                 runs = provenance.stamp(pd.concat(tables, ignore_index=True), prov)
                 write_csv(runs, out_dir / "runs.csv")
-                profiled = [t for t in profiles if t is not None]
-                summary = summarise(runs, w, depth, pd.concat(profiled, ignore_index=True) if profiled else None)
+                summary = summarise(runs, w, depth, pd.concat(profiles, ignore_index=True) if profiles else None)
                 write_csv(summary, out_dir / "summary.csv")
     with pd.option_context("display.width", 200, "display.max_rows", 1000):
         print(summary.to_string(index=False, float_format=lambda x: f"{x:.3g}"))

@@ -23,6 +23,14 @@ ALL_MODES = MODES + ("auto",)
 ZERO_COPY_MODES = ("zerocopy", "zerocopy-pinned")
 
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+# Bytes an algorithm reads beside each neighbour id: SSSP's 4-byte weight; the others read the id alone.
+WEIGHT_BYTES = {"sssp": 4}
+
+
+def entry_bytes(frame):
+    """Bytes each row's run reads per list entry: its edge_bytes plus its algorithm's weight."""
+    return frame["edge_bytes"] + frame["algorithm"].map(WEIGHT_BYTES).fillna(0)
+
 
 # Provenance columns repeated on every measured row, so that a row never loses where it came from.
 PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]

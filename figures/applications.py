@@ -16,10 +16,7 @@ from model.bounds import mean_of_root_medians
 
 ALGORITHM_LABELS = {"bfs": "BFS", "sssp": "SSSP", "cc": "CC", "pagerank": "PR"}
 PAPER_VARIANT = "merged-aligned"  # what the paper calls EMOGI
-ZERO_COPY = ("zerocopy", "zerocopy-pinned")
 KEYS = ["graph", "algorithm", "edge_bytes", "variant", "mode"]
-# SSSP reads a 4-byte weight beside every edge; the others read the edge alone.
-WEIGHT_BYTES = {"sssp": 4}
 
 
 def load_apps(path, figure: str) -> pd.DataFrame:

@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from emogi.schema import ZERO_COPY_MODES  # noqa: E402
 from figures import applications as apps_lib  # noqa: E402
 from figures import style  # noqa: E402
 
@@ -68,7 +69,7 @@ def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
                                     "add uvm to apps.modes")
     base = _fastest(uvm, keys)[keys + ["time_ms", "variant"]].rename(
         columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
-    zero_copy = times[times["mode"].isin(apps_lib.ZERO_COPY)]
+    zero_copy = times[times["mode"].isin(ZERO_COPY_MODES)]
     bars = {
         "emogi": zero_copy[(zero_copy["variant"] == apps_lib.PAPER_VARIANT) & (zero_copy["mode"] == "zerocopy")],
         "fastest": _fastest(zero_copy, keys) if not zero_copy.empty else zero_copy,

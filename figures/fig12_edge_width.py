@@ -27,6 +27,7 @@ import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+from emogi.schema import WEIGHT_BYTES  # noqa: E402
 from figures import applications as apps_lib  # noqa: E402
 from figures import style  # noqa: E402
 
@@ -51,7 +52,7 @@ def speedups(apps: pd.DataFrame) -> pd.DataFrame:
     if out.empty:
         raise style.FigureDataError(f"figure {FIGURE}: no application has both widths measured")
     out["speedup"] = out["time_8_ms"] / out["time_4_ms"]
-    weight = out["algorithm"].map(apps_lib.WEIGHT_BYTES).fillna(0)
+    weight = out["algorithm"].map(WEIGHT_BYTES).fillna(0)
     out["byte_ratio"] = (8 + weight) / (4 + weight)
     order = {a: i for i, a in enumerate(apps_lib.algorithms_in(out))}
     out = out.assign(_a=out["algorithm"].map(order)).sort_values(["graph", "_a"], ignore_index=True)
