@@ -27,7 +27,7 @@ import pandas as pd
 from emogi import csr, external_build, generators, gpu, provenance, roots
 from emogi.atomic import write_csv, write_text
 from emogi.measure import run_binary
-from emogi.schema import ALGORITHMS, ALL_MODES, ZERO_COPY_MODES, entry_bytes
+from emogi.schema import ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO_COPY_MODES, entry_bytes
 
 MODES = ",".join(ALL_MODES)
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
@@ -112,6 +112,23 @@ def profile_runs(binary, args: list[str], modes: str, report: Path, device: int)
     return profile
 
 
+def variants_by_algorithm(algorithms, named: str):
+    """algorithm -> the variants to run: every variant it has, or those of `named` (comma-separated) that it has.
+    A message instead when a named variant belongs to none of the algorithms or an algorithm is left with none."""
+    if not named:
+        return {algorithm: VARIANTS_OF[algorithm] for algorithm in algorithms}
+    wanted = named.split(",")
+    picked = {algorithm: tuple(v for v in wanted if v in VARIANTS_OF[algorithm]) for algorithm in algorithms}
+    stray = [v for v in wanted if not any(v in picked[algorithm] for algorithm in algorithms)]
+    if stray:
+        return f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)"
+    empty = [algorithm for algorithm in algorithms if not picked[algorithm]]
+    if empty:
+        return (f"none of the variants {named} applies to {', '.join(empty)}: leave it out with --algorithms "
+                "(`emogi list` shows each algorithm's variants)")
+    return picked
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m emogi.bench", description=__doc__.split("\n")[0])
     p.add_argument("--binary", required=True)
@@ -135,6 +152,9 @@ def main(argv=None) -> int:
     unknown = set(algorithms) - set(ALGORITHMS)
     if unknown:
         p.error(f"unknown algorithm(s) {sorted(unknown)}; choose from {', '.join(ALGORITHMS)}")
+    variants = variants_by_algorithm(algorithms, a.variants)
+    if isinstance(variants, str):
+        p.error(variants)
     has_gpu, detail = gpu.detect_gpu()
     if not has_gpu:
         p.error(f"the bench times the kernels on a CUDA GPU, and none is usable here ({detail}); without one, "
@@ -155,9 +175,8 @@ def main(argv=None) -> int:
         picked = roots.pick_roots(csr.read_csr(paths[widths[0]]).offsets, a.roots, a.seed)
         for width in widths:
             for algorithm in algorithms:
-                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name]
-                if a.variants:
-                    args += ["--variants", a.variants]
+                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name,
+                        "--variants", ",".join(variants[algorithm])]
                 if algorithm in ("bfs", "sssp"):
                     args += ["--roots", ",".join(map(str, picked))]
                 log(f"{algorithm} on {name} w{width}")

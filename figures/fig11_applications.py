@@ -41,7 +41,7 @@ BAR_LABELS = {"emogi": "EMOGI (Merged+Aligned, zero-copy)", "fastest": "fastest 
 BAR_COLORS = {"emogi": style.VARIANT_COLORS["merged-aligned"], "fastest": style.MODE_COLORS["zerocopy"],
               "device": style.MODE_COLORS["device"]}
 BAR_HATCHES = {"emogi": "xx", "fastest": "", "device": "//"}
-VARIANT_SHORT = {"direction-optimizing": "DO", "merged-aligned": "M+A", "afforest": "Afforest"}
+VARIANT_SHORT = {"direction-optimizing": "DO", "merged-aligned": "M+A", "afforest": "Afforest", "gauss-seidel": "GS"}
 DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
               "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)")
 CSV_COLUMNS = ["graph", "algorithm", "edge_bytes", "bar", "variant", "mode", "time_ms", "n_roots",

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from conftest import REPO, run
-from emogi import bench, csr, generators
+from emogi import bench, csr, generators, schema
 
 
 def test_bench_graphs_equal_the_in_memory_generator(tmp_path):
@@ -58,6 +58,23 @@ def test_unknown_algorithm_is_refused(tmp_path):
     done = run([sys.executable, "-m", "emogi.bench", "--binary", "nonexistent", "--algorithms", "bfs,dfs",
                 "--out-dir", tmp_path], cwd=REPO)
     assert done.returncode == 2 and "unknown algorithm(s) ['dfs']" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_named_variants_go_to_the_algorithms_that_have_them():
+    assert bench.variants_by_algorithm(["bfs", "cc"], "") == {"bfs": schema.VARIANTS_OF["bfs"],
+                                                              "cc": schema.VARIANTS_OF["cc"]}
+    picked = bench.variants_by_algorithm(["bfs", "cc", "pagerank"], "merged-aligned,afforest,gauss-seidel")
+    assert picked == {"bfs": ("merged-aligned",), "cc": ("merged-aligned", "afforest"),
+                      "pagerank": ("merged-aligned", "gauss-seidel")}
+    assert "no chosen algorithm has variant(s) afforest" in bench.variants_by_algorithm(["bfs"], "naive,afforest")
+    assert "applies to bfs, sssp" in bench.variants_by_algorithm(["bfs", "sssp", "cc"], "afforest")
+
+
+def test_variant_no_algorithm_has_is_refused_before_any_work(tmp_path):
+    done = run([sys.executable, "-m", "emogi.bench", "--binary", "nonexistent", "--algorithms", "bfs",
+                "--variants", "gauss-seidel", "--out-dir", tmp_path], cwd=REPO)
+    assert done.returncode == 2 and "no chosen algorithm has variant(s) gauss-seidel" in done.stderr
     assert not list(tmp_path.iterdir())
 
 

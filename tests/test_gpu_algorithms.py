@@ -8,18 +8,13 @@ import pandas as pd
 import pytest
 
 from conftest import run
-from emogi import csr
+from emogi import csr, schema
 from graphs import EDGE_CASES, write_generated, write_undirected
 
 pytestmark = pytest.mark.gpu
 
 ALL_MODES = "device,zerocopy,zerocopy-pinned,uvm,auto"
-VARIANTS = {
-    "bfs": ["naive", "merged", "merged-aligned", "chunked", "frontier", "direction-optimizing"],
-    "sssp": ["naive", "merged", "merged-aligned", "chunked", "frontier"],
-    "cc": ["naive", "merged", "merged-aligned", "chunked", "afforest"],
-    "pagerank": ["naive", "merged", "merged-aligned", "chunked", "frontier"],
-}
+VARIANTS = schema.VARIANTS_OF  # every variant of each algorithm (test_kernels checks the binary has these)
 ROOTED = {"bfs", "sssp"}
 
 

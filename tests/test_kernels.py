@@ -42,6 +42,7 @@ def test_list_agrees_with_schema(emogi_binary):
     listed = json.loads(run([emogi_binary, "list"]).stdout)
     assert 1 <= listed.pop("loads_in_flight") <= 16  # a build setting (access.cuh), shown for the record
     assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.ALL_VARIANTS),
+                      "variants_of": {a: list(v) for a, v in schema.VARIANTS_OF.items()},
                       "modes": list(schema.ALL_MODES)}
 
 
@@ -114,6 +115,8 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
     (["bfs", "--bogus", "1"], "unknown option --bogus"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"], "unknown variant 'fancy'"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"], "unknown memory mode 'swap'"),
+    (["run", "--algorithm", "cc", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
+     "cc has no variant frontier (it has naive, merged, merged-aligned, chunked, afforest)"),
     (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),
 ])
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):

@@ -82,12 +82,27 @@ def test_bench_target_passes_its_profile_switch(workdir):
     ("colour=blue", "colour"),                  # unknown key
     ("roots={'count': 'many'}", "many"),        # wrong type
     ("measurements=sometimes", "sometimes"),    # not one of the choices
+    ("apps={'variants': {'cc': ['frontier']}}", "frontier"),    # a variant CC does not have ($defs/variants_of)
+    ("bench={'modes': ['swap']}", "swap"),      # not a memory mode ($defs/mode)
 ])
 def test_bad_config_fails_at_start_up(workdir, override, message):
     done = snakemake(workdir, "-n", "--config", override)
     output = done.stdout + done.stderr
     assert done.returncode != 0
     assert "ValidationError" in output and message in output
+
+
+def test_config_schema_names_agree_with_emogi_schema():
+    """config/schema.yaml's $defs spell out the names emogi/schema.py holds (and test_kernels checks the binary)."""
+    import yaml
+    from emogi import schema
+    defs = yaml.safe_load((REPO / "config" / "schema.yaml").read_text())["$defs"]
+    assert defs["algorithm"]["enum"] == list(schema.ALGORITHMS)
+    assert defs["variant"]["enum"] == list(schema.ALL_VARIANTS)
+    assert defs["paper_variant"]["enum"] == list(schema.VARIANTS)
+    assert {a: d["enum"] for a, d in defs["variants_of"].items()} == {a: list(v) for a, v in schema.VARIANTS_OF.items()}
+    assert defs["paper_mode"]["enum"] == list(schema.MODES)
+    assert defs["mode"]["enum"] == list(schema.ALL_MODES)
 
 
 @pytest.mark.slow

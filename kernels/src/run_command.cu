@@ -1,5 +1,6 @@
 // `emogi run --algorithm A` (and `emogi bfs`, the same with A = bfs): time every requested variant x memory
 // mode of one algorithm on one graph, verify each run against the CPU reference, write one CSV row per run.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -25,16 +26,6 @@ std::vector<uint64_t> read_roots(const CliArgs& args) {
   return roots;
 }
 
-// The variants an algorithm runs when none are named: the paper's four and this project's own.
-std::string default_variants(Algorithm a) {
-  const std::string paper = "naive,merged,merged-aligned,chunked";
-  switch (a) {
-    case Algorithm::Bfs: return paper + ",frontier,direction-optimizing";
-    case Algorithm::Cc: return paper + ",afforest";
-    default: return paper + ",frontier";
-  }
-}
-
 int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   const CliArgs args(argc, argv,
                      {"algorithm", "graph", "name", "roots", "roots-file", "variants", "modes", "reps", "warmup", "out",
@@ -45,7 +36,16 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   MatrixOptions opt;
   opt.out = args.get("out");
   opt.roots = read_roots(args);
-  for (const auto& v : args.get_list("variants", default_variants(algorithm))) opt.variants.push_back(parse_variant(v));
+  for (const auto& v : args.get_list("variants", "")) opt.variants.push_back(parse_variant(v));
+  const std::vector<Variant> own = variants_of(algorithm);
+  if (opt.variants.empty()) opt.variants = own;  // none named: every variant it has
+  for (Variant v : opt.variants)
+    if (std::find(own.begin(), own.end(), v) == own.end()) {
+      std::string names;
+      for (Variant o : own) names += (names.empty() ? "" : ", ") + std::string(name_of(o));
+      throw std::invalid_argument(std::string(name_of(algorithm)) + " has no variant " + name_of(v) + " (it has " +
+                                  names + ")");
+    }
   for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned,uvm")) opt.modes.push_back(parse_mode(m));
   opt.reps = args.get_u64("reps", 3);
   opt.warmup = args.get_u64("warmup", 1);

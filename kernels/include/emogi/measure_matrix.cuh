@@ -3,7 +3,8 @@
 // timed run. An algorithm plugs in as a Problem:
 //
 //   static constexpr Algorithm kAlgorithm; static constexpr bool kRooted, kWeighted;
-//   static std::string unsupported(Variant, const MappedCsr&);     // "" when the variant can run here
+//   static std::string unsupported(Variant, const MappedCsr&);     // "" when one of its variants (names.hpp,
+//                                                                   // checked by the caller) can run here
 //   Problem(const MappedCsr&, const MatrixOptions&);                // GPU state, reused by every run
 //   void expect(uint64_t source);                                   // the CPU reference, before any GPU run
 //   RunStats run(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);

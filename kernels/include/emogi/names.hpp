@@ -4,24 +4,38 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace emogi {
 
 enum class Algorithm { Bfs, Sssp, Cc, PageRank };
 // The paper's four (EMOGI §4.3 and the artifact's chunked form) scan every vertex each iteration; the last
-// three are this project's: work lists of active vertices with hub lists split across warps, Beamer's
-// direction-optimising BFS, and Afforest's sampled union-find for CC.
-enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest };
+// four are this project's: work lists of active vertices with hub lists split across warps, Beamer's
+// direction-optimising BFS, Afforest's sampled union-find for CC, and Gauss-Seidel-order push PageRank.
+enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
 enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, Auto };
 
 constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
-constexpr std::array<const char*, 7> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
-                                                      "frontier", "direction-optimizing", "afforest"};
+constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
+                                                      "frontier", "direction-optimizing", "afforest",
+                                                      "gauss-seidel"};
 constexpr std::array<const char*, 5> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "auto"};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
 inline const char* name_of(Variant v) { return kVariantNames[static_cast<int>(v)]; }
 inline const char* name_of(MemoryMode m) { return kModeNames[static_cast<int>(m)]; }
+
+// The variants each algorithm has: the paper's four, then this project's own for that algorithm.
+inline std::vector<Variant> variants_of(Algorithm a) {
+  std::vector<Variant> v = {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked};
+  switch (a) {
+    case Algorithm::Bfs: v.insert(v.end(), {Variant::Frontier, Variant::DirectionOptimizing}); break;
+    case Algorithm::Sssp: v.push_back(Variant::Frontier); break;
+    case Algorithm::Cc: v.push_back(Variant::Afforest); break;
+    case Algorithm::PageRank: v.insert(v.end(), {Variant::Frontier, Variant::GaussSeidel}); break;
+  }
+  return v;
+}
 
 template <class Enum, size_t N>
 Enum parse_name(const std::string& text, const std::array<const char*, N>& names, const char* what) {

@@ -5,7 +5,10 @@
 // x = (1 - alpha) + alpha * sum over in-neighbours u of x_u / deg(u), up to the residuals left behind.
 //
 // The paper's form scans every vertex each round; `frontier` lists only the vertices that push, with hub lists
-// split across warps. Both do the same arithmetic in the same rounds.
+// split across warps. Both do the same arithmetic in the same rounds (Jacobi order: a round pushes what the
+// residuals held when it began). `gauss-seidel` takes each vertex's residual when its warp reaches it, so what
+// arrived earlier in the same round moves on at once: about 1.8 times fewer list reads to the same tolerance
+// (python -m model.pagerank_sweeps), with the same stopping rule: the run ends with a round that pushes nothing.
 #pragma once
 #include <cstdint>
 
@@ -42,6 +45,15 @@ __global__ void pagerank_init(float* __restrict__ value, float* __restrict__ res
     value[v] = 0.0f;
     residual[v] = start;
   }
+}
+
+// Every run starts from value 0 and residual 1 - alpha at every vertex.
+template <class Index>
+void start_pagerank(uint64_t n, const PageRankParams& p, PageRankState<Index>& s) {
+  pagerank_init<<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, s.loop.stream()>>>(s.value.data(),
+                                                                                      s.residual.data(), n,
+                                                                                      1.0f - p.alpha);
+  EMOGI_CHECK_LAUNCH();
 }
 
 // Absorbs a residual above the tolerance into the value and sets what the vertex pushes this round.
@@ -94,6 +106,63 @@ struct PushOp {
   __device__ void operator()(uint64_t v, uint64_t u) const { atomicAdd(&residual[u], delta[v]); }
 };
 
+// One Gauss-Seidel round, a warp per vertex: lane 0 takes the residual if it exceeds the tolerance (residuals only
+// grow between takes), and the warp pushes it at once. Counts pushing vertices and their list entries per block
+// first: one global atomic per block instead of one per vertex.
+template <class Access, class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    pagerank_gauss_seidel_round(DeviceGraph<Index> g, float* __restrict__ value, float* __restrict__ residual,
+                                float alpha, float tolerance, unsigned long long* counters) {
+  static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");
+  __shared__ unsigned long long pushed, entries;
+  if (threadIdx.x == 0) pushed = entries = 0;
+  __syncthreads();
+  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    float r = 0.0f;
+    if (lane == 0 && __ldcg(&residual[v]) > tolerance) r = atomicExch(&residual[v], 0.0f);
+    r = __shfl_sync(kFullMask, r, 0);
+    if (r == 0.0f) return;
+    const uint64_t begin = g.offsets[v], end = g.offsets[v + 1];
+    if (lane == 0) value[v] += r;
+    if (end == begin) return;
+    if (lane == 0) {
+      atomicAdd(&pushed, 1ull);
+      atomicAdd(&entries, (unsigned long long)(end - begin));
+    }
+    const float d = r * alpha / float(end - begin);
+    Access::template walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { atomicAdd(&residual[u], d); });
+  });
+  __syncthreads();
+  if (threadIdx.x == 0 && pushed) {
+    atomicAdd(&counters[kActive], pushed);
+    atomicAdd(&counters[kEdges], entries);
+  }
+}
+
+template <class Index>
+RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, const PageRankParams& p,
+                               PageRankState<Index>& s) {
+  using Access = MergedAlignedAccess;
+  IterationLoop& loop = s.loop;
+  const uint64_t n = g.num_vertices;
+  start_pagerank(n, p, s);
+  RunStats r;
+  loop.start();
+  while (r.iterations < p.max_iterations) {
+    loop.reset();
+    pagerank_gauss_seidel_round<Access, Index>
+        <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+            g, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
+    EMOGI_CHECK_LAUNCH();
+    const unsigned long long* c = loop.read();
+    if (c[kActive] == 0) break;  // a whole round found no residual above the tolerance
+    ++r.iterations;
+    r.edges_traversed += c[kEdges];
+  }
+  r.time_ms = loop.stop();
+  return r;
+}
+
 // scan = true: the paper's schedule with Access; false: work lists (Access unused).
 template <class Access, class Index>
 RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, const PageRankParams& p,
@@ -101,8 +170,7 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   const dim3 grid(unsigned(vertex_blocks(n)));
-  pagerank_init<<<grid, kBlockThreads, 0, loop.stream()>>>(s.value.data(), s.residual.data(), n, 1.0f - p.alpha);
-  EMOGI_CHECK_LAUNCH();
+  start_pagerank(n, p, s);
   const AbsorbResidual absorb{g.offsets, s.value.data(), s.residual.data(), s.delta.data(), p.alpha, p.tolerance};
   RunStats r;
   loop.start();

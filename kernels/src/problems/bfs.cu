@@ -18,7 +18,6 @@ class BfsProblem {
   static constexpr Algorithm kAlgorithm = Algorithm::Bfs;
   static constexpr bool kRooted = true, kWeighted = false;
   static std::string unsupported(Variant v, const MappedCsr& g) {
-    if (v == Variant::Afforest) return "afforest is a CC variant";
     if (v == Variant::DirectionOptimizing && g.directed())
       return "bottom-up steps read in-neighbours, which a directed graph's lists are not";
     return "";

@@ -16,9 +16,8 @@ class CcProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::Cc;
   static constexpr bool kRooted = false, kWeighted = false;
-  static std::string unsupported(Variant v, const MappedCsr& g) {
+  static std::string unsupported(Variant, const MappedCsr& g) {
     if (g.directed()) return "connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
-    if (v == Variant::Frontier || v == Variant::DirectionOptimizing) return "not a CC variant";
     return "";
   }
 

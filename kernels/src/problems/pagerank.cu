@@ -1,5 +1,5 @@
-// PageRank: the paper's push-style delta PageRank, scan and work-list schedules; values checked against the
-// fixed point they approximate (references.hpp).
+// PageRank: the paper's push-style delta PageRank in scan, work-list and Gauss-Seidel schedules; values checked
+// against the fixed point they approximate (references.hpp).
 #include <stdexcept>
 #include <string>
 
@@ -15,10 +15,7 @@ class PageRankProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
   static constexpr bool kRooted = false, kWeighted = false;
-  static std::string unsupported(Variant v, const MappedCsr&) {
-    if (v == Variant::DirectionOptimizing || v == Variant::Afforest) return "not a PageRank variant";
-    return "";
-  }
+  static std::string unsupported(Variant, const MappedCsr&) { return ""; }
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), value_(g.num_vertices()) {
@@ -36,6 +33,7 @@ class PageRankProblem {
       case Variant::MergedAligned: return pagerank<MergedAlignedAccess>(g, true, max_warps, params_, state_);
       case Variant::Chunked: return pagerank<ChunkedAccess>(g, true, max_warps, params_, state_);
       case Variant::Frontier: return pagerank<MergedAlignedAccess>(g, false, max_warps, params_, state_);
+      case Variant::GaussSeidel: return pagerank_gauss_seidel(g, max_warps, params_, state_);
       default: throw std::logic_error("no PageRank kernel for this variant");
     }
   }

@@ -17,9 +17,8 @@ class SsspProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::Sssp;
   static constexpr bool kRooted = true, kWeighted = true;
-  static std::string unsupported(Variant v, const MappedCsr& g) {
+  static std::string unsupported(Variant, const MappedCsr& g) {
     if (!g.has_weights()) return g.path() + " has no weights (make the graph with weights)";
-    if (v == Variant::DirectionOptimizing || v == Variant::Afforest) return "not an SSSP variant";
     return "";
   }
 
