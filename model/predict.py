@@ -21,7 +21,9 @@ For each (graph, algorithm, variant, mode, edge_bytes, max_warps) in the zero-co
                     buffer. The summary reports the errors of the other rule too (other_footprint_rule), as the
                     test of the choice: with H100-like parameters edge-list mispredicts pinned runs severalfold.
                 Throttled runs (max_warps = w > 0) hold at most r w requests in flight, so N_max becomes
-                min(N_max, r w) with r = requests_per_warp(variant, edge_bytes) (see there).
+                min(N_max, r w) with r = requests_per_warp(variant, edge_bytes, k) (see there; the column
+                requests_per_warp), k = the reads in flight per lane the binary was built with
+                (build.loads_in_flight, recorded as loads_in_flight in source.json; 1 where not recorded).
   bound         the term of T that binds: "request_rate" (S d), "latency" (N_max d / L) or "W".
   transfer_ms   D / T.
   floor_ms      the GPU's own work, which the link model does not contain: the level kernels scan every
@@ -30,8 +32,8 @@ For each (graph, algorithm, variant, mode, edge_bytes, max_warps) in the zero-co
   chain_steps   the critical path: the longest neighbour list the traversal expands (max_list_bytes of the
                 amplification table, for the profiled roots) is walked by one thread (naive) or one warp
                 (merged variants) however many others run, one round trip at a time: chain_steps =
-                ceil(max_list_bytes / bytes per round trip), 32 B (one sector) for naive and 32 x edge_bytes
-                (a warp step) for the merged variants (chain_bytes_per_step).
+                ceil(max_list_bytes / bytes per round trip), 32 B (one sector) for naive and k x 32 x edge_bytes
+                (k warp steps read together) for the merged variants (chain_bytes_per_step).
   chain_ms      chain_steps x L. Hub vertices make it large on Kronecker graphs (a 2 MB list: ~80 ms naive,
                 ~10 ms merged on the H100); uniform graphs have none worth counting. Without an amplification
                 table the term is 0 and the summary says so.
@@ -49,8 +51,8 @@ No factor is fitted to the traversals: every term is measured elsewhere (the lin
 floor in device mode, the chain from the graph).
 
     python -m model.predict --runs results/tables/runs.csv --profile results/tables/profile.csv \\
-        --parameters results/model/parameters.json --out results/model/predictions.csv \\
-        --summary results/model/prediction_summary.json
+        --parameters results/model/parameters.json --source results/tables/source.json \\
+        --out results/model/predictions.csv --summary results/model/prediction_summary.json
 """
 
 from __future__ import annotations
@@ -78,8 +80,9 @@ WARP = 32
 RULES = ("sum", "max")
 FOOTPRINT_RULES = ("sweep", "edge-list")
 CONFIG = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps"]
-OUT_COLUMNS = CONFIG[:5] + ["max_warps", "footprint_bytes", "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound",
-                            "transfer_ms", "floor_ms", "chain_steps", "chain_ms", "predicted_ms", "rel_error"]
+OUT_COLUMNS = CONFIG[:5] + ["max_warps", "footprint_bytes", "measured_ms", "D_bytes", "d_bytes", "requests_per_warp",
+                            "T_gbps", "bound", "transfer_ms", "floor_ms", "chain_steps", "chain_ms", "predicted_ms",
+                            "rel_error"]
 RUN_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "time_ms", "edges_traversed",
              "verified"]
 PROFILE_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "sysmem_read_sectors",
@@ -90,9 +93,10 @@ NOT_ZERO_COPY = {
 }
 
 
-def requests_per_warp(variant: str, edge_bytes: int) -> int:
-    """Read requests one resident warp keeps in flight, assuming one loop step in flight per warp (the next
-    step's load waits for this step's neighbours to be visited):
+def requests_per_warp(variant: str, edge_bytes: int, loads_in_flight: int = 1) -> int:
+    """Read requests one resident warp keeps in flight: the merged variants read `loads_in_flight` loop steps
+    before visiting any (access.cuh; 1 is the artifact's loop, where the next step's load waits for this step's
+    neighbours to be visited), naive one entry at a time. Per step:
 
       merged-aligned  a step reads 32 consecutive entries from a line boundary: ceil(32 edge_bytes / 128) lines
       merged          the same 32 entries from wherever the list starts: one line more (unless it starts on a
@@ -102,19 +106,33 @@ def requests_per_warp(variant: str, edge_bytes: int) -> int:
     """
     if edge_bytes not in (4, 8):
         raise ValueError(f"edge_bytes must be 4 or 8, got {edge_bytes!r}")
+    k = _check_loads(loads_in_flight)
     lines = math.ceil(WARP * edge_bytes / LINE_BYTES)
-    per_variant = {"merged-aligned": lines, "merged": lines + 1, "naive": WARP}
+    per_variant = {"merged-aligned": k * lines, "merged": k * (lines + 1), "naive": WARP}
     if variant not in per_variant:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     return per_variant[variant]
 
 
-def chain_bytes_per_step(variant: str, edge_bytes: int) -> int:
+def chain_bytes_per_step(variant: str, edge_bytes: int, loads_in_flight: int = 1) -> int:
     """Bytes of one list that one round trip brings to the thread or warp walking it: a 32-byte sector for the
-    naive thread (its next sector waits for this one's entries to be visited), a warp's 32 entries otherwise."""
+    naive thread (its next sector waits for this one's entries to be visited), otherwise the `loads_in_flight`
+    warp steps of 32 entries a warp reads together."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
-    return SECTOR_BYTES if variant == "naive" else WARP * int(edge_bytes)
+    return SECTOR_BYTES if variant == "naive" else _check_loads(loads_in_flight) * WARP * int(edge_bytes)
+
+
+def _check_loads(loads_in_flight) -> int:
+    if not (isinstance(loads_in_flight, (int, np.integer)) and 1 <= loads_in_flight <= 16):
+        raise ValueError(f"loads_in_flight must be an integer in 1..16 (access.cuh), got {loads_in_flight!r}")
+    return int(loads_in_flight)
+
+
+def loads_in_flight_of(source: dict) -> int:
+    """The reads in flight per lane of the binary that measured (source.json's loads_in_flight); 1 when it is
+    not recorded: builds before it was (51b3808) ran the artifact's one-step loop."""
+    return _check_loads(source.get("loads_in_flight") or 1)
 
 
 def chain_ms(chain_steps, params: LinkParams):
@@ -188,9 +206,10 @@ def _label(c: dict) -> str:
 
 # --- the prediction ------------------------------------------------------------------------------------------
 def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footprints: pd.DataFrame | None = None,
-            rule: str = "sum", footprint_rule: str = "sweep",
-            amplification: pd.DataFrame | None = None) -> tuple[pd.DataFrame, dict]:
+            rule: str = "sum", footprint_rule: str = "sweep", amplification: pd.DataFrame | None = None,
+            loads_in_flight: int = 1) -> tuple[pd.DataFrame, dict]:
     """The predictions table (OUT_COLUMNS) and its summary (module docstring)."""
+    _check_loads(loads_in_flight)
     if rule not in RULES:
         raise ValueError(f"unknown rule {rule!r} (known: {', '.join(RULES)})")
     if footprint_rule not in FOOTPRINT_RULES:
@@ -206,7 +225,7 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     rows = []
     for values in runs[runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates().itertuples(index=False):
         c = dict(zip(CONFIG, values))
-        row, why = _predict_one(c, runs, profile, parameters, sizes, footprint_rule, amplification)
+        row, why = _predict_one(c, runs, profile, parameters, sizes, footprint_rule, amplification, loads_in_flight)
         if why:
             excluded.append(f"{_label(c)}: {why}")
         else:
@@ -222,8 +241,8 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     errors = {r: _errors(combine(table["transfer_ms"], table["floor_ms"], r, table["chain_ms"]), table["measured_ms"])
               for r in RULES}
     other = "edge-list" if footprint_rule == "sweep" else "sweep"
-    alt = [_predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other, amplification)[0]
-           for v in table[CONFIG].itertuples(index=False)]
+    alt = [_predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other, amplification,
+                        loads_in_flight)[0] for v in table[CONFIG].itertuples(index=False)]
     alt = pd.DataFrame(alt)
     worst = table.loc[table["rel_error"].abs().idxmax()]
     summary = {
@@ -241,7 +260,8 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
         "chain": ("from the amplification table (max_list_bytes of the profiled roots)" if amplification is not None
                   else "omitted: no amplification table (chain_ms = 0)"),
         "without_chain": _errors(combine(table["transfer_ms"], table["floor_ms"], rule), table["measured_ms"]),
-        "requests_per_warp": {f"{v}/w{eb}": requests_per_warp(v, eb) for v, eb in
+        "loads_in_flight": int(loads_in_flight),
+        "requests_per_warp": {f"{v}/w{eb}": requests_per_warp(v, eb, loads_in_flight) for v, eb in
                               table[["variant", "edge_bytes"]].drop_duplicates().itertuples(index=False)},
     }
     return table, summary
@@ -259,7 +279,7 @@ def _longest_list(amplification, c: dict, roots) -> float:
     return float((on_roots if not on_roots.empty else mine).groupby("root")["max_list_bytes"].first().mean())
 
 
-def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, amplification=None):
+def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, amplification=None, loads_in_flight=1):
     """(row, None) for one configuration, or (None, why it cannot be predicted)."""
     def same(frame, mode=c["mode"]):  # rows of this graph, variant and width in `mode`
         return frame[(frame["graph"] == c["graph"]) & (frame["variant"] == c["variant"])
@@ -285,13 +305,16 @@ def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, ampl
     footprint = int(size["footprint_bytes"].iloc[0])
     at = _parameter_footprint(parameters, c["mode"], footprint, footprint_rule)
     params = params_for(parameters, c["mode"], at)
+    r = requests_per_warp(c["variant"], c["edge_bytes"], loads_in_flight)
     if c["max_warps"] > 0:
-        params = with_in_flight_limit(params, requests_per_warp(c["variant"], c["edge_bytes"]) * c["max_warps"])
+        params = with_in_flight_limit(params, r * c["max_warps"])
     D = SECTOR_BYTES * float(sectors.mean())
     d = SECTOR_BYTES * float(sectors.sum() / requests.sum())
     T = throughput_gbps(d, params)
-    steps = math.ceil(_longest_list(amplification, c, roots) / chain_bytes_per_step(c["variant"], c["edge_bytes"]))
-    return {**c, "footprint_bytes": footprint, "measured_ms": measured, "D_bytes": D, "d_bytes": d, "T_gbps": T,
+    steps = math.ceil(_longest_list(amplification, c, roots)
+                      / chain_bytes_per_step(c["variant"], c["edge_bytes"], loads_in_flight))
+    return {**c, "footprint_bytes": footprint, "measured_ms": measured, "D_bytes": D, "d_bytes": d,
+            "requests_per_warp": r, "T_gbps": T,
             "bound": binding_term(d, params), "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor,
             "chain_steps": steps, "chain_ms": chain_ms(steps, params)}, None
 
@@ -325,15 +348,18 @@ def main(argv=None) -> int:
     ap.add_argument("--rule", choices=RULES, default="sum")
     ap.add_argument("--footprint-rule", choices=FOOTPRINT_RULES, default="sweep")
     ap.add_argument("--amplification", type=Path, help="amplification.csv: the longest list per root (chain term)")
+    ap.add_argument("--source", type=Path,
+                    help="source.json of the measurements: its loads_in_flight (default, or not recorded: 1)")
     a = ap.parse_args(argv)
     read = partial(read_table_or_exit, program="model.predict", check_columns=False)
     try:
         parameters = load_parameters(a.parameters)
         footprints = read(a.footprints, "footprints") if a.footprints else None
         amplification = read(a.amplification, "amplification") if a.amplification else None
+        loads = loads_in_flight_of(json.loads(a.source.read_text())) if a.source else 1
         table, summary = predict(read(a.runs, "runs"), read(a.profile, "profile"), parameters, footprints,
-                                 a.rule, a.footprint_rule, amplification)
-    except ValueError as e:
+                                 a.rule, a.footprint_rule, amplification, loads)
+    except (ValueError, OSError) as e:
         raise SystemExit(f"model.predict: {e}") from None
     write_csv(table, a.out, float_format="%.6g")
     write_text(json.dumps(summary, indent=2) + "\n", a.summary)

@@ -18,7 +18,7 @@ from model.predict import OUT_COLUMNS, chain_bytes_per_step, predict, predict_ru
 REPO = Path(__file__).resolve().parent.parent
 MiB, GiB = 1 << 20, 1 << 30
 SPEC_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes", "measured_ms",
-                "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms", "chain_steps", "chain_ms",
+                "D_bytes", "d_bytes", "requests_per_warp", "T_gbps", "bound", "transfer_ms", "floor_ms", "chain_steps", "chain_ms",
                 "predicted_ms", "rel_error"]
 
 PARAMETERS = {
@@ -123,8 +123,13 @@ def test_requests_per_warp():
     assert requests_per_warp("merged-aligned", 8) == 2 and requests_per_warp("merged-aligned", 4) == 1
     assert requests_per_warp("merged", 8) == 3 and requests_per_warp("merged", 4) == 2
     assert requests_per_warp("naive", 8) == 32
+    # k steps read before any is used: k times the lines of one step; naive reads one entry at a time
+    assert requests_per_warp("merged-aligned", 8, 4) == 8 and requests_per_warp("merged", 4, 4) == 8
+    assert requests_per_warp("naive", 8, 4) == 32
     with pytest.raises(ValueError, match="variant"):
         requests_per_warp("frontier", 8)
+    with pytest.raises(ValueError, match="loads_in_flight"):
+        requests_per_warp("merged", 8, 0)
 
 
 def test_summary(result):
@@ -186,6 +191,19 @@ def test_missing_columns_fail_clearly():
         predict(synthetic_runs(), synthetic_profile().drop(columns="sysmem_read_sectors"), PARAMETERS)
 
 
+def test_loads_in_flight_shorten_the_chain_and_raise_the_throttled_limit():
+    amplification = synthetic_amplification({1: 2_000_000, 2: 9_000_000})
+    one, summary1 = predict(synthetic_runs(), synthetic_profile(), PARAMETERS, amplification=amplification)
+    four, summary4 = predict(synthetic_runs(), synthetic_profile(), PARAMETERS, amplification=amplification,
+                             loads_in_flight=4)
+    assert (summary1["loads_in_flight"], summary4["loads_in_flight"]) == (1, 4)
+    merged = _row(four, "merged-aligned", "zerocopy")
+    assert merged["chain_steps"] == math.ceil(2_000_000 / 1024) and merged["requests_per_warp"] == 8
+    assert _row(four, "naive", "zerocopy")["chain_steps"] == _row(one, "naive", "zerocopy")["chain_steps"]
+    throttled = _row(four, "merged-aligned", "zerocopy", 100)            # 8 x 100 = 800 = N_max: no longer binds
+    assert throttled["T_gbps"] > _row(one, "merged-aligned", "zerocopy", 100)["T_gbps"]
+
+
 def test_cli(tmp_path):
     prov = {"gpu": "synthetic", "driver": "0", "cuda": "0", "commit": "0", "date": "0"}
     synthetic_runs().assign(**prov).to_csv(tmp_path / "runs.csv", index=False)
@@ -200,6 +218,11 @@ def test_cli(tmp_path):
     assert list(table.columns) == SPEC_COLUMNS and len(table) == 5
     summary = json.loads(summ.read_text())
     assert {"median_abs_error", "worst_abs_error", "worst_run", "n_runs", "rule", "excluded"} <= set(summary)
+    assert summary["loads_in_flight"] == 1  # no --source: the artifact's one step
+    (tmp_path / "source.json").write_text(json.dumps({"loads_in_flight": 4}))
+    res = subprocess.run([str(c) for c in cmd + ["--source", tmp_path / "source.json"]], cwd=REPO,
+                         capture_output=True, text=True)
+    assert res.returncode == 0 and json.loads(summ.read_text())["loads_in_flight"] == 4
     (tmp_path / "parameters.json").write_text("{}")
     res = subprocess.run([str(c) for c in cmd], cwd=REPO, capture_output=True, text=True)
     assert res.returncode != 0 and "parameters.json" in res.stderr
@@ -235,5 +258,6 @@ def test_chain_term_by_hand():
 def test_chain_bytes_per_step():
     assert chain_bytes_per_step("naive", 8) == 32 and chain_bytes_per_step("naive", 4) == 32
     assert chain_bytes_per_step("merged", 4) == 128 and chain_bytes_per_step("merged-aligned", 8) == 256
+    assert chain_bytes_per_step("merged-aligned", 8, 4) == 1024 and chain_bytes_per_step("naive", 8, 4) == 32
     with pytest.raises(ValueError, match="unknown variant"):
         chain_bytes_per_step("fancy", 8)

@@ -89,6 +89,7 @@ rule predict:
         profile="results/tables/profile.csv",
         amplification="results/tables/amplification.csv",
         parameters="results/model/parameters.json",
+        source="results/tables/source.json",
     output:
         predictions="results/model/predictions.csv",
         summary="results/model/prediction_summary.json",
@@ -98,5 +99,5 @@ rule predict:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m model.predict --runs {input.runs} --profile {input.profile} --parameters {input.parameters}"
-        " --amplification {input.amplification}"
+        " --amplification {input.amplification} --source {input.source}"
         " --out {output.predictions} --summary {output.summary} > {log} 2>&1"
