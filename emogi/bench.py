@@ -27,7 +27,8 @@ import pandas as pd
 from emogi import csr, external_build, generators, gpu, provenance, roots
 from emogi.atomic import write_csv, write_text
 from emogi.measure import run_binary
-from emogi.schema import ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO_COPY_MODES, entry_bytes
+from emogi.schema import (ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO_COPY_MODES, entry_bytes,
+                          fetched_bytes)
 
 MODES = ",".join(ALL_MODES)
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
@@ -71,7 +72,7 @@ def fetched_ratios(runs: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
     per_root = runs.groupby(KEYS + ["root"], dropna=False)["edges_traversed"].median().reset_index()
     per_root["root"] = per_root["root"].astype("Int64")
     both = profile[KEYS + ["root", "sysmem_read_sectors"]].merge(per_root, on=KEYS + ["root"], how="inner")
-    both["fetched"] = 32.0 * both["sysmem_read_sectors"]
+    both["fetched"] = fetched_bytes(both)
     both["needed"] = both["edges_traversed"] * entry_bytes(both)
     sums = both.groupby(KEYS, sort=False)[["fetched", "needed"]].sum().reset_index()
     sums["fetched_ratio"] = sums["fetched"] / sums["needed"]

@@ -112,7 +112,8 @@ def parse_report(path, ncu_report, kind="bfs"):
             action = rng.action_by_idx(a)
             label = _range_of(action, prefixes)
             if label is None:
-                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX '{prefixes[0]}...' range")
+                inside = " or ".join(f"'{p}...'" for p in prefixes)
+                raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX {inside} range")
             row = sums.setdefault(label, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
             row["launches"] += 1
             for metric, column in schema.NCU_METRICS.items():

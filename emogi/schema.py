@@ -40,6 +40,15 @@ def entry_bytes(frame):
     return frame["edge_bytes"] + frame["algorithm"].map(WEIGHT_BYTES).fillna(0)
 
 
+# Nsight Compute counts host reads in 32-byte L2 sectors.
+SECTOR_BYTES = 32
+
+
+def fetched_bytes(frame):
+    """Host bytes each profiled row's run requested: its system-memory sectors x 32 (profile table)."""
+    return SECTOR_BYTES * frame["sysmem_read_sectors"].astype(float)
+
+
 # Provenance columns repeated on every measured row, so that a row never loses where it came from.
 PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]
 

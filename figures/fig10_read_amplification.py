@@ -27,6 +27,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
+from emogi.schema import fetched_bytes  # noqa: E402
 from emogi.tables import default_launch  # noqa: E402
 from figures import style  # noqa: E402
 
@@ -56,7 +57,7 @@ def amplification(profile: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
         raise style.FigureDataError(f"figure {FIGURE}: no profiled root appears in the runs table")
     out["needed_bytes"] = out["edges_traversed"] * out["edge_bytes"]
     out["amplification"] = out["pcie_read_bytes"] / out["needed_bytes"]
-    payload = 32.0 * out["sysmem_read_sectors"] / out["needed_bytes"]
+    payload = fetched_bytes(out) / out["needed_bytes"]
     out["payload_amplification"] = payload.where(out["mode"] != "uvm")
     out = out.assign(_m=out["mode"].map(PLOTTED_MODES.index))
     return out.sort_values(["graph", "edge_bytes", "_m", "root"], ignore_index=True)[CSV_COLUMNS]

@@ -68,13 +68,12 @@ import numpy as np
 import pandas as pd
 
 from emogi.atomic import write_csv, write_text
-from emogi.schema import MODES, VARIANTS, ZERO_COPY_MODES
+from emogi.schema import MODES, SECTOR_BYTES, VARIANTS, ZERO_COPY_MODES
 from emogi.tables import read_table_or_exit
 from model.bounds import traversal_time_ms, verified_bfs
 from model.fit import load_parameters, params_for
 from model.littles_law import LinkParams, binding_term, throughput_gbps, with_in_flight_limit
 
-SECTOR_BYTES = 32
 LINE_BYTES = 128
 WARP = 32
 RULES = ("sum", "max")
