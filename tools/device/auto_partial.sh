@@ -37,6 +37,7 @@ for g in ${GRAPHS:-kron24 urand24}; do
     one "$g" sssp merged-aligned,frontier "auto$b" --modes auto --gpu-memory-budget "$b" --auto-reserve 512M
   done
 done
-tar -C "$OUT" -czf "$OUT/auto_partial.tgz" auto_partial
+tar -C "$OUT" -czf "$OUT/auto_partial.tgz" auto_partial && rm -rf /tmp/auto_partial.last \
+  && mv "$R" /tmp/auto_partial.last  # only the archive comes back
 log done
-grep -H -E "placed|median" "$R"/*.log | sed 's|.*/auto_partial/||'
+grep -H -E "placed|median" /tmp/auto_partial.last/*.log | sed 's|.*/auto_partial.last/||'
