@@ -11,15 +11,7 @@ build_kernels
 G=/tmp/g R=$OUT/auto_partial
 mkdir -p "$R"
 for name in ${GRAPHS:-kron24 urand24}; do
-  python3 - "$name" <<'PY'
-import sys
-from pathlib import Path
-from emogi import bench, csr, roots
-name = sys.argv[1]
-paths = bench.make_graph(name.rstrip("0123456789"), int(name[-2:]), 24, Path("/tmp/g"), [8])
-picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots emogi.bench draws
-Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
-PY
+  gap_graph "$name"
 done
 one() {  # graph algorithm variants tag mode-args...
   local g=$1 a=$2 v=$3 tag=$4; shift 4

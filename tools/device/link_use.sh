@@ -31,15 +31,7 @@ sssp() {  # graph delta
 if [ "${SSSP_SWEEP:-1}" != 0 ]; then
   log "sssp frontier: bucket width"
   for name in kron24 urand24; do
-    python3 - "$name" <<'PY'
-import sys
-from pathlib import Path
-from emogi import bench, csr, roots
-name = sys.argv[1]
-paths = bench.make_graph(name.rstrip("0123456789"), int(name[-2:]), 24, Path("/tmp/g"), [8])
-picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots emogi.bench draws
-Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
-PY
+    gap_graph "$name"
   done
   for d in ${KRON_DELTAS:-8 16 24 39 64}; do sssp kron24 "$d"; done
   for d in ${URAND_DELTAS:-8 16 39}; do sssp urand24 "$d"; done

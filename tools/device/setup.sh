@@ -19,3 +19,16 @@ build_kernels() {
   python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   export EMOGI_BINARY=$PWD/build/emogi PATH=$PATH:/usr/local/cuda/bin
 }
+# Makes the GAP graph NAME (kron24, urand24, ...) with 8-byte ids in /tmp/g as emogi.bench does, and writes the 2
+# roots the bench would draw for it to /tmp/g/NAME.roots (comma-separated), for scripts that call `emogi run`.
+gap_graph() {
+  python3 - "$1" <<'PY'
+import sys
+from pathlib import Path
+from emogi import bench, csr, roots
+name = sys.argv[1]
+paths = bench.make_graph(name.rstrip("0123456789"), int(name[-2:]), 24, Path("/tmp/g"), [8])
+picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots emogi.bench draws
+Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
+PY
+}
