@@ -113,20 +113,20 @@ def profile_runs(binary, args: list[str], modes: str, report: Path, device: int)
     return profile
 
 
-def variants_by_algorithm(algorithms, named: str):
+def variants_by_algorithm(algorithms, named: str) -> dict:
     """algorithm -> the variants to run: every variant it has, or those of `named` (comma-separated) that it has.
-    A message instead when a named variant belongs to none of the algorithms or an algorithm is left with none."""
+    ValueError when a named variant belongs to none of the algorithms or an algorithm is left with none."""
     if not named:
         return {algorithm: VARIANTS_OF[algorithm] for algorithm in algorithms}
     wanted = named.split(",")
     picked = {algorithm: tuple(v for v in wanted if v in VARIANTS_OF[algorithm]) for algorithm in algorithms}
     stray = [v for v in wanted if not any(v in picked[algorithm] for algorithm in algorithms)]
     if stray:
-        return f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)"
+        raise ValueError(f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)")
     empty = [algorithm for algorithm in algorithms if not picked[algorithm]]
     if empty:
-        return (f"none of the variants {named} applies to {', '.join(empty)}: leave it out with --algorithms "
-                "(`emogi list` shows each algorithm's variants)")
+        raise ValueError(f"none of the variants {named} applies to {', '.join(empty)}: leave it out with "
+                         "--algorithms (`emogi list` shows each algorithm's variants)")
     return picked
 
 
@@ -153,9 +153,10 @@ def main(argv=None) -> int:
     unknown = set(algorithms) - set(ALGORITHMS)
     if unknown:
         p.error(f"unknown algorithm(s) {sorted(unknown)}; choose from {', '.join(ALGORITHMS)}")
-    variants = variants_by_algorithm(algorithms, a.variants)
-    if isinstance(variants, str):
-        p.error(variants)
+    try:
+        variants = variants_by_algorithm(algorithms, a.variants)
+    except ValueError as e:
+        p.error(str(e))
     has_gpu, detail = gpu.detect_gpu()
     if not has_gpu:
         p.error(f"the bench times the kernels on a CUDA GPU, and none is usable here ({detail}); without one, "

@@ -77,8 +77,9 @@ KINDS = {
     "bfs": {"kernels": "regex:bfs_|_worklist", "fields": ALGORITHM_FIELDS, "table": "profile",
             "join": ["graph", "edge_bytes"]},
     # any algorithm (`emogi run --algorithm A`): its kernels, each inside its run's range, whose name starts with A
-    "run": {"kernels": "regex:^(bfs_|sssp_|cc_|pagerank_|build_worklist|expand_worklist)", "fields": ALGORITHM_FIELDS,
-            "ranges": ("bfs|", "sssp|", "cc|", "pagerank|"), "table": "profile", "join": ["graph", "edge_bytes"]},
+    "run": {"kernels": "regex:^(" + "|".join(a + "_" for a in schema.ALGORITHMS) + "|build_worklist|expand_worklist)",
+            "fields": ALGORITHM_FIELDS, "ranges": tuple(a + "|" for a in schema.ALGORITHMS), "table": "profile",
+            "join": ["graph", "edge_bytes"]},
     "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
             "table": "toy_profile", "join": ["array_bytes"]},
     "concurrency": {"kernels": "regex:random_reads",

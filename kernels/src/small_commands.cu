@@ -90,7 +90,8 @@ int list_command(int argc, char** argv) {
     for (Variant v : variants_of(static_cast<Algorithm>(a))) names.push_back(name_of(v));
     variants_of_json += (a ? ", \"" : "\"") + std::string(kAlgorithmNames[a]) + "\": " + json_list(names);
   }
-  std::printf("{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, \"loads_in_flight\": %u}\n",
+  std::printf("{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, "
+              "\"loads_in_flight\": %u}\n",
               json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), variants_of_json.c_str(),
               json_list(kModeNames).c_str(), kLoadsInFlight);
   return 0;
