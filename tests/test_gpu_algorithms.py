@@ -1,6 +1,7 @@
 """On a GPU: every algorithm x variant x memory mode x edge width agrees with its CPU reference, on edge cases,
 small generated graphs and one graph of more than 1 GiB; a spoiled result fails the run; compute-sanitizer's
 memcheck and racecheck find nothing on small graphs."""
+import re
 import shutil
 
 import numpy as np
@@ -33,7 +34,9 @@ def run_matrix(binary, path, algorithm, tmp_path, modes=ALL_MODES, reps=1, extra
         args += ["--roots", ",".join(map(str, roots_of(path)))]
     done = run(args)
     assert done.returncode == 0, done.stderr[-3000:]
-    return pd.read_csv(out)
+    rows = pd.read_csv(out)
+    rows.attrs["stderr"] = done.stderr
+    return rows
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +57,23 @@ def test_every_variant_and_mode_is_verified(emogi_binary, small_graphs, tmp_path
         assert set(rows["mode"]) == set(ALL_MODES.split(","))
         if algorithm == "cc":  # every variant finds the same components
             assert rows["components"].nunique() == 1
+
+
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_auto_longest_first_with_room_for_some_lists(emogi_binary, small_graphs, tmp_path, algorithm):
+    """--auto-order longest-first with room for a third of what the algorithm reads: kernels read the moved lists
+    from their copy in GPU memory and the others from host memory at shifted positions; every variant verifies."""
+    for path in small_graphs[-3:]:  # kron12 (8-byte ids), urand12, kron12 (4-byte ids)
+        header = csr.read_header(path)
+        entry_bytes = header.index_bytes + (4 if algorithm == "sssp" else 0)
+        budget = header.num_edges * entry_bytes // 3
+        rows = run_matrix(emogi_binary, path, algorithm, tmp_path, modes="auto",
+                          extra=["--auto-order", "longest-first", "--gpu-memory-budget", budget, "--auto-reserve", "0"])
+        assert set(rows["variant"]) == set(VARIANTS[algorithm]) and rows["verified"].all(), path
+        placed = re.search(r"auto \(longest-first\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)", rows.attrs["stderr"])
+        assert placed, rows.attrs["stderr"][-2000:]
+        in_gpu, edges, lists = map(int, placed.groups())
+        assert 0 < in_gpu * entry_bytes <= budget and in_gpu < edges and lists > 0, placed[0]
 
 
 def test_cc_on_a_single_vertex(emogi_binary, tmp_path):
@@ -95,27 +115,37 @@ def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
     assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
     fast = {"bfs": "merged-aligned,frontier,direction-optimizing", "sssp": "merged-aligned,frontier",
             "cc": "merged-aligned,afforest", "pagerank": "merged-aligned,frontier,gauss-seidel"}[algorithm]
-    out = tmp_path / "big.csv"
-    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", large_graph, "--variants", fast,
-            "--modes", "zerocopy,auto", "--reps", "1", "--warmup", "0", "--out", out]
-    if algorithm in ROOTED:
-        args += ["--roots", roots_of(large_graph)[-1]]
-    done = run(args)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert pd.read_csv(out)["verified"].all()
+    # auto as it is on this GPU (everything fits), then with 1 GiB for it: the longest lists moved there.
+    for modes in (["zerocopy,auto"], ["auto", "--auto-order", "longest-first", "--gpu-memory-budget", "1G",
+                                      "--auto-reserve", "0"]):
+        out = tmp_path / "big.csv"
+        args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", large_graph, "--variants", fast,
+                "--modes", *modes, "--reps", "1", "--warmup", "0", "--out", out]
+        if algorithm in ROOTED:
+            args += ["--roots", roots_of(large_graph)[-1]]
+        done = run(args)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert pd.read_csv(out)["verified"].all()
+
+
+SANITIZER_CLEAN = {"memcheck": "ERROR SUMMARY: 0 errors", "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors"}
+# Where the lists are: fixed modes, or auto with a third of them moved to GPU memory (shifted positions).
+SANITIZER_PLACEMENTS = {"fixed": ["--modes", "device,zerocopy"],
+                        "longest-first": ["--modes", "auto", "--auto-order", "longest-first", "--auto-reserve", "0"]}
 
 
 @pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
-@pytest.mark.parametrize("tool", ["memcheck", "racecheck"])
+@pytest.mark.parametrize("tool,placement", [("memcheck", "fixed"), ("racecheck", "fixed"), ("memcheck", "longest-first")])
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
-def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, algorithm):
+def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, placement, algorithm):
     path = small_graphs[-3]  # urand12
     args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run", "--algorithm",
-            algorithm, "--graph", path, "--variants", ",".join(VARIANTS[algorithm]), "--modes", "device,zerocopy",
+            algorithm, "--graph", path, "--variants", ",".join(VARIANTS[algorithm]), *SANITIZER_PLACEMENTS[placement],
             "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+    if placement == "longest-first":
+        args += ["--gpu-memory-budget", csr.read_header(path).num_edges * 12 // 3]
     if algorithm in ROOTED:
         args += ["--roots", roots_of(path)[0]]
     done = run(args)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    clean = {"memcheck": "ERROR SUMMARY: 0 errors", "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors"}
-    assert clean[tool] in done.stdout + done.stderr
+    assert SANITIZER_CLEAN[tool] in done.stdout + done.stderr

@@ -43,7 +43,7 @@ def test_list_agrees_with_schema(emogi_binary):
     assert 1 <= listed.pop("loads_in_flight") <= 16  # a build setting (access.cuh), shown for the record
     assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.ALL_VARIANTS),
                       "variants_of": {a: list(v) for a, v in schema.VARIANTS_OF.items()},
-                      "modes": list(schema.ALL_MODES)}
+                      "modes": list(schema.ALL_MODES), "auto_orders": list(schema.AUTO_ORDERS)}
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64])

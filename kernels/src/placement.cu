@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "emogi/cuda_check.hpp"
+#include "emogi/moved_lists.hpp"
 
 namespace emogi {
 namespace {
@@ -27,20 +29,22 @@ bool managed_allowed(size_t bytes, const ManagedPolicy& policy) {
 
 }  // namespace
 
-PlacedArray::PlacedArray(MemoryMode mode, const void* host, size_t bytes, size_t element_bytes, size_t device_budget,
-                         const ManagedPolicy& managed) {
-  if (mode != MemoryMode::Auto) {
-    far_ = std::make_unique<EdgeStore>(mode, host, bytes, managed);
-    split_ = mode == MemoryMode::Device ? bytes / element_bytes : 0;
-    if (mode == MemoryMode::Device) std::swap(near_, far_), near_bytes_ = bytes;
-    return;
+PlacedArray::PlacedArray(MemoryMode mode, const void* host, size_t bytes, const ManagedPolicy& managed) {
+  if (mode == MemoryMode::Auto) throw std::invalid_argument("auto places an array in two parts (the other constructor)");
+  auto store = std::make_unique<EdgeStore>(mode, host, bytes, managed);
+  if (mode == MemoryMode::Device) {
+    near_ = std::move(store), near_bytes_ = bytes;
+    split_ = UINT64_MAX;  // every position is read from GPU memory
+  } else {
+    far_ = std::move(store);
   }
-  // Whole 128-byte lines in GPU memory, so no request straddles the two copies.
-  near_bytes_ = std::min(bytes, device_budget) / 128 * 128;
-  if (near_bytes_ >= bytes) near_bytes_ = bytes;
-  if (near_bytes_) near_ = std::make_unique<EdgeStore>(MemoryMode::Device, host, near_bytes_, managed);
-  split_ = near_bytes_ / element_bytes;
-  if (near_bytes_ < bytes) {
+}
+
+PlacedArray::PlacedArray(const void* host, size_t bytes, const void* near, size_t near_bytes, size_t element_bytes,
+                         uint64_t far_from, const ManagedPolicy& managed)
+    : near_bytes_(near_bytes), split_(near_bytes / element_bytes), far_from_(far_from) {
+  if (near_bytes) near_ = std::make_unique<EdgeStore>(MemoryMode::Device, near, near_bytes, managed);
+  if (far_from || near_bytes < bytes) {
     const MemoryMode rest = managed_allowed(bytes, managed) ? MemoryMode::ZeroCopy : MemoryMode::ZeroCopyPinned;
     far_ = std::make_unique<EdgeStore>(rest, host, bytes, managed);
   }
@@ -52,22 +56,55 @@ void PlacedArray::prepare_run() {
 }
 
 GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_weights, const PlacementOptions& options)
-    : num_vertices_(g.num_vertices()), num_edges_(g.num_edges()), mode_(mode) {
+    : num_vertices_(g.num_vertices()), num_edges_(g.num_edges()), mode_(mode), order_(options.auto_order) {
   if (with_weights && !g.has_weights())
     throw std::invalid_argument(g.path() + " has no weights section (SSSP needs one; regenerate or convert it with weights)");
   const size_t edge_bytes = g.edge_list_bytes(), weight_bytes = with_weights ? g.num_edges() * sizeof(uint32_t) : 0;
   // Managed modes: edges and weights together must pass the guard, not just each on its own.
   if (mode == MemoryMode::ZeroCopy || mode == MemoryMode::Uvm) check_managed_allocation(edge_bytes + weight_bytes, options.managed);
-  size_t budget = 0;
-  if (mode == MemoryMode::Auto) {
-    const size_t free = std::min(free_gpu_bytes(), options.managed.budget_bytes);
-    budget = free > options.auto_reserve_bytes ? free - options.auto_reserve_bytes : 0;
+  if (mode != MemoryMode::Auto) {
+    edges_ = std::make_unique<PlacedArray>(mode, g.edges(), edge_bytes, options.managed);
+    if (with_weights) weights_ = std::make_unique<PlacedArray>(mode, g.weights(), weight_bytes, options.managed);
+    entries_in_gpu_ = mode == MemoryMode::Device ? num_edges_ : 0;
+    return;
   }
-  edges_ = std::make_unique<PlacedArray>(mode, g.edges(), edge_bytes, g.index_bytes(), budget, options.managed);
-  if (with_weights) {
-    budget -= std::min(budget, edges_->device_bytes());
-    weights_ = std::make_unique<PlacedArray>(mode, g.weights(), weight_bytes, sizeof(uint32_t), budget, options.managed);
-  }
+  const size_t free = std::min(free_gpu_bytes(), options.managed.budget_bytes);
+  const size_t budget = free > options.auto_reserve_bytes ? free - options.auto_reserve_bytes : 0;
+  // Where everything fits, both orders are `device`; longest-first would only reorder the lists.
+  if (order_ == AutoOrder::LongestFirst && budget < edge_bytes + weight_bytes)
+    place_longest_first(g, with_weights, budget, options.managed);
+  else
+    place_prefix(g, with_weights, budget, options.managed);
+}
+
+void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed) {
+  // Whole 128-byte lines in GPU memory, so no request straddles the two copies.
+  auto prefix = [&](const void* host, size_t bytes, size_t element_bytes) {
+    const size_t near = std::min(bytes, budget / 128 * 128);
+    budget -= near;
+    return std::make_unique<PlacedArray>(host, bytes, host, near, element_bytes, 0, managed);
+  };
+  edges_ = prefix(g.edges(), g.edge_list_bytes(), g.index_bytes());
+  entries_in_gpu_ = edges_->device_bytes() / g.index_bytes();
+  if (with_weights) weights_ = prefix(g.weights(), g.num_edges() * sizeof(uint32_t), sizeof(uint32_t));
+}
+
+void GraphPlacement::place_longest_first(const MappedCsr& g, bool with_weights, size_t budget,
+                                         const ManagedPolicy& managed) {
+  const size_t weight = with_weights ? sizeof(uint32_t) : 0;
+  const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so both orders use the same memory
+  budget = budget > starts_bytes ? budget - starts_bytes : 0;
+  const MovedLists moved = move_longest_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget);
+  lists_moved_ = moved.vertices.size();
+  entries_in_gpu_ = moved.entries;
+  starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_);
+  auto place = [&](const void* host, size_t element_bytes) {
+    const std::vector<unsigned char> near = gather_moved(host, element_bytes, g.offsets(), moved);
+    return std::make_unique<PlacedArray>(host, num_edges_ * element_bytes, near.data(), near.size(), element_bytes,
+                                         moved.shift, managed);
+  };
+  edges_ = place(g.edges(), g.index_bytes());
+  if (with_weights) weights_ = place(g.weights(), weight);
 }
 
 void GraphPlacement::prepare_run() {
@@ -76,10 +113,13 @@ void GraphPlacement::prepare_run() {
 }
 
 std::string GraphPlacement::describe() const {
-  char buf[256];
+  char buf[320];
   const double gib = double(size_t(1) << 30);
-  std::snprintf(buf, sizeof buf, "%s: edges %.2f GiB in GPU memory (%llu of %llu entries)%s", name_of(mode_),
-                edges_->device_bytes() / gib, (unsigned long long)edges_->split(), (unsigned long long)num_edges_,
+  const std::string order = mode_ == MemoryMode::Auto ? std::string(" (") + name_of(order_) + ")" : "";
+  const std::string lists = lists_moved_ ? ", " + std::to_string(lists_moved_) + " whole lists" : "";
+  std::snprintf(buf, sizeof buf, "%s%s: edges %.2f GiB in GPU memory (%llu of %llu entries%s)%s", name_of(mode_),
+                order.c_str(), edges_->device_bytes() / gib, (unsigned long long)entries_in_gpu_,
+                (unsigned long long)num_edges_, lists.c_str(),
                 weights_ ? (", weights " + std::to_string(weights_->device_bytes() >> 20) + " MiB in GPU memory").c_str() : "");
   return buf;
 }

@@ -30,7 +30,7 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   const CliArgs args(argc, argv,
                      {"algorithm", "graph", "name", "roots", "roots-file", "variants", "modes", "reps", "warmup", "out",
                       "device", "gpu-memory-budget", "max-warps", "sssp-delta", "pr-alpha", "pr-tolerance",
-                      "pr-max-iterations", "auto-reserve"},
+                      "pr-max-iterations", "auto-reserve", "auto-order"},
                      {"allow-managed-oversubscription", "no-verify-checksum", "test-corrupt-result"});
   if (args.has("algorithm")) algorithm = parse_algorithm(args.get("algorithm"));
   MatrixOptions opt;
@@ -54,6 +54,7 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
+  opt.placement.auto_order = parse_auto_order(args.get("auto-order", "prefix"));
   opt.corrupt_for_testing = args.flag("test-corrupt-result");
   opt.sssp_delta = uint32_t(args.get_u64("sssp-delta", 0));
   opt.pr_alpha = std::stof(args.get("pr-alpha", "0.85"));

@@ -91,9 +91,9 @@ int list_command(int argc, char** argv) {
     variants_of_json += (a ? ", \"" : "\"") + std::string(kAlgorithmNames[a]) + "\": " + json_list(names);
   }
   std::printf("{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, "
-              "\"loads_in_flight\": %u}\n",
+              "\"auto_orders\": %s, \"loads_in_flight\": %u}\n",
               json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), variants_of_json.c_str(),
-              json_list(kModeNames).c_str(), kLoadsInFlight);
+              json_list(kModeNames).c_str(), json_list(kAutoOrderNames).c_str(), kLoadsInFlight);
   return 0;
 }
 

@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                    unsigned long long* __restrict__ counters) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (depth[v] != level) return;
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.neighbors(), [&](uint64_t u) {
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t u) {
       // Racing writers all store the same value, so no atomic is needed.
       if (depth[u] == kUnvisited) {
         depth[u] = level + 1;

@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (depth[v] != kUnvisited) return;
-    const uint64_t begin = g.offsets[v], end = g.offsets[v + 1];
+    const uint64_t begin = g.list_begin(v), end = g.list_end(v);
     for (uint64_t base = begin & ~(kPerLine - 1); base < end; base += kPerLine) {
       const uint64_t i = base + lane;
       const bool hit = lane < kPerLine && i >= begin && i < end && depth[g.edges[i]] == level;

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                       uint8_t* __restrict__ next, unsigned long long* counters) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!current[v]) return;
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.neighbors(), [&](uint64_t u) {
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t u) {
       const Label lv = label[v], lu = label[u];
       if (lv == lu) return;
       const uint64_t target = lv < lu ? u : v;  // the endpoint with the larger label takes the smaller
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t v = base + threadIdx.x;
     const bool active = v < g.num_vertices && next[v];
     if (v < g.num_vertices) current[v] = 0;
-    warp_add(&counters[kEdges], active ? g.offsets[v + 1] - g.offsets[v] : 0);
+    warp_add(&counters[kEdges], active ? g.degree(v) : 0);
   }
 }
 
@@ -123,8 +123,8 @@ template <class Index>
 __global__ void cc_sample_round(DeviceGraph<Index> g, Label* __restrict__ label, unsigned round) {
   const uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (v >= g.num_vertices) return;
-  const uint64_t begin = g.offsets[v];
-  if (begin + round < g.offsets[v + 1]) cc_link(v, g.edges[begin + round], label);
+  const uint64_t begin = g.list_begin(v);
+  if (begin + round < g.list_end(v)) cc_link(v, g.edges[begin + round], label);
 }
 
 __global__ void cc_gather(const Label* __restrict__ label, const uint64_t* __restrict__ at, Label* out, unsigned n) {
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kBlockThreads)
               unsigned long long* counters) {
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (label[v] == giant) return;
-    const uint64_t begin = g.offsets[v] + sampled, end = g.offsets[v + 1];
+    const uint64_t begin = g.list_begin(v) + sampled, end = g.list_end(v);
     if (begin >= end) return;
     if (lane == 0) atomicAdd(&counters[kEdges], end - begin);
     MergedAlignedAccess::walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { cc_link(v, u, label); });

@@ -1,6 +1,10 @@
 // What a kernel sees of a graph: the vertex list in GPU memory and the edge list (and weights) wherever the
 // memory mode put them. An array may be split: positions below `split` are read from a copy in GPU memory,
 // the rest from host memory (the `auto` mode); the other modes use one pointer for everything.
+//
+// Kernels find vertex v's list at [list_begin(v), list_end(v)). That is [offsets[v], offsets[v + 1]) unless
+// `auto` copied some whole lists to GPU memory out of order (placement.cuh, --auto-order longest-first): then
+// `starts` says where each list begins in the combined positions (the copy first, then the file's lists).
 #pragma once
 #include <cstdint>
 
@@ -11,7 +15,8 @@ struct SplitArray {
   const T* near = nullptr;  // GPU-memory copy of positions [0, split)
   const T* far = nullptr;   // the whole array, as the mode placed it
   uint64_t split = 0;
-  __device__ __forceinline__ T operator[](uint64_t i) const { return i < split ? near[i] : far[i]; }
+  uint64_t far_from = 0;    // position i >= split is far[i - far_from]
+  __device__ __forceinline__ T operator[](uint64_t i) const { return i < split ? near[i] : far[i - far_from]; }
 };
 
 // What the walks (access.cuh) read at a list position: the neighbour, or the neighbour and the edge's weight.
@@ -36,10 +41,14 @@ struct WeightedNeighborReader {
 template <class Index>
 struct DeviceGraph {
   const uint64_t* offsets;  // V + 1 entries, GPU memory
+  const uint64_t* starts;   // V entries, GPU memory: where each list begins in `edges` (== offsets unless moved)
   SplitArray<Index> edges;
   SplitArray<uint32_t> weights;  // empty unless the algorithm reads weights
   uint64_t num_vertices;
   uint64_t num_edges;
+  __device__ __forceinline__ uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
+  __device__ __forceinline__ uint64_t list_begin(uint64_t v) const { return starts[v]; }
+  __device__ __forceinline__ uint64_t list_end(uint64_t v) const { return starts[v] + degree(v); }
   __host__ __device__ NeighborReader<Index> neighbors() const { return {edges}; }
   __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const { return {edges, weights}; }
 };

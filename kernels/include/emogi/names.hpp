@@ -1,4 +1,4 @@
-// The names users type and tables store for algorithms, kernel variants and memory modes (emogi/schema.py has
+// The names users type and tables store for algorithms, kernel variants, memory modes and auto orders (emogi/schema.py has
 // the same lists; tests/test_kernels.py checks that `emogi list` agrees with it).
 #pragma once
 #include <array>
@@ -14,16 +14,20 @@ enum class Algorithm { Bfs, Sssp, Cc, PageRank };
 // direction-optimising BFS, Afforest's sampled union-find for CC, and Gauss-Seidel-order push PageRank.
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
 enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, Auto };
+// Which lists `auto` keeps in GPU memory when not all fit: a prefix of the file's edge list, or the longest lists.
+enum class AutoOrder { Prefix, LongestFirst };
 
 constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
 constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
                                                       "frontier", "direction-optimizing", "afforest",
                                                       "gauss-seidel"};
 constexpr std::array<const char*, 5> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "auto"};
+constexpr std::array<const char*, 2> kAutoOrderNames = {"prefix", "longest-first"};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
 inline const char* name_of(Variant v) { return kVariantNames[static_cast<int>(v)]; }
 inline const char* name_of(MemoryMode m) { return kModeNames[static_cast<int>(m)]; }
+inline const char* name_of(AutoOrder o) { return kAutoOrderNames[static_cast<int>(o)]; }
 
 // The variants each algorithm has: the paper's four, then this project's own for that algorithm.
 inline std::vector<Variant> variants_of(Algorithm a) {
@@ -52,5 +56,8 @@ inline Algorithm parse_algorithm(const std::string& s) {
 }
 inline Variant parse_variant(const std::string& s) { return parse_name<Variant>(s, kVariantNames, "variant"); }
 inline MemoryMode parse_mode(const std::string& s) { return parse_name<MemoryMode>(s, kModeNames, "memory mode"); }
+inline AutoOrder parse_auto_order(const std::string& s) {
+  return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order");
+}
 
 }  // namespace emogi

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const bool active = v < g.num_vertices && absorb(v);
     if (v < g.num_vertices) push[v] = active;
     warp_add(&counters[kActive], active);
-    warp_add(&counters[kEdges], active ? g.offsets[v + 1] - g.offsets[v] : 0);
+    warp_add(&counters[kEdges], active ? g.degree(v) : 0);
   }
 }
 
@@ -95,7 +95,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!push[v]) return;
     const float d = delta[v];
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.neighbors(),
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(),
                                  [&](uint64_t u) { atomicAdd(&residual[u], d); });
   });
 }
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (lane == 0 && __ldcg(&residual[v]) > tolerance) r = atomicExch(&residual[v], 0.0f);
     r = __shfl_sync(kFullMask, r, 0);
     if (r == 0.0f) return;
-    const uint64_t begin = g.offsets[v], end = g.offsets[v + 1];
+    const uint64_t begin = g.list_begin(v), end = g.list_end(v);
     if (lane == 0) value[v] += r;
     if (end == begin) return;
     if (lane == 0) {

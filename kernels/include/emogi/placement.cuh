@@ -1,11 +1,15 @@
 // Puts a graph's edge list (and weights, when an algorithm reads them) in a memory mode and hands kernels the
-// DeviceGraph view. `auto` keeps as much as fits in free GPU memory (a prefix of the edge list, then of the
-// weights) and reads the rest by zero-copy: managed memory where the guard allows it, pinned memory otherwise.
+// DeviceGraph view. `auto` keeps as much as fits in free GPU memory and reads the rest by zero-copy (managed
+// memory where the guard allows it, pinned memory otherwise). What it keeps when not all fits is its order:
+// `prefix`, a prefix of the edge list and then of the weights; `longest-first`, the longest whole lists with
+// their weights (moved_lists.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "emogi/csr.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/edge_store.cuh"
 #include "emogi/graph_view.cuh"
 
@@ -14,23 +18,29 @@ namespace emogi {
 struct PlacementOptions {
   ManagedPolicy managed;
   size_t auto_reserve_bytes = size_t(1) << 30;  // GPU memory `auto` leaves free for vertex data and the driver
+  AutoOrder auto_order = AutoOrder::Prefix;
 };
 
-// One array (edges or weights) in one mode.
+// One array (edges or weights): whole in one fixed mode, or (auto) positions [0, split) read from a copy in GPU
+// memory and the rest by zero-copy, position i at i - far_from of the whole array.
 class PlacedArray {
  public:
-  PlacedArray(MemoryMode mode, const void* host, size_t bytes, size_t element_bytes, size_t device_budget,
-              const ManagedPolicy& managed);
+  PlacedArray(MemoryMode mode, const void* host, size_t bytes, const ManagedPolicy& managed);
+  // auto: `near_bytes` from `near` into GPU memory; the whole array zero-copy unless `near` is all of it.
+  PlacedArray(const void* host, size_t bytes, const void* near, size_t near_bytes, size_t element_bytes,
+              uint64_t far_from, const ManagedPolicy& managed);
   void prepare_run();
-  const void* near() const { return near_ ? near_->data() : far_->data(); }
-  const void* far() const { return far_ ? far_->data() : near_->data(); }
-  uint64_t split() const { return split_; }  // elements read from `near`
+  template <class T>
+  SplitArray<T> view() const {
+    return {static_cast<const T*>(near_ ? near_->data() : far_->data()),
+            static_cast<const T*>(far_ ? far_->data() : near_->data()), split_, far_from_};
+  }
   size_t device_bytes() const { return near_ ? near_bytes_ : 0; }
 
  private:
   std::unique_ptr<EdgeStore> near_, far_;
   size_t near_bytes_ = 0;
-  uint64_t split_ = 0;
+  uint64_t split_ = 0, far_from_ = 0;
 };
 
 class GraphPlacement {
@@ -41,10 +51,9 @@ class GraphPlacement {
   DeviceGraph<Index> view(const uint64_t* device_offsets) const {
     DeviceGraph<Index> d{};
     d.offsets = device_offsets;
-    d.edges = {static_cast<const Index*>(edges_->near()), static_cast<const Index*>(edges_->far()), edges_->split()};
-    if (weights_)
-      d.weights = {static_cast<const uint32_t*>(weights_->near()), static_cast<const uint32_t*>(weights_->far()),
-                   weights_->split()};
+    d.starts = starts_ ? starts_->data() : device_offsets;
+    d.edges = edges_->view<Index>();
+    if (weights_) d.weights = weights_->view<uint32_t>();
     d.num_vertices = num_vertices_;
     d.num_edges = num_edges_;
     return d;
@@ -52,9 +61,15 @@ class GraphPlacement {
   std::string describe() const;  // where the bytes went, for the log
 
  private:
+  void place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
+  void place_longest_first(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
+
   uint64_t num_vertices_, num_edges_;
   MemoryMode mode_;
+  AutoOrder order_;
+  uint64_t lists_moved_ = 0, entries_in_gpu_ = 0;
   std::unique_ptr<PlacedArray> edges_, weights_;
+  std::unique_ptr<DeviceArray<uint64_t>> starts_;  // longest-first only
 };
 
 }  // namespace emogi

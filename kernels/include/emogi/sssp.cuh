@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
     const uint32_t d = tentative[v];
-    Access::template walk<Index>(g.offsets[v], g.offsets[v + 1], lane, g.weighted_neighbors(),
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(),
                                  [&](WeightedNeighbor e) {
       const uint32_t nd = d + e.weight;
       if (nd < tentative[e.id]) atomicMin(&tentative[e.id], nd);
@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kBlockThreads)
       flag[v] = 1;
     }
     warp_add(&counters[kActive], improved);
-    warp_add(&counters[kEdges], improved ? g.offsets[v + 1] - g.offsets[v] : 0);
+    warp_add(&counters[kEdges], improved ? g.degree(v) : 0);
   }
 }
 

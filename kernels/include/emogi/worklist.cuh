@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
     const bool active = v < g.num_vertices && take(v);
-    const uint64_t begin = active ? g.offsets[v] : 0, end = active ? g.offsets[v + 1] : 0;
+    const uint64_t begin = active ? g.list_begin(v) : 0, end = active ? g.list_end(v) : 0;
     const uint64_t parts = segments_of<Index>(begin, end);
     warp_add(&counters[kActive], active);
     warp_add(&counters[kEdges], end - begin);
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / kWarpSize;
   for (uint64_t k = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; k < count; k += warps) {
     const uint64_t v = list[k] >> kPartBits, part = list[k] & ((1u << kPartBits) - 1);
-    const uint64_t first = g.offsets[v], last = g.offsets[v + 1];
+    const uint64_t first = g.list_begin(v), last = g.list_end(v);
     const uint64_t piece = (first / S + part) * S;
     const uint64_t begin = piece > first ? piece : first;
     const uint64_t end = piece + S < last ? piece + S : last;

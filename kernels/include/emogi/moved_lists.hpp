@@ -1,0 +1,32 @@
+// `auto` with --auto-order longest-first: when not every list fits in GPU memory, copy the longest whole lists
+// there and read the others by zero-copy where the file put them. Push PageRank re-reads a long list more often
+// than a short one (model/pagerank_sweeps.py), so GPU memory saves more link bytes per byte on long lists.
+//
+// Positions kernels read: [0, shift) is the copy, shift + p is the file's position p.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace emogi {
+
+// The copy's length is a multiple of this many entries, so that a file position's offset within a 128-byte line
+// and a 4 KiB segment (worklist.cuh) is the same in the combined positions, for 4- and 8-byte entries.
+constexpr uint64_t kMoveAlignEntries = 1024;
+
+struct MovedLists {
+  std::vector<uint64_t> starts;    // V entries: where each vertex's list begins in the combined positions
+  std::vector<uint64_t> vertices;  // the moved lists' vertices, in their order in the copy
+  uint64_t entries = 0;            // list entries in the copy
+  uint64_t shift = 0;              // positions the copy takes: `entries` rounded up to kMoveAlignEntries
+};
+
+// Takes whole lists, longest first (equal lengths: lower vertex id first), each one that still fits in
+// `budget_bytes` at `entry_bytes` per entry (the ids plus, for SSSP, the weights), padding included.
+MovedLists move_longest_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes);
+
+// The copy of one array (`element_bytes` per entry) in the moved order: `shift` entries, the padding zeroed.
+std::vector<unsigned char> gather_moved(const void* array, size_t element_bytes, const uint64_t* offsets,
+                                        const MovedLists& moved);
+
+}  // namespace emogi
