@@ -76,6 +76,21 @@ def test_auto_longest_first_with_room_for_some_lists(emogi_binary, small_graphs,
         assert 0 < in_gpu * entry_bytes <= budget and in_gpu < edges and lists > 0, placed[0]
 
 
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_auto_order_defaults_to_longest_first_for_pagerank_only(emogi_binary, small_graphs, tmp_path, algorithm):
+    path = small_graphs[-3]  # urand12
+    budget = csr.read_header(path).num_edges * 4  # half the ids, a third of ids and weights
+    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", "merged-aligned",
+            "--modes", "auto", "--gpu-memory-budget", budget, "--auto-reserve", "0", "--reps", "1", "--warmup", "0",
+            "--out", tmp_path / "d.csv"]
+    if algorithm in ROOTED:
+        args += ["--roots", roots_of(path)[0]]
+    done = run(args)
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = "longest-first" if algorithm == "pagerank" else "prefix"
+    assert f"placed auto ({expected}):" in done.stderr, done.stderr[-2000:]
+
+
 def test_cc_on_a_single_vertex(emogi_binary, tmp_path):
     path = write_undirected(tmp_path / "one.csr", [], 1)
     rows = run_matrix(emogi_binary, path, "cc", tmp_path, modes="device")

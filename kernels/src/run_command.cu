@@ -54,7 +54,8 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
-  opt.placement.auto_order = parse_auto_order(args.get("auto-order", "prefix"));
+  opt.placement.auto_order =
+      args.has("auto-order") ? parse_auto_order(args.get("auto-order")) : default_auto_order(algorithm);
   opt.corrupt_for_testing = args.flag("test-corrupt-result");
   opt.sssp_delta = uint32_t(args.get_u64("sssp-delta", 0));
   opt.pr_alpha = std::stof(args.get("pr-alpha", "0.85"));

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `auto`'s two orders (--auto-order prefix / longest-first) where part of the lists fits in GPU memory: the GPU
 # tests of the kernels first, then auto_partial.sh on GAP-24 for PageRank, SSSP and BFS.
-#   (device) bash tools/device/auto_order.sh  -> $OUT/gpu_tests.log, $OUT/auto_partial.tgz; SKIP_TESTS=1.
+#   (device) bash tools/device/auto_order.sh  -> $OUT/gpu_tests.log, $OUT/auto_partial.tgz; SKIP_TESTS=1, TESTS
+#   (the GPU test files, default the kernels'), RUNS and BUDGETS (auto_partial.sh's, defaults below).
 set -uo pipefail
 . tools/device/setup.sh
 build_kernels
 if [ "${SKIP_TESTS:-0}" != 1 ]; then
   log "gpu tests"
-  python3 -m pytest -q -m gpu tests/test_gpu_algorithms.py tests/test_kernels.py > "$OUT/gpu_tests.log" 2>&1
+  python3 -m pytest -q -m gpu ${TESTS:-tests/test_gpu_algorithms.py tests/test_kernels.py} > "$OUT/gpu_tests.log" 2>&1
   tail -2 "$OUT/gpu_tests.log"
 fi
 RUNS=${RUNS:-"pagerank:gauss-seidel sssp:frontier bfs:direction-optimizing"} BUDGETS=${BUDGETS:-"1536M 2560M"} \

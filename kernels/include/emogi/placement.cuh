@@ -15,10 +15,18 @@
 
 namespace emogi {
 
+// The order `auto` takes unless told (--auto-order), from GAP-24 runs with 1-2 GiB of GPU memory for the lists
+// (archive/auto-order-h100-2026-11-21): PageRank re-reads a long list more often than a short one, and
+// longest-first cut its time by 9-26%; BFS and SSSP read each list about once, where a short list costs the
+// link more per byte, and longest-first took 1-30% longer there. CC was not measured and keeps the prefix.
+inline AutoOrder default_auto_order(Algorithm a) {
+  return a == Algorithm::PageRank ? AutoOrder::LongestFirst : AutoOrder::Prefix;
+}
+
 struct PlacementOptions {
   ManagedPolicy managed;
   size_t auto_reserve_bytes = size_t(1) << 30;  // GPU memory `auto` leaves free for vertex data and the driver
-  AutoOrder auto_order = AutoOrder::Prefix;
+  AutoOrder auto_order = AutoOrder::Prefix;  // run_command sets default_auto_order(algorithm)
 };
 
 // One array (edges or weights): whole in one fixed mode, or (auto) positions [0, split) read from a copy in GPU
