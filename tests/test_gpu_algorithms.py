@@ -70,7 +70,8 @@ def test_auto_longest_first_with_room_for_some_lists(emogi_binary, small_graphs,
         rows = run_matrix(emogi_binary, path, algorithm, tmp_path, modes="auto",
                           extra=["--auto-order", "longest-first", "--gpu-memory-budget", budget, "--auto-reserve", "0"])
         assert set(rows["variant"]) == set(VARIANTS[algorithm]) and rows["verified"].all(), path
-        placed = re.search(r"auto \(longest-first\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)", rows.attrs["stderr"])
+        placed = re.search(r"auto \(longest-first\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)",
+                           rows.attrs["stderr"])
         assert placed, rows.attrs["stderr"][-2000:]
         in_gpu, edges, lists = map(int, placed.groups())
         assert 0 < in_gpu * entry_bytes <= budget and in_gpu < edges and lists > 0, placed[0]
@@ -143,14 +144,16 @@ def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
         assert pd.read_csv(out)["verified"].all()
 
 
-SANITIZER_CLEAN = {"memcheck": "ERROR SUMMARY: 0 errors", "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors"}
+SANITIZER_CLEAN = {"memcheck": "ERROR SUMMARY: 0 errors",
+                   "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors"}
 # Where the lists are: fixed modes, or auto with a third of them moved to GPU memory (shifted positions).
 SANITIZER_PLACEMENTS = {"fixed": ["--modes", "device,zerocopy"],
                         "longest-first": ["--modes", "auto", "--auto-order", "longest-first", "--auto-reserve", "0"]}
 
 
 @pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
-@pytest.mark.parametrize("tool,placement", [("memcheck", "fixed"), ("racecheck", "fixed"), ("memcheck", "longest-first")])
+@pytest.mark.parametrize("tool,placement",
+                         [("memcheck", "fixed"), ("racecheck", "fixed"), ("memcheck", "longest-first")])
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, placement, algorithm):
     path = small_graphs[-3]  # urand12

@@ -30,7 +30,8 @@ bool managed_allowed(size_t bytes, const ManagedPolicy& policy) {
 }  // namespace
 
 PlacedArray::PlacedArray(MemoryMode mode, const void* host, size_t bytes, const ManagedPolicy& managed) {
-  if (mode == MemoryMode::Auto) throw std::invalid_argument("auto places an array in two parts (the other constructor)");
+  if (mode == MemoryMode::Auto)
+    throw std::invalid_argument("auto places an array in two parts (the other constructor)");
   auto store = std::make_unique<EdgeStore>(mode, host, bytes, managed);
   if (mode == MemoryMode::Device) {
     near_ = std::move(store), near_bytes_ = bytes;

@@ -1,5 +1,5 @@
-// The names users type and tables store for algorithms, kernel variants, memory modes and auto orders (emogi/schema.py has
-// the same lists; tests/test_kernels.py checks that `emogi list` agrees with it).
+// The names users type and tables store for algorithms, kernel variants, memory modes and auto orders
+// (emogi/schema.py has the same lists; tests/test_kernels.py checks that `emogi list` agrees with it).
 #pragma once
 #include <array>
 #include <stdexcept>
