@@ -20,8 +20,9 @@ ALL_VARIANTS = VARIANTS + ("chunked", "frontier", "direction-optimizing", "affor
 MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
 # auto: as much of the edge list (and weights) as fits in free GPU memory, the rest read by zero-copy.
 ALL_MODES = MODES + ("auto",)
-# What auto keeps in GPU memory when not all fits (--auto-order): a prefix of the file's lists, or the longest.
-AUTO_ORDERS = ("prefix", "longest-first")
+# What auto keeps in GPU memory when not all fits (--auto-order): a prefix of the file's lists, or whole lists,
+# the longest or the shortest first.
+AUTO_ORDERS = ("prefix", "longest-first", "shortest-first")
 ZERO_COPY_MODES = ("zerocopy", "zerocopy-pinned")
 
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")

@@ -59,18 +59,20 @@ def test_every_variant_and_mode_is_verified(emogi_binary, small_graphs, tmp_path
             assert rows["components"].nunique() == 1
 
 
+@pytest.mark.parametrize("order", ["longest-first", "shortest-first"])
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
-def test_auto_longest_first_with_room_for_some_lists(emogi_binary, small_graphs, tmp_path, algorithm):
-    """--auto-order longest-first with room for a third of what the algorithm reads: kernels read the moved lists
-    from their copy in GPU memory and the others from host memory at shifted positions; every variant verifies."""
+def test_auto_moves_whole_lists_with_room_for_some(emogi_binary, small_graphs, tmp_path, algorithm, order):
+    """--auto-order longest-first / shortest-first with room for a third of what the algorithm reads: kernels read
+    the moved lists from their copy in GPU memory and the others from host memory at shifted positions; every
+    variant verifies."""
     for path in small_graphs[-3:]:  # kron12 (8-byte ids), urand12, kron12 (4-byte ids)
         header = csr.read_header(path)
         entry_bytes = header.index_bytes + (4 if algorithm == "sssp" else 0)
         budget = header.num_edges * entry_bytes // 3
         rows = run_matrix(emogi_binary, path, algorithm, tmp_path, modes="auto",
-                          extra=["--auto-order", "longest-first", "--gpu-memory-budget", budget, "--auto-reserve", "0"])
+                          extra=["--auto-order", order, "--gpu-memory-budget", budget, "--auto-reserve", "0"])
         assert set(rows["variant"]) == set(VARIANTS[algorithm]) and rows["verified"].all(), path
-        placed = re.search(r"auto \(longest-first\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)",
+        placed = re.search(rf"auto \({order}\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)",
                            rows.attrs["stderr"])
         assert placed, rows.attrs["stderr"][-2000:]
         in_gpu, edges, lists = map(int, placed.groups())

@@ -7,8 +7,8 @@
 
 namespace emogi {
 
-MovedLists move_longest_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes,
-                              size_t budget_bytes) {
+MovedLists move_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes,
+                      bool longest_first) {
   MovedLists m;
   const uint64_t padding = kMoveAlignEntries * entry_bytes;
   uint64_t room = budget_bytes > padding ? (budget_bytes - padding) / entry_bytes : 0;  // entries that fit
@@ -18,7 +18,8 @@ MovedLists move_longest_lists(const uint64_t* offsets, uint64_t num_vertices, si
   for (uint64_t v = 0; v < num_vertices; ++v)
     if (degree(v) && degree(v) <= room) order.push_back(v);
   std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) {
-    return degree(a) != degree(b) ? degree(a) > degree(b) : a < b;
+    if (degree(a) == degree(b)) return a < b;
+    return longest_first ? degree(a) > degree(b) : degree(a) < degree(b);
   });
   for (uint64_t v : order) {
     if (degree(v) > room) continue;

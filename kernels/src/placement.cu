@@ -71,9 +71,9 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
   }
   const size_t free = std::min(free_gpu_bytes(), options.managed.budget_bytes);
   const size_t budget = free > options.auto_reserve_bytes ? free - options.auto_reserve_bytes : 0;
-  // Where everything fits, both orders are `device`; longest-first would only reorder the lists.
-  if (order_ == AutoOrder::LongestFirst && budget < edge_bytes + weight_bytes)
-    place_longest_first(g, with_weights, budget, options.managed);
+  // Where everything fits, every order is `device`; moving whole lists would only reorder them.
+  if (order_ != AutoOrder::Prefix && budget < edge_bytes + weight_bytes)
+    place_whole_lists(g, with_weights, budget, options.managed);
   else
     place_prefix(g, with_weights, budget, options.managed);
 }
@@ -90,12 +90,13 @@ void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t 
   if (with_weights) weights_ = prefix(g.weights(), g.num_edges() * sizeof(uint32_t), sizeof(uint32_t));
 }
 
-void GraphPlacement::place_longest_first(const MappedCsr& g, bool with_weights, size_t budget,
-                                         const ManagedPolicy& managed) {
+void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget,
+                                       const ManagedPolicy& managed) {
   const size_t weight = with_weights ? sizeof(uint32_t) : 0;
   const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so both orders use the same memory
   budget = budget > starts_bytes ? budget - starts_bytes : 0;
-  const MovedLists moved = move_longest_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget);
+  const MovedLists moved = move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget,
+                                      order_ == AutoOrder::LongestFirst);
   lists_moved_ = moved.vertices.size();
   entries_in_gpu_ = moved.entries;
   starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_);

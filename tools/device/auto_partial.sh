@@ -6,7 +6,7 @@
 #   (device) bash tools/device/auto_partial.sh  -> $OUT/auto_partial.tgz (a CSV and log per graph, algorithm,
 #   budget and order; runs.csv: every row with its provenance, budget, order and what was placed) and a table.
 #   BUDGETS (default "1536M 2560M 4608M"), GRAPHS (default "kron24 urand24"), ORDERS (default "prefix
-#   longest-first"), RUNS (default "pagerank:merged-aligned,gauss-seidel sssp:merged-aligned,frontier"),
+#   longest-first shortest-first"), RUNS (default "pagerank:merged-aligned,gauss-seidel sssp:merged-aligned,frontier"),
 #   PINNED (default 1: also the zerocopy-pinned baseline).
 set -uo pipefail
 . tools/device/setup.sh
@@ -29,7 +29,7 @@ for g in ${GRAPHS:-kron24 urand24}; do
     a=${run%%:*} v=${run#*:}
     [ "${PINNED:-1}" = 1 ] && one "$g" "$a" "$v" pinned --modes zerocopy-pinned
     for b in ${BUDGETS:-1536M 2560M 4608M}; do
-      for o in ${ORDERS:-prefix longest-first}; do
+      for o in ${ORDERS:-prefix longest-first shortest-first}; do
         one "$g" "$a" "$v" "auto$b.$o" --modes auto --gpu-memory-budget "$b" --auto-reserve 512M --auto-order "$o"
       done
     done

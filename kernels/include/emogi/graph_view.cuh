@@ -3,7 +3,7 @@
 // the rest from host memory (the `auto` mode); the other modes use one pointer for everything.
 //
 // Kernels find vertex v's list at [list_begin(v), list_end(v)). That is [offsets[v], offsets[v + 1]) unless
-// `auto` copied some whole lists to GPU memory out of order (placement.cuh, --auto-order longest-first): then
+// `auto` copied some whole lists to GPU memory out of order (placement.cuh, moved_lists.hpp): then
 // `starts` says where each list begins in the combined positions (the copy first, then the file's lists).
 #pragma once
 #include <cstdint>

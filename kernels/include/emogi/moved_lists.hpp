@@ -1,6 +1,8 @@
-// `auto` with --auto-order longest-first: when not every list fits in GPU memory, copy the longest whole lists
-// there and read the others by zero-copy where the file put them. Push PageRank re-reads a long list more often
-// than a short one (model/pagerank_sweeps.py), so GPU memory saves more link bytes per byte on long lists.
+// `auto` with --auto-order longest-first or shortest-first: when not every list fits in GPU memory, copy whole
+// lists there, longest or shortest first, and read the others by zero-copy where the file put them. Push
+// PageRank re-reads a long list more often than a short one (model/pagerank_sweeps.py), so there GPU memory saves
+// more link bytes per byte on long lists; a traversal reads each list about once, and a short list costs the
+// link more per byte than a long one.
 //
 // Positions kernels read: [0, shift) is the copy, shift + p is the file's position p.
 #pragma once
@@ -21,9 +23,10 @@ struct MovedLists {
   uint64_t shift = 0;              // positions the copy takes: `entries` rounded up to kMoveAlignEntries
 };
 
-// Takes whole lists, longest first (equal lengths: lower vertex id first), each one that still fits in
-// `budget_bytes` at `entry_bytes` per entry (the ids plus, for SSSP, the weights), padding included.
-MovedLists move_longest_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes);
+// Takes whole non-empty lists, longest or shortest first (equal lengths: lower vertex id first), each one that
+// still fits in `budget_bytes` at `entry_bytes` per entry (the ids plus, for SSSP, the weights), padding included.
+MovedLists move_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes,
+                      bool longest_first);
 
 // The copy of one array (`element_bytes` per entry) in the moved order: `shift` entries, the padding zeroed.
 std::vector<unsigned char> gather_moved(const void* array, size_t element_bytes, const uint64_t* offsets,

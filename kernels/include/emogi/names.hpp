@@ -14,15 +14,16 @@ enum class Algorithm { Bfs, Sssp, Cc, PageRank };
 // direction-optimising BFS, Afforest's sampled union-find for CC, and Gauss-Seidel-order push PageRank.
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
 enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, Auto };
-// Which lists `auto` keeps in GPU memory when not all fit: a prefix of the file's edge list, or the longest lists.
-enum class AutoOrder { Prefix, LongestFirst };
+// Which lists `auto` keeps in GPU memory when not all fit: a prefix of the file's edge list, the longest lists or
+// the shortest.
+enum class AutoOrder { Prefix, LongestFirst, ShortestFirst };
 
 constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
 constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
                                                       "frontier", "direction-optimizing", "afforest",
                                                       "gauss-seidel"};
 constexpr std::array<const char*, 5> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "auto"};
-constexpr std::array<const char*, 2> kAutoOrderNames = {"prefix", "longest-first"};
+constexpr std::array<const char*, 3> kAutoOrderNames = {"prefix", "longest-first", "shortest-first"};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
 inline const char* name_of(Variant v) { return kVariantNames[static_cast<int>(v)]; }

@@ -1,8 +1,8 @@
 // Puts a graph's edge list (and weights, when an algorithm reads them) in a memory mode and hands kernels the
 // DeviceGraph view. `auto` keeps as much as fits in free GPU memory and reads the rest by zero-copy (managed
 // memory where the guard allows it, pinned memory otherwise). What it keeps when not all fits is its order:
-// `prefix`, a prefix of the edge list and then of the weights; `longest-first`, the longest whole lists with
-// their weights (moved_lists.hpp).
+// `prefix`, a prefix of the edge list and then of the weights; `longest-first` or `shortest-first`, whole lists
+// with their weights (moved_lists.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -70,14 +70,14 @@ class GraphPlacement {
 
  private:
   void place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
-  void place_longest_first(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
+  void place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
 
   uint64_t num_vertices_, num_edges_;
   MemoryMode mode_;
   AutoOrder order_;
   uint64_t lists_moved_ = 0, entries_in_gpu_ = 0;
   std::unique_ptr<PlacedArray> edges_, weights_;
-  std::unique_ptr<DeviceArray<uint64_t>> starts_;  // longest-first only
+  std::unique_ptr<DeviceArray<uint64_t>> starts_;  // whole lists moved only
 };
 
 }  // namespace emogi
