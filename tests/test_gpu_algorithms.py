@@ -80,7 +80,7 @@ def test_auto_moves_whole_lists_with_room_for_some(emogi_binary, small_graphs, t
 
 
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
-def test_auto_order_defaults_to_longest_first_for_pagerank_only(emogi_binary, small_graphs, tmp_path, algorithm):
+def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, algorithm):
     path = small_graphs[-3]  # urand12
     budget = csr.read_header(path).num_edges * 4  # half the ids, a third of ids and weights
     args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", "merged-aligned",
@@ -90,7 +90,7 @@ def test_auto_order_defaults_to_longest_first_for_pagerank_only(emogi_binary, sm
         args += ["--roots", roots_of(path)[0]]
     done = run(args)
     assert done.returncode == 0, done.stderr[-2000:]
-    expected = "longest-first" if algorithm == "pagerank" else "prefix"
+    expected = "longest-first" if algorithm == "pagerank" else "shortest-first"
     assert f"placed auto ({expected}):" in done.stderr, done.stderr[-2000:]
 
 
