@@ -81,17 +81,26 @@ def test_auto_moves_whole_lists_with_room_for_some(emogi_binary, small_graphs, t
 
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, algorithm):
+    """With room for part of the lists, auto's order is the algorithm's default; with room for all of them, the
+    prefix is the whole list, whatever order was asked, and the log says so."""
     path = small_graphs[-3]  # urand12
-    budget = csr.read_header(path).num_edges * 4  # half the ids, a third of ids and weights
-    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", "merged-aligned",
-            "--modes", "auto", "--gpu-memory-budget", budget, "--auto-reserve", "0", "--reps", "1", "--warmup", "0",
-            "--out", tmp_path / "d.csv"]
-    if algorithm in ROOTED:
-        args += ["--roots", roots_of(path)[0]]
-    done = run(args)
-    assert done.returncode == 0, done.stderr[-2000:]
+    num_edges = csr.read_header(path).num_edges
+    budget = num_edges * 4  # half the ids, a third of ids and weights
+
+    def placed(*options):
+        args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", "merged-aligned",
+                "--modes", "auto", "--auto-reserve", "0", "--reps", "1", "--warmup", "0", "--out", tmp_path / "d.csv",
+                *options]
+        if algorithm in ROOTED:
+            args += ["--roots", roots_of(path)[0]]
+        done = run(args)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return next(line for line in done.stderr.splitlines() if ": placed " in line)
+
     expected = "longest-first" if algorithm == "pagerank" else "shortest-first"
-    assert f"placed auto ({expected}):" in done.stderr, done.stderr[-2000:]
+    assert f"placed auto ({expected}):" in placed("--gpu-memory-budget", budget)
+    everything = placed("--auto-order", "longest-first")
+    assert "placed auto (prefix):" in everything and f"({num_edges} of {num_edges} entries)" in everything, everything
 
 
 def test_cc_on_a_single_vertex(emogi_binary, tmp_path):

@@ -71,11 +71,13 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
   }
   const size_t free = std::min(free_gpu_bytes(), options.managed.budget_bytes);
   const size_t budget = free > options.auto_reserve_bytes ? free - options.auto_reserve_bytes : 0;
-  // Where everything fits, every order is `device`; moving whole lists would only reorder them.
-  if (order_ != AutoOrder::Prefix && budget < edge_bytes + weight_bytes)
-    place_whole_lists(g, with_weights, budget, options.managed);
-  else
+  // Where everything fits, the prefix is all of it (`device`); moving whole lists would only reorder them. The
+  // log then says prefix, whatever was asked.
+  if (budget >= edge_bytes + weight_bytes) order_ = AutoOrder::Prefix;
+  if (order_ == AutoOrder::Prefix)
     place_prefix(g, with_weights, budget, options.managed);
+  else
+    place_whole_lists(g, with_weights, budget, options.managed);
 }
 
 void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed) {
@@ -93,7 +95,7 @@ void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t 
 void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget,
                                        const ManagedPolicy& managed) {
   const size_t weight = with_weights ? sizeof(uint32_t) : 0;
-  const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so both orders use the same memory
+  const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so every order uses the same memory
   budget = budget > starts_bytes ? budget - starts_bytes : 0;
   const MovedLists moved = move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget,
                                       order_ == AutoOrder::LongestFirst);
