@@ -18,8 +18,10 @@ ALL_VARIANTS = VARIANTS + ("chunked", "frontier", "direction-optimizing", "affor
 #   zerocopy-pinned cudaHostAlloc(Mapped): the paper's zero-copy allocation; slows down past ~1 GiB on the H100
 #   uvm             cudaMallocManaged + ReadMostly, pages moved back to the host before every run (cold)
 MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
+# uvm-warm: uvm without the move back, so a timed run finds the pages the warm-up run faulted in (the steady
+#   state of a graph that fits in GPU memory; needs --warmup 1 or more).
 # auto: as much of the edge list (and weights) as fits in free GPU memory, the rest read by zero-copy.
-ALL_MODES = MODES + ("auto",)
+ALL_MODES = MODES + ("uvm-warm", "auto")
 # What auto keeps in GPU memory when not all fits (--auto-order): a prefix of the file's lists, or whole lists,
 # the longest or the shortest first.
 AUTO_ORDERS = ("prefix", "longest-first", "shortest-first")
@@ -60,7 +62,7 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "graph",            # dataset name from the config, e.g. kron23
     "algorithm",        # bfs
     "variant",          # one of VARIANTS
-    "mode",             # one of MODES
+    "mode",             # one of ALL_MODES
     "edge_bytes",       # width of one edge-list entry: 4 or 8
     "max_warps",        # warps resident during the traversal (0: one warp per vertex, the default launch)
     "root",             # source vertex

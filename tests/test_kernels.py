@@ -115,6 +115,8 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
     (["bfs", "--bogus", "1"], "unknown option --bogus"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"], "unknown variant 'fancy'"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"], "unknown memory mode 'swap'"),
+    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "uvm-warm", "--warmup", "0"],
+     "uvm-warm needs --warmup 1 or more"),
     (["run", "--algorithm", "cc", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
      "cc has no variant frontier (it has naive, merged, merged-aligned, chunked, afforest)"),
     (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),

@@ -95,7 +95,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       device_ptr_ = mapped;
       break;
     }
-    case MemoryMode::Uvm: {
+    case MemoryMode::Uvm:
+    case MemoryMode::UvmWarm: {
       // The paper's UVM baseline: pages migrate to the GPU on fault; ReadMostly lets the driver duplicate them.
       check_managed_allocation(bytes, policy);
       EMOGI_CUDA_CHECK(cudaMallocManaged(&allocation_, bytes));

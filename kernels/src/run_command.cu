@@ -51,6 +51,8 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   opt.warmup = args.get_u64("warmup", 1);
   opt.max_warps = args.get_u64("max-warps", 0);
   if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
+  if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
+    throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));

@@ -28,7 +28,8 @@ class EdgeStore {
 
   MemoryMode mode() const { return mode_; }
   const void* data() const { return device_ptr_; }
-  // Called before every timed run. UVM: move every page back to the host so each run starts cold.
+  // Called before every timed run. `uvm`: move every page back to the host so each run starts cold (`uvm-warm`
+  // leaves them where earlier runs put them).
   void prepare_run();
 
  private:
