@@ -57,7 +57,9 @@ def test_info_reads_python_written_file(emogi_binary, tmp_path, dtype):
 
 def corrupt(path, how):
     data = bytearray(path.read_bytes())
-    if how == "truncated":
+    if how == "too_many_for_4_bytes":  # header V = 2^32 (offset 24: after magic, version, flags, width, reserved)
+        data[24:32] = (2**32).to_bytes(8, "little")
+    elif how == "truncated":
         data = data[:-3]
     elif how == "magic":
         data[0:8] = b"NOTACSR!"
@@ -67,9 +69,11 @@ def corrupt(path, how):
 
 
 @pytest.mark.parametrize("how,message", [("truncated", "truncated"), ("magic", "not an EMOGI CSR file"),
-                                         ("payload", "corrupt: checksum")])
+                                         ("payload", "corrupt: checksum"),
+                                         ("too_many_for_4_bytes", "4294967296 vertices with 4-byte edge ids")])
 def test_reader_rejects_bad_files(emogi_binary, tmp_path, how, message):
-    path = write_graph(tmp_path / "g.csr", {0: [1], 1: [0, 2], 2: [1]}, 3)
+    width = np.uint32 if how == "too_many_for_4_bytes" else np.uint64
+    path = write_graph(tmp_path / "g.csr", {0: [1], 1: [0, 2], 2: [1]}, 3, dtype=width)
     corrupt(path, how)
     done = run([emogi_binary, "info", "--graph", path])
     assert done.returncode == 1

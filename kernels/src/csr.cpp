@@ -70,6 +70,9 @@ MappedCsr::MappedCsr(const std::string& path, bool verify_checksum) : path_(path
       fail("unknown flag bits " + hex(header_.flags));
     if (header_.index_bytes != 4 && header_.index_bytes != 8)
       fail("index_bytes is " + std::to_string(header_.index_bytes) + ", must be 4 or 8");
+    if (header_.index_bytes == 4 && header_.num_vertices > 0xFFFFFFFFull)
+      fail(std::to_string(header_.num_vertices) + " vertices with 4-byte edge ids, which name at most 2^32 - 1; "
+           "write the graph with 8-byte ids");
     layout_ = CsrLayout::of(header_);
     if (size < layout_.file_size)
       fail("truncated: " + std::to_string(size) + " bytes, the header implies " + std::to_string(layout_.file_size));
