@@ -89,6 +89,7 @@ PROFILE_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", 
 NOT_ZERO_COPY = {
     "device": "device: not a zero-copy run (the edge list is in GPU memory); its runs are the floor_ms term",
     "uvm": "uvm: not a zero-copy run (pages migrate to GPU memory before they are read; no link reads to model)",
+    "uvm-warm": "uvm-warm: not a zero-copy run (the warm-up run already moved the pages to GPU memory)",
 }
 
 
