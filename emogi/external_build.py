@@ -272,11 +272,17 @@ class BucketFiles:
 
     def __init__(self, folder: Path, count: int):
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=False)
         self.paths = [folder / f"bucket{b:05d}.u64" for b in range(count)]
         self.sizes = [0] * count  # keys
         self._locks = [threading.Lock() for _ in range(count)]
-        self._files = [open(p, "wb", buffering=0) for p in self.paths]
+        self._files = []
+        folder.mkdir(parents=True, exist_ok=False)
+        try:  # a SIGTERM (SystemExit) while the files open must not leave the folder behind
+            for p in self.paths:
+                self._files.append(open(p, "wb", buffering=0))
+        except BaseException:
+            self.remove()
+            raise
 
     def append(self, b: int, keys: np.ndarray) -> None:
         view = memoryview(keys).cast("B")
