@@ -25,15 +25,15 @@ constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "m
                                                       "gauss-seidel"};
 constexpr std::array<const char*, 6> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "uvm-warm",
                                                    "auto"};
-
-// The modes whose edge list is managed memory that migrates to the GPU on fault.
-inline bool is_uvm(MemoryMode m) { return m == MemoryMode::Uvm || m == MemoryMode::UvmWarm; }
 constexpr std::array<const char*, 3> kAutoOrderNames = {"prefix", "longest-first", "shortest-first"};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
 inline const char* name_of(Variant v) { return kVariantNames[static_cast<int>(v)]; }
 inline const char* name_of(MemoryMode m) { return kModeNames[static_cast<int>(m)]; }
 inline const char* name_of(AutoOrder o) { return kAutoOrderNames[static_cast<int>(o)]; }
+
+// The modes whose edge list is managed memory that migrates to the GPU on fault.
+inline bool is_uvm(MemoryMode m) { return m == MemoryMode::Uvm || m == MemoryMode::UvmWarm; }
 
 // The variants each algorithm has: the paper's four, then this project's own for that algorithm.
 inline std::vector<Variant> variants_of(Algorithm a) {
