@@ -95,29 +95,6 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       device_ptr_ = mapped;
       break;
     }
-    case MemoryMode::ZeroCopyRegistered: {
-      if (bytes == 0) break;  // nothing to register (a graph without edges)
-      // The paper's third way: page-lock memory the program already has. Here that is the graph file's own
-      // mapping, so nothing is copied and no second copy of the edge list takes host memory. The mapping is
-      // read-only, and so is the registration.
-      int read_only = 0;
-      EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&read_only, cudaDevAttrHostRegisterReadOnlySupported, device_));
-      if (!read_only)
-        throw std::runtime_error("zerocopy-registered: this GPU cannot register read-only host memory "
-                                 "(cudaDevAttrHostRegisterReadOnlySupported is 0); use zerocopy-pinned");
-      void* host = const_cast<void*>(host_data);
-      const cudaError_t e = cudaHostRegister(host, bytes, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
-      if (e != cudaSuccess) {
-        cudaGetLastError();  // clear it: the process goes on to the next mode or exits with this message
-        throw std::runtime_error(std::string("zerocopy-registered: cudaHostRegister of the graph file's mapping (") +
-                                 gib(bytes) + ") failed: " + cudaGetErrorString(e) + "; use zerocopy-pinned");
-      }
-      allocation_ = host;  // registered, not owned: unregistered on destruction
-      void* mapped = nullptr;
-      EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, host, 0));
-      device_ptr_ = mapped;
-      break;
-    }
     case MemoryMode::Uvm:
     case MemoryMode::UvmWarm: {
       // The paper's UVM baseline: pages migrate to the GPU on fault; ReadMostly lets the driver duplicate them.
@@ -137,8 +114,6 @@ EdgeStore::~EdgeStore() {
   if (!allocation_) return;
   if (mode_ == MemoryMode::ZeroCopyPinned)
     cudaFreeHost(allocation_);
-  else if (mode_ == MemoryMode::ZeroCopyRegistered)
-    cudaHostUnregister(allocation_);
   else
     cudaFree(allocation_);
 }

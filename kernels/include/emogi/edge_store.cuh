@@ -20,8 +20,7 @@ void check_managed_allocation(size_t bytes, const ManagedPolicy& policy);
 
 class EdgeStore {
  public:
-  // Allocates `bytes` in `mode` on the current device and fills it from `host_data`; `zerocopy-registered`
-  // instead registers `host_data` itself, which must outlive the store.
+  // Allocates `bytes` in `mode` on the current device and fills it from `host_data`.
   EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const ManagedPolicy& policy);
   ~EdgeStore();
   EdgeStore(const EdgeStore&) = delete;
