@@ -6,10 +6,6 @@
 set -uo pipefail
 . tools/device/setup.sh
 build_kernels
-if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  log "gpu tests"
-  python3 -m pytest -q -m gpu ${TESTS:-tests/test_gpu_algorithms.py tests/test_kernels.py} > "$OUT/gpu_tests.log" 2>&1
-  tail -2 "$OUT/gpu_tests.log"
-fi
+[ "${SKIP_TESTS:-0}" = 1 ] || TESTS=${TESTS:-tests/test_gpu_algorithms.py tests/test_kernels.py} gpu_tests
 RUNS=${RUNS:-"pagerank:gauss-seidel sssp:frontier bfs:direction-optimizing"} BUDGETS=${BUDGETS:-"1536M 2560M"} \
   bash tools/device/auto_partial.sh

@@ -6,12 +6,7 @@
 set -uo pipefail
 . tools/device/setup.sh
 build_kernels
-if [ "${SKIP_TESTS:-0}" != 1 ]; then
-  log "gpu tests"
-  python3 -m pytest -q -m gpu tests/test_gpu_micro.py tests/test_bench.py tests/test_figures_apps.py \
-    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py > "$OUT/gpu_tests.log" 2>&1
-  tail -2 "$OUT/gpu_tests.log"
-fi
+[ "${SKIP_TESTS:-0}" = 1 ] || gpu_tests
 log "kron23: the whole matrix, both widths"
 mkdir -p /tmp/kron23
 python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs kron:23 --widths 8,4 --roots 1 --reps 1 --warmup 1 \

@@ -32,3 +32,11 @@ picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots em
 Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
 PY
 }
+# Runs the GPU tests (TESTS: the test files, default every file that has GPU tests, and test_kernels.py), log in
+# $OUT/gpu_tests.log; prints the summary line.
+gpu_tests() {
+  log "gpu tests"
+  python3 -m pytest -q -m gpu ${TESTS:-tests/test_gpu_micro.py tests/test_bench.py tests/test_figures_apps.py \
+    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py} > "$OUT/gpu_tests.log" 2>&1
+  tail -2 "$OUT/gpu_tests.log"
+}

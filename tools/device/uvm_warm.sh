@@ -21,12 +21,7 @@ if [[ $skip != *" bulk "* ]]; then
     -k regex:sum -c 16 --csv /tmp/bulk_read 1 > "$OUT/bulk_read_ncu.csv" 2>> "$OUT/bulk_build.log" || echo "ncu failed"
 fi
 
-if [[ $skip != *" tests "* ]]; then
-  log "gpu tests"
-  python3 -m pytest -q -m gpu tests/test_gpu_micro.py tests/test_bench.py tests/test_figures_apps.py \
-    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py > "$OUT/gpu_tests.log" 2>&1
-  tail -2 "$OUT/gpu_tests.log"
-fi
+[[ $skip == *" tests "* ]] || gpu_tests
 
 if [[ $skip != *" gap24 "* ]]; then
   log "GAP-24: device, uvm (cold), uvm-warm"
