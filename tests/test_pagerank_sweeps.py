@@ -55,10 +55,10 @@ def test_one_block_is_the_jacobi_round(kron12):
     assert (run_["rounds"], run_["entries_read"]) == plain_jacobi(*kron12)
 
 
-@pytest.mark.parametrize("blocks", [1, 7, 256])
-def test_every_order_stops_at_the_fixed_point(kron12, blocks):
+@pytest.mark.parametrize("blocks,decay", [(1, 0.0), (7, 0.0), (256, 0.0), (1, 0.5), (256, 0.7)])
+def test_every_order_stops_at_the_fixed_point(kron12, blocks, decay):
     offsets, edges = kron12
-    out = push_pagerank(offsets, edges, blocks=blocks)
+    out = push_pagerank(offsets, edges, blocks=blocks, decay=decay)
     x, r = out["value"], out["residual"]
     assert r.min() >= 0 and r.max() <= TOL
     # what is left is exactly the fixed-point residual of the values: (1 - alpha) + P x - x
@@ -82,16 +82,29 @@ def test_edge_cases():
     assert single["rounds"] == 0 and single["entries_read"] == 0
     with pytest.raises(ValueError, match="blocks must lie in"):
         push_pagerank(offsets, edges, blocks=5)
+    with pytest.raises(ValueError, match="decay must lie in"):
+        push_pagerank(offsets, edges, decay=1.0)
+
+
+def test_a_decaying_threshold_waits_to_push(kron12):
+    # decay 0.5: every vertex pushes its 0.15 first; the second pass takes only residuals above 0.15 / 4
+    jacobi = push_pagerank(*kron12, blocks=1)
+    waiting = push_pagerank(*kron12, blocks=1, decay=0.5)
+    E = int(kron12[0][-1])
+    assert jacobi["per_round"][0] == waiting["per_round"][0] == E  # every list, once
+    assert waiting["per_round"][1] < jacobi["per_round"][1]
+    assert sum(waiting["per_round"]) == waiting["entries_read"] and waiting["rounds"] == len(waiting["per_round"])
 
 
 def test_cli_writes_the_table_and_refuses_bad_input(tmp_path):
     path = write_generated(tmp_path / "u.csr", "urand", 10, dtype=np.uint32)
     out = tmp_path / "sweeps.csv"
-    done = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "1,32", "--out", out],
-               cwd=REPO)
+    done = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "1,32", "--decays", "0,0.6",
+                "--out", out], cwd=REPO)
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
-    assert list(table["blocks"]) == [1, 32] and (table["max_residual"] <= TOL).all()
+    assert list(zip(table["blocks"], table["decay"])) == [(1, 0), (1, 0.6), (32, 0), (32, 0.6)]
+    assert (table["max_residual"] <= TOL).all()
     bad = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "0", "--out",
                tmp_path / "x.csv"], cwd=REPO)
     assert bad.returncode == 2 and "blocks must lie in" in bad.stderr and not (tmp_path / "x.csv").exists()
