@@ -33,7 +33,7 @@ from emogi.schema import (ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO
 MODES = ",".join(ALL_MODES)
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
                    "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio", "fetched_fraction_of_w"]
-HOST_READING_MODES = ZERO_COPY_MODES + ("auto",)  # the modes whose reads Nsight Compute sees as sysmem
+HOST_READING_MODES = ZERO_COPY_MODES + ("zerocopy-registered", "auto")  # whose reads Nsight Compute sees as sysmem
 KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
 
 

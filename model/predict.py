@@ -86,10 +86,12 @@ RUN_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "tim
              "verified"]
 PROFILE_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "sysmem_read_sectors",
                  "sysmem_read_requests"]
-NOT_ZERO_COPY = {
+NOT_MODELLED = {  # why a mode's runs get no prediction
     "device": "device: not a zero-copy run (the edge list is in GPU memory); its runs are the floor_ms term",
     "uvm": "uvm: not a zero-copy run (pages migrate to GPU memory before they are read; no link reads to model)",
     "uvm-warm": "uvm-warm: not a zero-copy run (the warm-up run already moved the pages to GPU memory)",
+    "zerocopy-registered": "zerocopy-registered: zero-copy, but the microbenchmarks measure no parameters for "
+                           "this allocation",
 }
 
 
@@ -220,7 +222,7 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     sizes = edge_list_bytes(runs, footprints)
 
     others = runs[~runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates()
-    excluded = [f"{NOT_ZERO_COPY.get(m, f'{m}: not a zero-copy mode')} ({n} configuration(s))"
+    excluded = [f"{NOT_MODELLED.get(m, f'{m}: not a zero-copy mode')} ({n} configuration(s))"
                 for m, n in others["mode"].value_counts().sort_index().items()]
     rows = []
     for values in runs[runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates().itertuples(index=False):

@@ -13,8 +13,10 @@ enum class Algorithm { Bfs, Sssp, Cc, PageRank };
 // four are this project's: work lists of active vertices with hub lists split across warps, Beamer's
 // direction-optimising BFS, Afforest's sampled union-find for CC, and Gauss-Seidel-order push PageRank.
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
+// The paper's four first. Its three ways to zero-copy (§3.1): managed memory with AccessedBy (`zerocopy`),
+// cudaHostAlloc (`zerocopy-pinned`) and cudaHostRegister of memory the program has (`zerocopy-registered`).
 // `uvm` starts every run cold (the paper's baseline); `uvm-warm` keeps the pages earlier runs faulted in.
-enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, UvmWarm, Auto };
+enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, Auto };
 // Which lists `auto` keeps in GPU memory when not all fit: a prefix of the file's edge list, the longest lists or
 // the shortest.
 enum class AutoOrder { Prefix, LongestFirst, ShortestFirst };
@@ -23,8 +25,8 @@ constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pa
 constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
                                                       "frontier", "direction-optimizing", "afforest",
                                                       "gauss-seidel"};
-constexpr std::array<const char*, 6> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "uvm-warm",
-                                                   "auto"};
+constexpr std::array<const char*, 7> kModeNames = {"device",   "zerocopy",            "zerocopy-pinned", "uvm",
+                                                   "zerocopy-registered", "uvm-warm", "auto"};
 constexpr std::array<const char*, 3> kAutoOrderNames = {"prefix", "longest-first", "shortest-first"};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
