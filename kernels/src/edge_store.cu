@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <sys/mman.h>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,9 @@ namespace emogi {
 namespace {
 
 constexpr size_t kManagedHeadroom = size_t(512) << 20;  // left free for vertex data, contexts and the driver
+constexpr size_t kHugePage = size_t(2) << 20;
+
+size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
 
 std::string gib(size_t bytes) {
   char buf[32];
@@ -98,11 +102,14 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
     }
     case MemoryMode::ZeroCopyRegistered: {
       if (bytes == 0) break;  // nothing to register (a graph without edges)
-      // The paper's third way: ordinary memory from malloc, page-locked afterwards by cudaHostRegister.
-      // (Registering the graph file's own mapping instead did not return at 4.2 GB on the H100.)
-      allocation_ = std::malloc(bytes);
+      // The paper's third way: ordinary host memory, page-locked afterwards by cudaHostRegister. (Registering the
+      // graph file's own mapping instead did not return at 4.2 GB on the H100.) Asked for in 2 MiB huge pages
+      // where the kernel grants them (a hint): with 4 KiB pages, scattered reads of a multi-GiB buffer ran up to
+      // 30% slower than from the other two ways.
+      allocation_ = std::aligned_alloc(kHugePage, round_up(bytes, kHugePage));
       if (!allocation_)
-        throw std::runtime_error("zerocopy-registered: malloc of " + gib(bytes) + " of host memory failed");
+        throw std::runtime_error("zerocopy-registered: allocating " + gib(bytes) + " of host memory failed");
+      madvise(allocation_, round_up(bytes, kHugePage), MADV_HUGEPAGE);
       parallel_copy(allocation_, host_data, bytes);
       const cudaError_t e = cudaHostRegister(allocation_, bytes, cudaHostRegisterMapped);
       if (e != cudaSuccess) {
