@@ -5,8 +5,7 @@
 #   -> $OUT/{gpu_tests.log, kron23.tgz}; SKIP_TESTS=1 leaves the tests out.
 set -uo pipefail
 . tools/device/setup.sh
-build_kernels
-[ "${SKIP_TESTS:-0}" = 1 ] || gpu_tests
+build_and_test
 log "kron23: the whole matrix, both widths"
 mkdir -p /tmp/kron23
 python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs kron:23 --widths 8,4 --roots 1 --reps 1 --warmup 1 \

@@ -41,3 +41,8 @@ gpu_tests() {
     tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py} > "$OUT/gpu_tests.log" 2>&1
   tail -2 "$OUT/gpu_tests.log"
 }
+# The usual start of a device script: build, then the GPU tests unless SKIP_TESTS=1.
+build_and_test() {
+  build_kernels
+  [ "${SKIP_TESTS:-0}" = 1 ] || gpu_tests
+}

@@ -6,8 +6,7 @@
 #   -> $OUT/{gpu_tests.log, ways.tgz, bench21.tgz}; SKIP_TESTS=1 leaves the tests out, SKIP_BENCH=1 the matrix.
 set -uo pipefail
 . tools/device/setup.sh
-build_kernels
-[ "${SKIP_TESTS:-0}" = 1 ] || gpu_tests
+build_and_test
 log "GAP-24: zerocopy, zerocopy-pinned, zerocopy-registered"
 mkdir -p /tmp/ways
 # zerocopy-registered asks for transparent huge pages: record whether the host grants them
