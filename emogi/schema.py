@@ -18,8 +18,8 @@ ALL_VARIANTS = VARIANTS + ("chunked", "frontier", "direction-optimizing", "affor
 #   zerocopy-pinned cudaHostAlloc(Mapped): the paper's zero-copy allocation; slows down past ~1 GiB on the H100
 #   uvm             cudaMallocManaged + ReadMostly, pages moved back to the host before every run (cold)
 MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
-# zerocopy-registered: a copy in malloc'd host memory, page-locked by cudaHostRegister: the paper's third way to
-#   zero-copy (§3.1).
+# zerocopy-registered: a copy in ordinary host memory (2 MiB huge pages where the kernel grants them), page-locked
+#   by cudaHostRegister: the paper's third way to zero-copy (§3.1).
 # uvm-warm: uvm without the move back, so a timed run finds the pages the warm-up run faulted in (the steady
 #   state of a graph that fits in GPU memory; needs --warmup 1 or more).
 # auto: as much of the edge list (and weights) as fits in free GPU memory, the rest read by zero-copy.

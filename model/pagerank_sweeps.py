@@ -41,8 +41,8 @@ SWEEP_COLUMNS = ["graph", "blocks", "decay", "alpha", "tolerance", "rounds", "en
 def push_pagerank(offsets, edges, blocks: int = 1, alpha: float = 0.85, tolerance: float = 1e-3,
                   max_rounds: int = 5000, decay: float = 0.0) -> dict:
     """Runs push PageRank from residual 1 - alpha everywhere; returns rounds (those that pushed), list entries
-    read (in all and per round), the values and the residuals left. `blocks` consecutive vertex ranges are taken in turn each round;
-    decay > 0 lowers the threshold from (1 - alpha) * decay to the tolerance, pass by pass."""
+    read (in all and per round), the values and the residuals left. `blocks` consecutive vertex ranges are taken
+    in turn each round; decay > 0 lowers the threshold from (1 - alpha) * decay to the tolerance, pass by pass."""
     offsets = np.asarray(offsets, dtype=np.int64)
     n = len(offsets) - 1
     if blocks < 1 or blocks > max(n, 1):
