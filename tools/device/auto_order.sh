@@ -5,7 +5,6 @@
 #   (the GPU test files, default the kernels'), RUNS and BUDGETS (auto_partial.sh's, defaults below).
 set -uo pipefail
 . tools/device/setup.sh
-build_kernels
-[ "${SKIP_TESTS:-0}" = 1 ] || TESTS=${TESTS:-tests/test_gpu_algorithms.py tests/test_kernels.py} gpu_tests
+TESTS=${TESTS:-tests/test_gpu_algorithms.py tests/test_kernels.py} build_and_test
 RUNS=${RUNS:-"pagerank:gauss-seidel sssp:frontier bfs:direction-optimizing"} BUDGETS=${BUDGETS:-"1536M 2560M"} \
   bash tools/device/auto_partial.sh
