@@ -131,6 +131,22 @@ def test_a_wrong_result_fails_the_run(emogi_binary, small_graphs, tmp_path, algo
     assert done.returncode == 1 and "result mismatch" in done.stderr and not out.exists(), done.stderr[-2000:]
 
 
+@pytest.mark.parametrize("weights", ["with_zeros", "heavy_least"])
+def test_sssp_frontier_skips_weights_only_where_safe(emogi_binary, tmp_path, weights):
+    """`frontier` SSSP leaves a weight unread where dist[u] <= dist[v] + the least weight: with zero-weight edges
+    (least 0) and with a least weight of 60000 against a greatest of 65536 (most weights skipped), the distances
+    still match Dial's, in every mode, and the binary reports the exact least weight."""
+    g = csr.read_csr(write_generated(tmp_path / "k.csr", "kron", 12))
+    rng = np.random.default_rng(7)
+    values = {"with_zeros": [0, 0, 1, 65536], "heavy_least": [60000, 60001, 65536]}[weights]
+    w = rng.choice(np.array(values, dtype=np.uint32), size=g.num_edges)
+    path = tmp_path / f"{weights}.csr"
+    csr.write_csr(path, g.offsets, g.edges, w, directed=False)
+    rows = run_matrix(emogi_binary, path, "sssp", tmp_path, variants=["frontier", "merged-aligned"], reps=2)
+    assert rows["verified"].all() and len(rows) == 2 * 2 * rows["root"].nunique() * len(schema.ALL_MODES)
+    assert f"least weight {w.min()}" in rows.attrs["stderr"]
+
+
 def test_directed_graphs_are_refused_where_undefined(emogi_binary, tmp_path):
     g = csr.read_csr(write_generated(tmp_path / "u.csr", "kron", 8))
     path = tmp_path / "d.csr"

@@ -50,6 +50,12 @@ uint64_t worklist_capacity(uint64_t num_vertices, uint64_t num_edges) {
   return num_vertices + num_edges / segment_edges<Index>() + 1;
 }
 
+// A reader may depend on whose list it reads (SSSP's skips weights by the source's distance); most do not.
+template <class Read>
+__device__ __forceinline__ const Read& reader_for(const Read& read, uint64_t /*source*/) {
+  return read;
+}
+
 // Warp per entry: op(v, read(i)) for every position i of the entry's piece of v's list, merged+aligned reads.
 template <class Index, class Read, class Op>
 __global__ void __launch_bounds__(kBlockThreads)
@@ -62,7 +68,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t piece = (first / S + part) * S;
     const uint64_t begin = piece > first ? piece : first;
     const uint64_t end = piece + S < last ? piece + S : last;
-    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), read, [&](auto x) { op(v, x); });
+    MergedAlignedAccess::walk<Index>(begin, end, lane_id(), reader_for(read, v), [&](auto x) { op(v, x); });
   }
 }
 
