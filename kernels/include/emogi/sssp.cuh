@@ -7,7 +7,7 @@
 // `frontier` (this project's): a work list of vertices whose distance fell, taken in distance order by buckets
 // of width delta (delta-stepping lite): only vertices below the current bound are expanded, so most vertices
 // relax their edges once instead of once per improvement. It also reads an edge's weight only where the weight
-// can matter (SettledSkippingReader), which in distance order spares about a third of the weight lines.
+// can matter (SettledSkippingReader): in distance order, most targets late in a list are already near enough.
 #pragma once
 #include <cstdint>
 
@@ -127,19 +127,19 @@ struct BelowBound {
 };
 
 // Reads a neighbour, and its edge's weight only if relaxing the edge could lower the neighbour's distance: when
-// dist[u] <= dist[v] + (the graph's least weight), no weight can, so the weight is not fetched (a warp step whose
-// lanes all skip fetches no weight line at all) and the edge counts as infinitely heavy. Safe although dist[v] may
-// fall after `bound` was taken: whoever lowers dist[v] marks v pending, and v's next expansion reads again.
+// dist[u] <= dist[v] + (the least weight of any edge into u), no weight can, so the weight is not fetched (a warp
+// step whose lanes all skip fetches no weight line) and the edge counts as infinitely heavy. Safe although dist[v]
+// may fall after it was read: whoever lowers dist[v] marks v pending, and v's next expansion reads again.
 template <class Index>
 struct SettledSkippingReader {
   SplitArray<Index> edges;
   SplitArray<uint32_t> weights;
   const uint32_t* dist;
-  uint32_t min_weight;
-  uint64_t bound = 0;  // dist[source] + min_weight, set per list by reader_for
+  const uint32_t* least_in;  // per vertex, GPU memory: the least weight of its in-edges
+  uint64_t source_dist = 0;  // set per list by reader_for
   __device__ __forceinline__ WeightedNeighbor operator()(uint64_t i) const {
     const uint64_t u = edges[i];
-    return {u, dist[u] > bound ? weights[i] : kInfinity};
+    return {u, dist[u] > source_dist + least_in[u] ? weights[i] : kInfinity};
   }
 };
 
@@ -147,7 +147,7 @@ template <class Index>
 __device__ __forceinline__ SettledSkippingReader<Index> reader_for(const SettledSkippingReader<Index>& read,
                                                                     uint64_t source) {
   SettledSkippingReader<Index> r = read;
-  r.bound = uint64_t(read.dist[source]) + read.min_weight;
+  r.source_dist = read.dist[source];
   return r;
 }
 
@@ -162,8 +162,8 @@ struct RelaxOp {
 
 template <class Index>
 RunStats sssp_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, uint32_t delta,
-                       uint32_t min_weight, SsspState<Index>& s) {
-  const SettledSkippingReader<Index> read{g.edges, g.weights, s.dist.data(), min_weight};
+                       const uint32_t* least_in, SsspState<Index>& s) {
+  const SettledSkippingReader<Index> read{g.edges, g.weights, s.dist.data(), least_in};
   sssp_start(s, root);
   IterationLoop& loop = s.loop;
   RunStats r;

@@ -1,6 +1,7 @@
 // SSSP: the paper's Bellman-Ford scan variants and the bucketed work-list variant; distances checked against
 // Dial's algorithm.
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -26,8 +27,12 @@ class SsspProblem {
 
   SsspProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), delta_(opt.sssp_delta ? opt.sssp_delta : default_delta(g)),
-        min_weight_(least_weight(g)), state_(g.num_vertices(), g.num_edges()), dist_(g.num_vertices()) {
-    std::fprintf(stderr, "sssp: frontier bucket width delta = %u, least weight %u\n", delta_, min_weight_);
+        least_in_(g.num_vertices()), state_(g.num_vertices(), g.num_edges()), dist_(g.num_vertices()) {
+    const std::vector<uint32_t> least = least_incoming(g);
+    EMOGI_CUDA_CHECK(cudaMemcpy(least_in_.data(), least.data(), least.size() * sizeof(uint32_t),
+                                cudaMemcpyHostToDevice));
+    const uint32_t overall = least.empty() ? kInfinity : *std::min_element(least.begin(), least.end());
+    std::fprintf(stderr, "sssp: frontier bucket width delta = %u, least weight %u\n", delta_, overall);
   }
 
   void expect(uint64_t root) {
@@ -42,7 +47,7 @@ class SsspProblem {
       case Variant::Merged: return sssp_scan<MergedAccess>(g, root, max_warps, state_);
       case Variant::MergedAligned: return sssp_scan<MergedAlignedAccess>(g, root, max_warps, state_);
       case Variant::Chunked: return sssp_scan<ChunkedAccess>(g, root, max_warps, state_);
-      case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, min_weight_, state_);
+      case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, least_in_.data(), state_);
       default: throw std::logic_error("no SSSP kernel for this variant");
     }
   }
@@ -58,8 +63,10 @@ class SsspProblem {
   }
 
  private:
-  // Buckets as wide as the mean weight: wide enough to keep the GPU busy, narrow enough that few vertices are
-  // expanded before their final distance is known.
+  // Buckets 0.4 x the mean weight wide (16 for weights 8..72). Narrower buckets expand fewer vertices before their
+  // distance is final (fewer list reads), wider ones give each step more lists to read at once. On GAP-24 in
+  // zero-copy, 16 beat 8, 12, 24 and the mean (40) on kron and came within 3% of 8 on urand
+  // (archive/sssp-skip-h100-2026-11-21/).
   static uint32_t default_delta(const MappedCsr& g) {
     const uint32_t* w = g.weights();
     if (!w || g.num_edges() == 0) return 1;
@@ -67,26 +74,34 @@ class SsspProblem {
     double sum = 0;
     uint64_t n = 0;
     for (uint64_t i = 0; i < g.num_edges(); i += step, ++n) sum += w[i];
-    return std::max<uint32_t>(1, uint32_t(sum / n));
+    return std::max<uint32_t>(1, uint32_t(0.4 * sum / n));
   }
-  // Exact, not sampled: `frontier` skips a weight when even the least one could not lower the distance.
-  static uint32_t least_weight(const MappedCsr& g) {
+  // The least weight of each vertex's in-edges, exactly (a sample could overstate it and skip a needed weight).
+  // A vertex nothing points to keeps 2^32 - 1; no list holds it.
+  static std::vector<uint32_t> least_incoming(const MappedCsr& g) {
+    std::vector<std::atomic<uint32_t>> least(g.num_vertices());
+    parallel_for(least.size(), [&](uint64_t v) { least[v].store(kInfinity, std::memory_order_relaxed); });
     const uint32_t* w = g.weights();
-    if (!w || g.num_edges() == 0) return 0;
-    constexpr uint64_t kPiece = uint64_t(1) << 24;
-    std::vector<uint32_t> least((g.num_edges() + kPiece - 1) / kPiece);
-    parallel_for(least.size(), [&](uint64_t p) {
-      const uint64_t lo = p * kPiece, hi = std::min(g.num_edges(), lo + kPiece);
-      least[p] = *std::min_element(w + lo, w + hi);
+    const Index* e = g.edges_as<Index>();
+    constexpr uint64_t kPiece = uint64_t(1) << 20;
+    parallel_for(w ? (g.num_edges() + kPiece - 1) / kPiece : 0, [&](uint64_t p) {
+      for (uint64_t i = p * kPiece; i < std::min(g.num_edges(), (p + 1) * kPiece); ++i) {
+        uint32_t seen = least[e[i]].load(std::memory_order_relaxed);
+        while (w[i] < seen && !least[e[i]].compare_exchange_weak(seen, w[i], std::memory_order_relaxed)) {
+        }
+      }
     });
-    return *std::min_element(least.begin(), least.end());
+    std::vector<uint32_t> out(least.size());
+    parallel_for(out.size(), [&](uint64_t v) { out[v] = least[v].load(std::memory_order_relaxed); });
+    return out;
   }
   std::vector<uint32_t> reference(uint64_t root) const {
     return reference_sssp(g_.offsets(), g_.edges_as<Index>(), g_.weights(), g_.num_vertices(), root);
   }
   const MappedCsr& g_;
   bool corrupt_;
-  uint32_t delta_, min_weight_;
+  uint32_t delta_;
+  DeviceArray<uint32_t> least_in_;  // per vertex, the least weight of its in-edges (`frontier` skips by it)
   SsspState<Index> state_;
   std::vector<uint32_t> dist_;
   std::map<uint64_t, uint64_t> expected_;
