@@ -6,7 +6,8 @@
 #   (device) OLD_SRC=build/old-src/kernels bash tools/device/detached.sh start skip tools/device/sssp_skip.sh
 #            -> $OUT/sssp_skip.tgz (runs.csv with provenance, a log per run), $OUT/gpu_tests.log, a table
 #   BINARIES "tag=path ..." (default: new = this tree's build, and old = OLD_SRC's if given), GRAPHS (default
-#   "kron24 urand24"), DELTAS (default "default 8 12 16 24"; default: the binary's own bucket width).
+#   "kron24 urand24"), DELTAS (default "default 8 12 16 24"; default: the binary's own bucket width), TEST_FILTER
+#   (pytest -k; default "sssp or (every_cell and pagerank-4)").
 set -uo pipefail
 . tools/device/setup.sh
 if [ -n "${OLD_SRC:-}" ]; then
@@ -55,6 +56,6 @@ tar -czf "$OUT/sssp_skip.tgz" -C "$OUT" sssp_skip && rm -rf "$R"
 [ "${SKIP_TESTS:-0}" = 1 ] && exit 0
 log "sssp gpu tests"
 EMOGI_LONG_GPU_TESTS=1 python3 -m pytest -q --durations=12 -m gpu tests/test_gpu_algorithms.py \
-  -k "sssp or (every_cell and pagerank-4)" > "$OUT/gpu_tests.log" 2>&1
+  -k "${TEST_FILTER:-sssp or (every_cell and pagerank-4)}" > "$OUT/gpu_tests.log" 2>&1
 tail -2 "$OUT/gpu_tests.log"
 log done
