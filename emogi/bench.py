@@ -80,8 +80,9 @@ def fetched_ratios(runs: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
 
 
 def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0, profile: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights. With a
-    profile (emogi.profile's table of the same runs), also the bytes fetched from host memory."""
+    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights, counted as
+    read even where `frontier` skips them (an effective rate there). With a profile (emogi.profile's table of the
+    same runs), also the bytes fetched from host memory."""
     out = runs.groupby(KEYS, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
                                              edges_traversed=("edges_traversed", "median")).reset_index()
     out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)

@@ -93,3 +93,25 @@ def main(argv=None):
 
 if __name__ == "__main__":
     main()
+
+
+def stamp_runs(folder, binary, annotate=lambda path, log: {}):
+    """The CSVs of `folder` (one per `emogi run`, its stderr beside it as the same name .log) in one table: each
+    CSV's rows with the columns annotate(csv path, log text) returns first, then provenance of now; written to
+    folder/runs.csv and returned. Device scripts that sweep `emogi run` over options collect their runs with it."""
+    import pandas as pd
+    folder = Path(folder)
+    frames = []
+    for path in sorted(folder.glob("*.csv")):
+        if path.name == "runs.csv":
+            continue
+        log = path.with_suffix(".log")
+        frame = pd.read_csv(path)
+        for i, (column, value) in enumerate(annotate(path, log.read_text() if log.exists() else "").items()):
+            frame.insert(i, column, value)
+        frames.append(frame)
+    if not frames:
+        raise FileNotFoundError(f"{folder}: no run CSVs to collect")
+    runs = stamp(pd.concat(frames, ignore_index=True), collect(binary))
+    runs.to_csv(folder / "runs.csv", index=False)
+    return runs

@@ -38,26 +38,19 @@ done
 # One table: each CSV's rows with the budget and order from its name and what its log says was placed.
 python3 - "$R" "$EMOGI_BINARY" <<'PY'
 import re, sys
-from pathlib import Path
-import pandas as pd
 from emogi import provenance
-R, binary = Path(sys.argv[1]), sys.argv[2]
-frames = []
-for path in sorted(R.glob("*.csv")):
-    graph, algorithm, tag = path.stem.split(".", 2)
-    budget, _, order = tag.partition(".")
-    placed = next((l for l in path.with_suffix(".log").read_text().splitlines() if ": placed " in l), "")
+
+def annotate(path, log):  # GRAPH.ALGORITHM.BUDGET.ORDER.csv (BUDGET: pinned or autoNNNM)
+    budget, _, order = path.stem.split(".", 2)[2].partition(".")
+    placed = next((l for l in log.splitlines() if ": placed " in l), "")
     entries = re.search(r"\((\d+) of \d+ entries(?:, (\d+) whole lists)?\)", placed)
     weights = re.search(r"weights (\d+) MiB in GPU memory", placed)
-    f = pd.read_csv(path)
-    f.insert(0, "gpu_memory_budget", "" if budget == "pinned" else budget.removeprefix("auto"))
-    f.insert(1, "auto_order", order)
-    f["edge_entries_in_gpu"] = int(entries[1]) if entries else 0
-    f["lists_in_gpu"] = int(entries[2]) if entries and entries[2] else 0
-    f["weight_mib_in_gpu"] = int(weights[1]) if weights else 0
-    frames.append(f)
-runs = provenance.stamp(pd.concat(frames, ignore_index=True), provenance.collect(binary))
-runs.to_csv(R / "runs.csv", index=False)
+    return {"gpu_memory_budget": "" if budget == "pinned" else budget.removeprefix("auto"), "auto_order": order,
+            "edge_entries_in_gpu": int(entries[1]) if entries else 0,
+            "lists_in_gpu": int(entries[2]) if entries and entries[2] else 0,
+            "weight_mib_in_gpu": int(weights[1]) if weights else 0}
+
+runs = provenance.stamp_runs(sys.argv[1], sys.argv[2], annotate)
 t = runs.groupby(["graph", "algorithm", "variant", "gpu_memory_budget", "auto_order"], sort=False)
 print(t.agg(median_ms=("time_ms", "median"), in_gpu=("edge_entries_in_gpu", "first"),
             lists=("lists_in_gpu", "first"), verified=("verified", "all")).to_string())

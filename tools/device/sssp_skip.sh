@@ -33,24 +33,16 @@ for g in ${GRAPHS:-kron24 urand24}; do
 done
 python3 - "$R" "$EMOGI_BINARY" <<'PY'
 import re, sys
-from pathlib import Path
-import pandas as pd
 from emogi import provenance
-R, binary = Path(sys.argv[1]), sys.argv[2]
-frames = []
-for path in sorted(R.glob("*.csv")):
-    graph, build, _ = path.stem.split(".")
-    f = pd.read_csv(path)
-    f.insert(0, "kernels", build)
-    delta = re.search(r"delta = (\d+)", path.with_suffix(".log").read_text())
-    f.insert(1, "delta", int(delta[1]) if delta else -1)
-    frames.append(f)
-runs = provenance.stamp(pd.concat(frames, ignore_index=True), provenance.collect(binary))
-runs.to_csv(R / "runs.csv", index=False)
-table = runs.groupby(["graph", "kernels", "delta"]).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
-                                                      edges=("edges_traversed", "median"),
-                                                      iterations=("iterations", "median"))
-print(table.to_string())
+
+def annotate(path, log):  # GRAPH.BUILD.DELTA.csv; the log says the width the binary used
+    delta = re.search(r"delta = (\d+)", log)
+    return {"kernels": path.stem.split(".")[1], "delta": int(delta[1]) if delta else -1}
+
+runs = provenance.stamp_runs(sys.argv[1], sys.argv[2], annotate)
+print(runs.groupby(["graph", "kernels", "delta"]).agg(
+    runs=("time_ms", "size"), median_ms=("time_ms", "median"), edges=("edges_traversed", "median"),
+    iterations=("iterations", "median")).to_string())
 PY
 tar -czf "$OUT/sssp_skip.tgz" -C "$OUT" sssp_skip && rm -rf "$R"
 [ "${SKIP_TESTS:-0}" = 1 ] && exit 0
