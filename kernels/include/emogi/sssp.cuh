@@ -7,7 +7,7 @@
 // `frontier` (this project's): a work list of vertices whose distance fell, taken in distance order by buckets
 // of width delta (delta-stepping lite): only vertices below the current bound are expanded, so most vertices
 // relax their edges once instead of once per improvement. It also reads an edge's weight only where the weight
-// can matter (SettledSkippingReader): in distance order, most targets late in a list are already near enough.
+// can matter (SettledSkippingReader): in distance order, many targets are already near enough when it is read.
 #pragma once
 #include <cstdint>
 
