@@ -79,22 +79,6 @@ def stamp(frame, prov):
     return frame
 
 
-def main(argv=None):
-    import argparse
-
-    from emogi.atomic import write_text
-    p = argparse.ArgumentParser(description="Record the provenance of the measurements made on this machine now.")
-    p.add_argument("--binary", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--device", type=int, default=0)
-    a = p.parse_args(argv)
-    write_text(json.dumps(collect(a.binary, a.device), indent=2) + "\n", a.out)
-
-
-if __name__ == "__main__":
-    main()
-
-
 def stamp_runs(folder, binary, annotate=lambda path, log: {}):
     """The CSVs of `folder` (one per `emogi run`, its stderr beside it as the same name .log) in one table: each
     CSV's rows with the columns annotate(csv path, log text) returns first, then provenance of now; written to
@@ -115,3 +99,19 @@ def stamp_runs(folder, binary, annotate=lambda path, log: {}):
     runs = stamp(pd.concat(frames, ignore_index=True), collect(binary))
     runs.to_csv(folder / "runs.csv", index=False)
     return runs
+
+
+def main(argv=None):
+    import argparse
+
+    from emogi.atomic import write_text
+    p = argparse.ArgumentParser(description="Record the provenance of the measurements made on this machine now.")
+    p.add_argument("--binary", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--device", type=int, default=0)
+    a = p.parse_args(argv)
+    write_text(json.dumps(collect(a.binary, a.device), indent=2) + "\n", a.out)
+
+
+if __name__ == "__main__":
+    main()

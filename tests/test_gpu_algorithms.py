@@ -133,9 +133,9 @@ def test_a_wrong_result_fails_the_run(emogi_binary, small_graphs, tmp_path, algo
 
 @pytest.mark.parametrize("weights", ["with_zeros", "heavy_least"])
 def test_sssp_frontier_skips_weights_only_where_safe(emogi_binary, tmp_path, weights):
-    """`frontier` SSSP leaves a weight unread where dist[u] <= dist[v] + the least weight: with zero-weight edges
-    (least 0) and with a least weight of 60000 against a greatest of 65536 (most weights skipped), the distances
-    still match Dial's, in every mode, and the binary reports the exact least weight."""
+    """`frontier` SSSP leaves a weight unread where dist[u] <= dist[v] + the least weight of u's in-edges: with
+    zero-weight edges (least 0) and with a least weight of 60000 against a greatest of 65536 (most weights skipped),
+    the distances still match Dial's, in every mode, and the binary reports the exact least weight."""
     g = csr.read_csr(write_generated(tmp_path / "k.csr", "kron", 12))
     rng = np.random.default_rng(7)
     values = {"with_zeros": [0, 0, 1, 65536], "heavy_least": [60000, 60001, 65536]}[weights]
