@@ -32,13 +32,14 @@ picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots em
 Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
 PY
 }
-# Runs the GPU tests (TESTS: the test files, default every file that has GPU tests, and test_kernels.py), log in
-# $OUT/gpu_tests.log with the slowest tests' times; prints the summary line. EMOGI_LONG_GPU_TESTS=1 adds the
-# long ones (the whole matrix on the graph over 1 GiB, ~6 min more on an H100; start them detached).
+# Runs the GPU tests (TESTS: the test files, default every file that has GPU tests, and test_kernels.py; arguments
+# go to pytest as they are, e.g. -k "sssp or cc"), log in $OUT/gpu_tests.log with the slowest tests' times; prints
+# the summary line. EMOGI_LONG_GPU_TESTS=1 adds the long ones (the whole matrix on the graph over 1 GiB, ~6 min
+# more on an H100; start them detached).
 gpu_tests() {
   log "gpu tests"
   python3 -m pytest -q --durations=12 -m gpu ${TESTS:-tests/test_gpu_micro.py tests/test_bench.py tests/test_figures_apps.py \
-    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py} > "$OUT/gpu_tests.log" 2>&1
+    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py} "$@" > "$OUT/gpu_tests.log" 2>&1
   tail -2 "$OUT/gpu_tests.log"
 }
 # The usual start of a device script: build, then the GPU tests unless SKIP_TESTS=1.

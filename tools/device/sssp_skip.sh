@@ -46,8 +46,5 @@ print(runs.groupby(["graph", "kernels", "delta"]).agg(
 PY
 tar -czf "$OUT/sssp_skip.tgz" -C "$OUT" sssp_skip && rm -rf "$R"
 [ "${SKIP_TESTS:-0}" = 1 ] && exit 0
-log "sssp gpu tests"
-EMOGI_LONG_GPU_TESTS=1 python3 -m pytest -q --durations=12 -m gpu tests/test_gpu_algorithms.py \
-  -k "${TEST_FILTER:-sssp or (every_cell and pagerank-4)}" > "$OUT/gpu_tests.log" 2>&1
-tail -2 "$OUT/gpu_tests.log"
+EMOGI_LONG_GPU_TESTS=1 TESTS=tests/test_gpu_algorithms.py gpu_tests -k "${TEST_FILTER:-sssp or (every_cell and pagerank-4)}"
 log done
