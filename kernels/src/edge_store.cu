@@ -106,10 +106,11 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       // graph file's own mapping instead did not return at 4.2 GB on the H100.) Asked for in 2 MiB huge pages
       // where the kernel grants them (a hint): with 4 KiB pages, scattered reads of a multi-GiB buffer ran up to
       // 30% slower than from the other two ways.
-      allocation_ = std::aligned_alloc(kHugePage, round_up(bytes, kHugePage));
+      const size_t whole_pages = round_up(bytes, kHugePage);  // aligned_alloc wants a multiple of the alignment
+      allocation_ = std::aligned_alloc(kHugePage, whole_pages);
       if (!allocation_)
         throw std::runtime_error("zerocopy-registered: allocating " + gib(bytes) + " of host memory failed");
-      madvise(allocation_, round_up(bytes, kHugePage), MADV_HUGEPAGE);
+      madvise(allocation_, whole_pages, MADV_HUGEPAGE);
       parallel_copy(allocation_, host_data, bytes);
       const cudaError_t e = cudaHostRegister(allocation_, bytes, cudaHostRegisterMapped);
       if (e != cudaSuccess) {

@@ -62,7 +62,7 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
     throw std::invalid_argument(g.path() + " has no weights section (SSSP needs one; regenerate or convert it with weights)");
   const size_t edge_bytes = g.edge_list_bytes(), weight_bytes = with_weights ? g.num_edges() * sizeof(uint32_t) : 0;
   // Managed modes: edges and weights together must pass the guard, not just each on its own.
-  if (mode == MemoryMode::ZeroCopy || is_uvm(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed);
+  if (is_managed(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed);
   if (mode != MemoryMode::Auto) {
     edges_ = std::make_unique<PlacedArray>(mode, g.edges(), edge_bytes, options.managed);
     if (with_weights) weights_ = std::make_unique<PlacedArray>(mode, g.weights(), weight_bytes, options.managed);

@@ -36,6 +36,8 @@ inline const char* name_of(AutoOrder o) { return kAutoOrderNames[static_cast<int
 
 // The modes whose edge list is managed memory that migrates to the GPU on fault.
 inline bool is_uvm(MemoryMode m) { return m == MemoryMode::Uvm || m == MemoryMode::UvmWarm; }
+// The modes that allocate managed memory, which the oversubscription guard covers.
+inline bool is_managed(MemoryMode m) { return m == MemoryMode::ZeroCopy || is_uvm(m); }
 
 // The variants each algorithm has: the paper's four, then this project's own for that algorithm.
 inline std::vector<Variant> variants_of(Algorithm a) {

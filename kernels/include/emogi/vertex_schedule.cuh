@@ -8,7 +8,13 @@
 
 namespace emogi {
 
-constexpr unsigned kBlockThreads = 256;
+// Threads per block of every vertex-parallel kernel (a multiple of 32); -DEMOGI_BLOCK_THREADS=N overrides it for
+// experiments.
+#ifndef EMOGI_BLOCK_THREADS
+#define EMOGI_BLOCK_THREADS 256
+#endif
+constexpr unsigned kBlockThreads = EMOGI_BLOCK_THREADS;
+static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "EMOGI_BLOCK_THREADS must be a multiple of 32, <= 1024");
 
 // Calls body(v, lane) for each vertex v this thread's group owns.
 template <class Access, class Body>

@@ -27,7 +27,9 @@ class SsspProblem {
 
   SsspProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), delta_(opt.sssp_delta ? opt.sssp_delta : default_delta(g)),
-        least_in_(g.num_vertices()), state_(g.num_vertices(), g.num_edges()), dist_(g.num_vertices()) {
+        least_in_(asks_frontier(opt) ? g.num_vertices() : 0), state_(g.num_vertices(), g.num_edges()),
+        dist_(g.num_vertices()) {
+    if (least_in_.size() == 0) return;  // only `frontier` reads the bucket width and the least in-edge weights
     const std::vector<uint32_t> least = least_incoming(g);
     EMOGI_CUDA_CHECK(cudaMemcpy(least_in_.data(), least.data(), least.size() * sizeof(uint32_t),
                                 cudaMemcpyHostToDevice));
@@ -75,6 +77,9 @@ class SsspProblem {
     uint64_t n = 0;
     for (uint64_t i = 0; i < g.num_edges(); i += step, ++n) sum += w[i];
     return std::max<uint32_t>(1, uint32_t(0.4 * sum / n));
+  }
+  static bool asks_frontier(const MatrixOptions& opt) {
+    return std::find(opt.variants.begin(), opt.variants.end(), Variant::Frontier) != opt.variants.end();
   }
   // The least weight of each vertex's in-edges, exactly (a sample could overstate it and skip a needed weight).
   // A vertex nothing points to keeps 2^32 - 1; no list holds it.
