@@ -15,7 +15,7 @@ namespace emogi {
 constexpr uint32_t kUnvisited = 0xFFFFFFFFu;
 
 template <class Access, class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     bfs_scan_level(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level,
                    unsigned long long* __restrict__ counters) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {

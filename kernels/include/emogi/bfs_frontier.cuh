@@ -31,7 +31,7 @@ struct DiscoverOp {
 
 // Warp per unvisited vertex: lanes test one line's worth of neighbours per step, the warp stops at a hit.
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     bfs_bottom_up(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level) {
   constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {

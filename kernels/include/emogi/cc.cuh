@@ -37,7 +37,7 @@ __global__ void cc_init(Label* __restrict__ label, uint64_t n) {
 }
 
 template <class Access, class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     cc_scan_propagate(DeviceGraph<Index> g, Label* __restrict__ label, const uint8_t* __restrict__ current,
                       uint8_t* __restrict__ next, unsigned long long* counters) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
 
 // Clears this round's flags and counts the list entries the next round reads.
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     cc_scan_advance(DeviceGraph<Index> g, uint8_t* __restrict__ current, const uint8_t* __restrict__ next,
                     unsigned long long* counters) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
@@ -134,7 +134,7 @@ __global__ void cc_gather(const Label* __restrict__ label, const uint64_t* __res
 
 // Warp per vertex outside the giant component: link with the neighbours after the sampled ones.
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     cc_finish(DeviceGraph<Index> g, Label* __restrict__ label, Label giant, unsigned sampled,
               unsigned long long* counters) {
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {

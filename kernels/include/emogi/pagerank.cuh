@@ -75,7 +75,7 @@ struct AbsorbResidual {
 };
 
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     pagerank_scan_absorb(DeviceGraph<Index> g, AbsorbResidual absorb, uint8_t* __restrict__ push,
                          unsigned long long* counters) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
 }
 
 template <class Access, class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     pagerank_scan_push(DeviceGraph<Index> g, const uint8_t* __restrict__ push, const float* __restrict__ delta,
                        float* __restrict__ residual) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
@@ -110,7 +110,7 @@ struct PushOp {
 // grow between takes), and the warp pushes it at once. Counts pushing vertices and their list entries per block
 // first: one global atomic per block instead of one per vertex.
 template <class Access, class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     pagerank_gauss_seidel_round(DeviceGraph<Index> g, float* __restrict__ value, float* __restrict__ residual,
                                 float alpha, float tolerance, unsigned long long* counters) {
   static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");

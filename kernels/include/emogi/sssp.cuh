@@ -46,7 +46,7 @@ void sssp_start(SsspState<Index>& s, uint64_t root) {
 }
 
 template <class Access, class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     sssp_scan_relax(DeviceGraph<Index> g, uint8_t* __restrict__ flag, uint32_t* __restrict__ tentative) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
 
 // Commits improvements and flags the improved vertices; counts them and their list entries.
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     sssp_scan_commit(DeviceGraph<Index> g, uint32_t* __restrict__ dist, const uint32_t* __restrict__ tentative,
                      uint8_t* __restrict__ flag, unsigned long long* counters) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;

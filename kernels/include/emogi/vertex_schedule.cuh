@@ -15,10 +15,6 @@ namespace emogi {
 #endif
 constexpr unsigned kBlockThreads = EMOGI_BLOCK_THREADS;
 static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "EMOGI_BLOCK_THREADS must be a multiple of 32, <= 1024");
-// Blocks each SM must be able to hold at once (__launch_bounds__'s second argument): enough for 2048 threads, full
-// occupancy on Ampere and Hopper, so the compiler keeps a thread to 32 registers. A zero-copy read waits
-// microseconds; the reads in flight, and with them the link's throughput (Little's law), grow with resident warps.
-constexpr unsigned kMinBlocksPerSm = 2048 / kBlockThreads;
 
 // Calls body(v, lane) for each vertex v this thread's group owns.
 template <class Access, class Body>

@@ -29,7 +29,7 @@ __device__ __forceinline__ uint64_t segments_of(uint64_t begin, uint64_t end) {
 // Appends the segments of every vertex for which take(v) is true (take may update vertex state); counts the
 // vertices (kActive), their list entries (kEdges) and the entries written (kSegments).
 template <class Index, class Take>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     build_worklist(DeviceGraph<Index> g, Take take, uint64_t* __restrict__ list, unsigned long long* counters) {
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
@@ -58,7 +58,7 @@ __device__ __forceinline__ const Read& reader_for(const Read& read, uint64_t /*s
 
 // Warp per entry: op(v, read(i)) for every position i of the entry's piece of v's list, merged+aligned reads.
 template <class Index, class Read, class Op>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+__global__ void __launch_bounds__(kBlockThreads)
     expand_worklist(DeviceGraph<Index> g, const uint64_t* __restrict__ list, uint64_t count, Read read, Op op) {
   constexpr uint64_t S = segment_edges<Index>();
   const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / kWarpSize;
