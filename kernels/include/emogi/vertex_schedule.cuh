@@ -14,7 +14,8 @@ namespace emogi {
 #define EMOGI_BLOCK_THREADS 256
 #endif
 constexpr unsigned kBlockThreads = EMOGI_BLOCK_THREADS;
-static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024, "EMOGI_BLOCK_THREADS must be a multiple of 32, <= 1024");
+static_assert(kBlockThreads % 32 == 0 && kBlockThreads <= 1024,
+              "EMOGI_BLOCK_THREADS must be a multiple of 32, at most 1024");
 
 // Calls body(v, lane) for each vertex v this thread's group owns.
 template <class Access, class Body>
