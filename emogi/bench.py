@@ -31,8 +31,9 @@ from emogi.schema import (ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO
                           fetched_bytes)
 
 MODES = ",".join(ALL_MODES)
-SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "edges_traversed",
-                   "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio", "fetched_fraction_of_w"]
+SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "min_ms", "max_ms",
+                   "edges_traversed", "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio",
+                   "fetched_fraction_of_w"]
 HOST_READING_MODES = ZERO_COPY_MODES + ("zerocopy-registered", "auto")  # whose reads Nsight Compute sees as sysmem
 KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
 
@@ -80,10 +81,12 @@ def fetched_ratios(runs: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
 
 
 def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0, profile: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per (algorithm, graph, width, variant, mode): medians over all runs; bytes include SSSP's weights, counted as
-    read even where `frontier` skips them (an effective rate there). With a profile (emogi.profile's table of the
-    same runs), also the bytes fetched from host memory."""
+    """Per (algorithm, graph, width, variant, mode): medians over all runs, and the fastest and slowest run (lent
+    GPUs spread several percent between runs; a median near a target says little without them); bytes include SSSP's
+    weights, counted as read even where `frontier` skips them (an effective rate there). With a profile
+    (emogi.profile's table of the same runs), also the bytes fetched from host memory."""
     out = runs.groupby(KEYS, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
+                                             min_ms=("time_ms", "min"), max_ms=("time_ms", "max"),
                                              edges_traversed=("edges_traversed", "median")).reset_index()
     out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)
     out["gbps"] = out["edges_per_s"] * entry_bytes(out) / 1e9

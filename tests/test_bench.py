@@ -31,6 +31,7 @@ def test_summary_counts_weights_for_sssp_only():
                          "edges_traversed": [1e6, 1e6, 1e6, 2e6]})
     s = bench.summarise(runs, w_gbps=1.0).set_index("algorithm")
     assert s.loc["bfs", "runs"] == 3 and s.loc["bfs", "median_ms"] == 20.0
+    assert (s.loc["bfs", "min_ms"], s.loc["bfs", "max_ms"]) == (10.0, 30.0)
     assert s.loc["bfs", "edges_per_s"] == pytest.approx(5e7)
     assert s.loc["bfs", "gbps"] == pytest.approx(0.4)          # 8 B per edge
     assert s.loc["sssp", "gbps"] == pytest.approx(2e8 * 8 / 1e9)  # 4 B id + 4 B weight
