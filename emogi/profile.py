@@ -2,6 +2,7 @@
 
     python -m emogi.profile bfs --binary build/emogi --report R.ncu-rep --out profile.csv -- --graph G --roots 5 ...
     python -m emogi.profile run --binary build/emogi --report R.ncu-rep --out p.csv -- --algorithm cc --graph G ...
+        (--launches L.csv before the `--`: also one row per kernel launch, e.g. per SSSP bucket)
     python -m emogi.profile toy --binary build/emogi --report T.ncu-rep --out toy_profile.csv -- --bytes 2G ...
 
 How ncu is run, and why the counts are valid:
@@ -101,12 +102,14 @@ def _range_of(action, prefix):
     return None
 
 
-def parse_report(path, ncu_report, kind="bfs"):
-    """One row per labelled run: launches and each metric summed over the run's kernels."""
+def launch_rows(path, ncu_report, kind="bfs"):
+    """One row per kernel launch, in launch order: its run's label fields, `launch` (its place within the run),
+    `kernel` (its name) and each metric. Where a run's time or bytes go, launch by launch (a BFS level, an SSSP
+    bucket)."""
     fields = KINDS[kind]["fields"]
     prefixes = KINDS[kind].get("ranges", (kind + "|",))
     context = ncu_report.load_report(str(path))
-    sums = {}
+    rows, launches = [], {}
     for r in range(context.num_ranges()):
         rng = context.range_by_idx(r)
         for a in range(rng.num_actions()):
@@ -115,22 +118,33 @@ def parse_report(path, ncu_report, kind="bfs"):
             if label is None:
                 inside = " or ".join(f"'{p}...'" for p in prefixes)
                 raise ProfileError(f"{path}: kernel {action.name()} ran outside an NVTX {inside} range")
-            row = sums.setdefault(label, dict.fromkeys(schema.NCU_METRICS.values(), 0.0) | {"launches": 0})
-            row["launches"] += 1
+            parts = label.split("|")
+            if len(parts) != len(fields):
+                raise ProfileError(f"{path}: NVTX range '{label}' does not have the fields {fields}")
+            row = {**dict(zip(fields, parts)), "launch": launches.get(label, 0), "kernel": action.name()}
+            launches[label] = row["launch"] + 1
             for metric, column in schema.NCU_METRICS.items():
                 value = action.metric_by_name(metric)
                 if value is None:
                     raise ProfileError(f"{path}: ncu did not collect {metric}")
-                row[column] += value.as_double()
-    if not sums:
+                row[column] = value.as_double()
+            rows.append(row)
+    if not rows:
         raise ProfileError(f"{path}: the report holds no {KINDS[kind]['kernels']} launches")
-    rows = []
-    for label, row in sums.items():
-        parts = label.split("|")
-        if len(parts) != len(fields):
-            raise ProfileError(f"{path}: NVTX range '{label}' does not have the fields {fields}")
-        rows.append({**dict(zip(fields, parts)), **row})
-    return _integer_keys(pd.DataFrame(rows))
+    return pd.DataFrame(rows)
+
+
+def sum_launches(per_launch, kind="bfs"):
+    """One row per labelled run: launches and each metric summed over the run's kernels (launch_rows' table)."""
+    fields = KINDS[kind]["fields"]
+    runs = per_launch.groupby(fields, sort=False)[list(schema.NCU_METRICS.values())].sum()
+    runs["launches"] = per_launch.groupby(fields, sort=False).size()
+    return _integer_keys(runs.reset_index())
+
+
+def parse_report(path, ncu_report, kind="bfs"):
+    """One row per labelled run: launches and each metric summed over the run's kernels."""
+    return sum_launches(launch_rows(path, ncu_report, kind), kind)
 
 
 def _integer_keys(frame):
@@ -160,6 +174,7 @@ def main(argv=None):
     p.add_argument("--out", required=True)
     p.add_argument("--ncu", default="ncu")
     p.add_argument("--device", type=int, default=0)
+    p.add_argument("--launches", help="also write one row per kernel launch to this CSV (where a run's bytes go)")
     a = p.parse_args(argv[:split])
     kind = KINDS[a.kind]
     try:
@@ -175,7 +190,8 @@ def main(argv=None):
             if subprocess.run(cmd).returncode != 0:
                 raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
             rows = pd.read_csv(rows_csv)
-        counters = derive(parse_report(a.report, ncu_report, a.kind))
+        per_launch = launch_rows(a.report, ncu_report, a.kind)
+        counters = derive(sum_launches(per_launch, a.kind))
         if a.kind not in ("bfs", "run"):  # the microbenchmarks' rows do not name themselves
             rows["algorithm"] = a.kind
         rows = _integer_keys(rows.rename(columns=kind.get("rename", {})))
@@ -187,6 +203,10 @@ def main(argv=None):
         table = provenance.stamp(table, prov)
         columns = schema.TABLES[kind["table"]]
         write_csv(schema.check_columns(table, kind["table"])[columns], a.out)
+        if a.launches:
+            launches = derive(_integer_keys(per_launch)).merge(rows[keys + kind["join"]].drop_duplicates(), on=keys,
+                                                               how="left")
+            write_csv(provenance.stamp(launches, prov), a.launches)
     except ProfileError as err:
         sys.exit(f"emogi profile: {err}")
 

@@ -111,3 +111,22 @@ def test_profile_counters_are_physical(emogi_binary, graphs, tmp_path):
     assert p.loc[("merged-aligned", "device"), "sysmem_read_sectors"] == 0
     # cold UVM migrates pages over the link: at least the bytes a zero-copy run fetches
     assert p.loc[("merged-aligned", "uvm"), "pcie_read_bytes"] > 0.5 * edge_bytes
+
+
+@pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
+def test_profile_launches_add_up_to_the_run(emogi_binary, graphs, tmp_path):
+    """`emogi.profile run --launches`: one row per kernel launch (a level's list build and expansion), which sum
+    to the run's own row."""
+    wide, _, roots = graphs["kron"]
+    out, launches = tmp_path / "profile.csv", tmp_path / "launches.csv"
+    cmd = [sys.executable, "-m", "emogi.profile", "run", "--binary", emogi_binary, "--report", tmp_path / "r.ncu-rep",
+           "--out", out, "--launches", launches, "--", "--algorithm", "bfs", "--graph", wide, "--name", "kron",
+           "--roots", roots[0], "--variants", "frontier", "--modes", "zerocopy"]
+    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    run_row, per_launch = pd.read_csv(out).iloc[0], pd.read_csv(launches)
+    assert len(per_launch) == run_row["launches"] > 2 and list(per_launch["launch"]) == list(range(len(per_launch)))
+    assert per_launch["kernel"].str.contains("expand_worklist").any()
+    for column in ("sysmem_read_sectors", "pcie_read_bytes", "gpu_time_ns"):
+        assert per_launch[column].sum() == pytest.approx(run_row[column])
+    assert (per_launch["graph"] == "kron").all() and per_launch["gpu"].notna().all()

@@ -89,6 +89,20 @@ def test_run_kind_sums_each_algorithms_launches_under_its_range():
     assert set(schema.NCU_METRICS.values()) <= set(frame.columns)
 
 
+def test_launch_rows_keep_each_launch_in_order_and_sum_to_the_runs():
+    sssp = "sssp|frontier|zerocopy|7|0"
+    report = Report([Action("build_worklist", [sssp], 0), Action("expand_worklist", [sssp], 10),
+                     Action("build_worklist", [sssp], 0), Action("expand_worklist", [sssp], 3),
+                     Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 5)])
+    launches = profile.launch_rows("r.ncu-rep", report, "run")
+    assert list(launches["launch"]) == [0, 1, 2, 3, 0]
+    assert list(launches["kernel"][:2]) == ["build_worklist", "expand_worklist"]
+    assert list(launches["sysmem_read_sectors"]) == [0, 10, 0, 3, 5]
+    runs = profile.sum_launches(launches, "run").set_index("algorithm")
+    assert runs.loc["sssp", "launches"] == 4 and runs.loc["sssp", "sysmem_read_sectors"] == 13
+    assert runs.loc["sssp", "root"] == 7 and runs.loc["cc", "launches"] == 1
+
+
 def test_a_kernel_outside_every_range_is_an_error():
     report = Report([Action("cc_init", [], 0)])
     with pytest.raises(profile.ProfileError, match=re.escape(
