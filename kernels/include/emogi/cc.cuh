@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "emogi/access.cuh"
+#include "emogi/block_counters.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
@@ -58,13 +59,15 @@ template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     cc_scan_advance(DeviceGraph<Index> g, uint8_t* __restrict__ current, const uint8_t* __restrict__ next,
                     unsigned long long* counters) {
+  BlockCounters tally;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
     const bool active = v < g.num_vertices && next[v];
     if (v < g.num_vertices) current[v] = 0;
-    warp_add(&counters[kEdges], active ? g.degree(v) : 0);
+    tally.warp_add(kEdges, active ? g.degree(v) : 0);
   }
+  tally.flush(counters);
 }
 
 template <class Access, class Index>
@@ -137,13 +140,15 @@ template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     cc_finish(DeviceGraph<Index> g, Label* __restrict__ label, Label giant, unsigned sampled,
               unsigned long long* counters) {
+  BlockCounters tally;
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (label[v] == giant) return;
     const uint64_t begin = g.list_begin(v) + sampled, end = g.list_end(v);
     if (begin >= end) return;
-    if (lane == 0) atomicAdd(&counters[kEdges], end - begin);
+    if (lane == 0) tally.add(kEdges, end - begin);
     MergedAlignedAccess::walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { cc_link(v, u, label); });
   });
+  tally.flush(counters);
 }
 
 constexpr unsigned kAfforestRounds = 2, kAfforestSamples = 1024;

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "emogi/access.cuh"
+#include "emogi/block_counters.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
@@ -78,14 +79,16 @@ template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_scan_absorb(DeviceGraph<Index> g, AbsorbResidual absorb, uint8_t* __restrict__ push,
                          unsigned long long* counters) {
+  BlockCounters tally;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
     const bool active = v < g.num_vertices && absorb(v);
     if (v < g.num_vertices) push[v] = active;
-    warp_add(&counters[kActive], active);
-    warp_add(&counters[kEdges], active ? g.degree(v) : 0);
+    tally.warp_add(kActive, active);
+    tally.warp_add(kEdges, active ? g.degree(v) : 0);
   }
+  tally.flush(counters);
 }
 
 template <class Access, class Index>
@@ -108,15 +111,13 @@ struct PushOp {
 
 // One Gauss-Seidel round, a warp per vertex: lane 0 takes the residual if it exceeds the tolerance (residuals only
 // grow between takes), and the warp pushes it at once. Counts pushing vertices and their list entries per block
-// first: one global atomic per block instead of one per vertex.
+// first (BlockCounters).
 template <class Access, class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_gauss_seidel_round(DeviceGraph<Index> g, float* __restrict__ value, float* __restrict__ residual,
                                 float alpha, float tolerance, unsigned long long* counters) {
   static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");
-  __shared__ unsigned long long pushed, entries;
-  if (threadIdx.x == 0) pushed = entries = 0;
-  __syncthreads();
+  BlockCounters tally;
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     float r = 0.0f;
     if (lane == 0 && __ldcg(&residual[v]) > tolerance) r = atomicExch(&residual[v], 0.0f);
@@ -126,17 +127,13 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (lane == 0) value[v] += r;
     if (end == begin) return;
     if (lane == 0) {
-      atomicAdd(&pushed, 1ull);
-      atomicAdd(&entries, (unsigned long long)(end - begin));
+      tally.add(kActive, 1);
+      tally.add(kEdges, end - begin);
     }
     const float d = r * alpha / float(end - begin);
     Access::template walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { atomicAdd(&residual[u], d); });
   });
-  __syncthreads();
-  if (threadIdx.x == 0 && pushed) {
-    atomicAdd(&counters[kActive], pushed);
-    atomicAdd(&counters[kEdges], entries);
-  }
+  tally.flush(counters);
 }
 
 template <class Index>

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "emogi/access.cuh"
+#include "emogi/block_counters.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
@@ -65,6 +66,7 @@ template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     sssp_scan_commit(DeviceGraph<Index> g, uint32_t* __restrict__ dist, const uint32_t* __restrict__ tentative,
                      uint8_t* __restrict__ flag, unsigned long long* counters) {
+  BlockCounters tally;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
@@ -73,9 +75,10 @@ __global__ void __launch_bounds__(kBlockThreads)
       dist[v] = tentative[v];
       flag[v] = 1;
     }
-    warp_add(&counters[kActive], improved);
-    warp_add(&counters[kEdges], improved ? g.degree(v) : 0);
+    tally.warp_add(kActive, improved);
+    tally.warp_add(kEdges, improved ? g.degree(v) : 0);
   }
+  tally.flush(counters);
 }
 
 template <class Access, class Index>

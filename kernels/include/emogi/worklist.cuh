@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "emogi/access.cuh"
+#include "emogi/block_counters.cuh"
 #include "emogi/cuda_check.hpp"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
@@ -31,17 +32,19 @@ __device__ __forceinline__ uint64_t segments_of(uint64_t begin, uint64_t end) {
 template <class Index, class Take>
 __global__ void __launch_bounds__(kBlockThreads)
     build_worklist(DeviceGraph<Index> g, Take take, uint64_t* __restrict__ list, unsigned long long* counters) {
+  BlockCounters tally;
   const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
     const bool active = v < g.num_vertices && take(v);
     const uint64_t begin = active ? g.list_begin(v) : 0, end = active ? g.list_end(v) : 0;
     const uint64_t parts = segments_of<Index>(begin, end);
-    warp_add(&counters[kActive], active);
-    warp_add(&counters[kEdges], end - begin);
-    const uint64_t slot = warp_reserve(&counters[kSegments], parts);
+    tally.warp_add(kActive, active);
+    tally.warp_add(kEdges, end - begin);
+    const uint64_t slot = tally.reserve(&counters[kSegments], parts);
     for (uint64_t p = 0; p < parts; ++p) list[slot + p] = v << kPartBits | p;
   }
+  tally.flush(counters);
 }
 
 // Upper bound on the entries a list can need: one per vertex plus one per full segment of edges.
