@@ -10,7 +10,7 @@ Definitions (also printed in the figure footer):
   degree     out-degree: entries of the vertex's neighbour list (an undirected edge counts at both ends)
   edges CDF  sum of degree over vertices of degree <= d, divided by E (the edge-list length)
 
-    python figures/fig06_degree_cdf.py \
+    python -m figures.fig06_degree_cdf \
         --degrees results/datasets/kron23.degrees.csv results/datasets/urand23.degrees.csv \
         --out results/figures/fig06_degree_cdf.png [--out-csv results/figures/fig06_degree_cdf.csv]
 """
@@ -21,15 +21,11 @@ import argparse
 import sys
 from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.degree_histogram import COLUMNS, edges_cdf  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.degree_histogram import COLUMNS, edges_cdf
+from figures import style
 
 FIGURE = "fig06_degree_cdf"
 CUT = 96  # the paper's axis limit

@@ -10,25 +10,20 @@ Definitions (also printed in the figure footer):
             (profile.csv, default launches only), summed over profiled roots if several
   request size  32 B x sectors / requests
 
-    python figures/fig07_pcie_requests.py --profile results/tables/profile.csv --source results/tables/source.json \
+    python -m figures.fig07_pcie_requests --profile results/tables/profile.csv --source results/tables/source.json \
         --out results/figures/fig07_pcie_requests.png [--out-csv results/figures/fig07_pcie_requests.csv]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import VARIANTS, ZERO_COPY_MODES  # noqa: E402
-from emogi.tables import default_launch  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import VARIANTS, ZERO_COPY_MODES
+from emogi.tables import default_launch
+from figures import style
 
 FIGURE = "fig07"
 DEFINITION = ("requests = system-memory read requests of the profiled traversal's kernels (Nsight Compute "

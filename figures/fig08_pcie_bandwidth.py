@@ -11,7 +11,7 @@ Definitions (also printed in the figure footer):
   copy peak = max over copy sizes of the median over reps of pinned h2d cudaMemcpy GB/s (link.csv),
           model.littles_law.fit_link_bandwidth
 
-    python figures/fig08_pcie_bandwidth.py --profile results/tables/profile.csv --link results/tables/link.csv \
+    python -m figures.fig08_pcie_bandwidth --profile results/tables/profile.csv --link results/tables/link.csv \
         --source results/tables/source.json --out results/figures/fig08_pcie_bandwidth.png \
         [--out-csv results/figures/fig08_pcie_bandwidth.csv]
 """
@@ -19,19 +19,14 @@ Definitions (also printed in the figure footer):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import VARIANTS  # noqa: E402
-from emogi.tables import default_launch  # noqa: E402
-from figures import style  # noqa: E402
-from model.littles_law import fit_link_bandwidth  # noqa: E402
+from emogi.schema import VARIANTS
+from emogi.tables import default_launch
+from figures import style
+from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig08"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "uvm")  # the modes that read the edge list over the link

@@ -11,25 +11,20 @@ Definitions (also printed in the figure footer):
           conservative: it never inflates a speedup
   speedup = UVM baseline time / time   (> 1: faster than UVM)
 
-    python figures/fig09_speedup_over_uvm.py --runs results/tables/runs.csv --source results/tables/source.json \
+    python -m figures.fig09_speedup_over_uvm --runs results/tables/runs.csv --source results/tables/source.json \
         --out results/figures/fig09_speedup_over_uvm.png [--out-csv results/figures/fig09_speedup_over_uvm.csv]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-from emogi.schema import VARIANTS  # noqa: E402
-from emogi.tables import default_launch  # noqa: E402
-from figures import style  # noqa: E402
-from model.bounds import traversal_time_ms  # noqa: E402
+from emogi.schema import VARIANTS
+from emogi.tables import default_launch
+from figures import style
+from model.bounds import traversal_time_ms
 
 FIGURE = "fig09"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")  # uvm is the baseline line at 1

@@ -10,26 +10,21 @@ Definitions (also printed in the figure footer):
   amplification  pcie_read_bytes / needed (Nsight Compute, profile.csv; default launch, Merged+Aligned kernel)
   payload        32 B x sysmem_read_sectors / needed (zero-copy only: UVM moves pages by DMA, not by sectors)
 
-    python figures/fig10_read_amplification.py --profile results/tables/profile.csv --runs results/tables/runs.csv \
+    python -m figures.fig10_read_amplification --profile results/tables/profile.csv --runs results/tables/runs.csv \
         --source results/tables/source.json --out results/figures/fig10_read_amplification.png [--out-csv ...]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-
-from emogi.schema import fetched_bytes  # noqa: E402
-from emogi.tables import default_launch  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import fetched_bytes
+from emogi.tables import default_launch
+from figures import style
 
 FIGURE = "fig10"
 VARIANT = "merged-aligned"  # the paper's EMOGI; UVM runs the same kernel

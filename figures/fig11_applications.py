@@ -13,26 +13,21 @@ Definitions (also in the figure footer):
   UVM baseline  per (graph, algorithm) = the fastest variant's time in uvm mode (conservative, as in Fig. 9)
   speedup       UVM baseline time / time
 
-    python figures/fig11_applications.py --apps results/tables/apps.csv --source results/tables/source.json \
+    python -m figures.fig11_applications --apps results/tables/apps.csv --source results/tables/source.json \
         --out results/figures/fig11_applications.png [--out-csv ...] [--edge-bytes 8]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-
-from emogi.schema import ZERO_COPY_MODES  # noqa: E402
-from figures import applications as apps_lib  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import ZERO_COPY_MODES
+from figures import applications as apps_lib
+from figures import style
 
 FIGURE = "fig11"
 BARS = ("emogi", "fastest", "device")

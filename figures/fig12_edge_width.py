@@ -9,27 +9,22 @@ Definitions (also in the figure footer):
   time     as in Fig. 11 (mean over roots of the per-root median over reps; CC, PageRank: median over reps)
   speedup  8-byte time / 4-byte time
 
-    python figures/fig12_edge_width.py --apps results/tables/apps.csv --source results/tables/source.json \
+    python -m figures.fig12_edge_width --apps results/tables/apps.csv --source results/tables/source.json \
         --out results/figures/fig12_edge_width.png [--out-csv ...]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-
-from emogi.schema import WEIGHT_BYTES  # noqa: E402
-from figures import applications as apps_lib  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import WEIGHT_BYTES
+from figures import applications as apps_lib
+from figures import style
 
 FIGURE = "fig12"
 DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps), Merged+Aligned, "

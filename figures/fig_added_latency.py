@@ -22,7 +22,7 @@ We cannot add latency to the host link, so the figure has two parts:
   tick (|)   on each model line: the added latency where the Little's-law term starts to bind,
              N_max d / min(S d, W) - L (littles_law.max_L); below it the link, not the latency, sets T.
 
-    python figures/fig_added_latency.py --predictions results/model/predictions.csv \
+    python -m figures.fig_added_latency --predictions results/model/predictions.csv \
         --parameters results/model/parameters.json [--summary results/model/prediction_summary.json] \
         [--max-added-us 5] [--reads-per-warp R] \
         --source results/tables/source.json --out results/figures/fig_added_latency.png \
@@ -33,18 +33,13 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import VARIANTS, ZERO_COPY_MODES  # noqa: E402
-from figures import style  # noqa: E402
-from model.littles_law import max_L  # noqa: E402
+from emogi.schema import VARIANTS, ZERO_COPY_MODES
+from figures import style
+from model.littles_law import max_L
 
 FIGURE = "fig_added_latency"
 STEPS = 101  # points per model line

@@ -17,7 +17,7 @@ Definitions (also printed in the figure footer):
   N          T x L / d  (GB/s x µs x 1e3 / B = requests); the dotted diagonal is N = requests offered
   W, N_max   parameters.json of the model (model.fit): W_gbps.value and N_max.value [lo, hi]
 
-    python figures/fig_concurrency.py --concurrency results/tables/concurrency.csv \
+    python -m figures.fig_concurrency --concurrency results/tables/concurrency.csv \
         --latency results/tables/latency.csv [--parameters results/model/parameters.json] \
         [--footprints 268435456 8589934592] --source results/tables/source.json \
         --out results/figures/fig_concurrency.png [--out-csv results/figures/fig_concurrency.csv]
@@ -30,17 +30,12 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import ZERO_COPY_MODES  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import ZERO_COPY_MODES
+from figures import style
 
 FIGURE = "fig_concurrency"
 # optional here: without it the figure has no W and N_max lines

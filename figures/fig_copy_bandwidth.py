@@ -10,24 +10,19 @@ Definitions (also printed in the figure footer):
   W          max over sizes of the pinned host-to-device median (model.littles_law.fit_link_bandwidth)
   size for 95% of W   the smallest size whose median reaches 95% of that direction's and allocation's own maximum
 
-    python figures/fig_copy_bandwidth.py --link results/tables/link.csv --source results/tables/source.json \
+    python -m figures.fig_copy_bandwidth --link results/tables/link.csv --source results/tables/source.json \
         --out results/figures/fig_copy_bandwidth.png [--out-csv results/figures/fig_copy_bandwidth.csv]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from figures import style  # noqa: E402
-from model.littles_law import fit_link_bandwidth  # noqa: E402
+from figures import style
+from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_copy_bandwidth"
 DIRECTIONS = ("h2d", "d2h")

@@ -12,7 +12,7 @@ Definitions (also printed in the figure footer):
   T                    median over reps of requests x d / time, GB/s; error bar = IQR of the reps
   rate                 median over reps of mrps (million requests per second)
 
-    python figures/fig_footprint_cliff.py --concurrency results/tables/concurrency.csv \
+    python -m figures.fig_footprint_cliff --concurrency results/tables/concurrency.csv \
         --source results/tables/source.json --out results/figures/fig_footprint_cliff.png \
         [--out-csv results/figures/fig_footprint_cliff.csv]
 """
@@ -20,16 +20,11 @@ Definitions (also printed in the figure footer):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-from emogi.schema import ZERO_COPY_MODES  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import ZERO_COPY_MODES
+from figures import style
 
 FIGURE = "fig_footprint_cliff"
 REQUEST_SIZES = (128, 32)  # the largest request and the smallest

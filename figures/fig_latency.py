@@ -10,22 +10,17 @@ Definitions (also printed in the figure footer):
   latency  per (allocation, footprint) = median over reps of time / steps (latency_ns), in µs; verified rows only
   dotted   the CXL paper's host-DRAM latency seen from an RTX A5000 over PCIe 4.0, ~1.2 µs (§3.3.1)
 
-    python figures/fig_latency.py --latency results/tables/latency.csv --source results/tables/source.json \
+    python -m figures.fig_latency --latency results/tables/latency.csv --source results/tables/source.json \
         --out results/figures/fig_latency.png [--out-csv results/figures/fig_latency.csv]
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import pandas as pd
 
-import pandas as pd  # noqa: E402
-
-from figures import style  # noqa: E402
+from figures import style
 
 FIGURE = "fig_latency"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")

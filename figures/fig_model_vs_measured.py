@@ -9,7 +9,7 @@ Definitions (also printed in the figure footer):
   predicted   predicted_ms of predictions.csv: model.predict (D / T(d) of the fitted link + the kernel's floor + the critical path)
   rel_error   predicted / measured - 1 (the CSV checks the table's own rel_error against it: rel_error_check)
 
-    python figures/fig_model_vs_measured.py --predictions results/model/predictions.csv \
+    python -m figures.fig_model_vs_measured --predictions results/model/predictions.csv \
         --summary results/model/prediction_summary.json --source results/tables/source.json \
         --out results/figures/fig_model_vs_measured.png [--out-csv results/figures/fig_model_vs_measured.csv]
 """
@@ -17,17 +17,12 @@ Definitions (also printed in the figure footer):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import MODES, VARIANTS  # noqa: E402
-from figures import style  # noqa: E402
+from emogi.schema import MODES, VARIANTS
+from figures import style
 
 FIGURE = "fig_model_vs_measured"
 DEFINITION = ("measured = mean over roots of the per-root median over reps; predicted = model.predict (D / T(d) of "

@@ -17,7 +17,7 @@ Definitions (also printed in the figure footer):
   t(d)   D(d) / T(d), ms (D, T and t from model.whatif.runtime_vs_transfer_size at the measured alignments);
          d_opt = W / s with s = model.littles_law.request_rate_miops(params) (littles_law.optimal_transfer_size)
 
-    python figures/fig_runtime_vs_transfer_size.py --amplification results/tables/amplification.csv \
+    python -m figures.fig_runtime_vs_transfer_size --amplification results/tables/amplification.csv \
         --parameters results/model/parameters.json [--preset pcie4-x16] [--mode zerocopy] \
         [--footprint-bytes 8589934592] --source results/tables/source.json \
         --out results/figures/fig_runtime_vs_transfer_size.png [--out-csv results/figures/fig_runtime_vs_transfer_size.csv]
@@ -29,17 +29,12 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from figures import style  # noqa: E402
-from model.littles_law import optimal_transfer_size, request_rate_miops  # noqa: E402
+from figures import style
+from model.littles_law import optimal_transfer_size, request_rate_miops
 
 FIGURE = "fig_runtime_vs_transfer_size"
 DEFAULT_PRESET = "pcie4-x16"

@@ -14,7 +14,7 @@ Definitions (also printed in the figure footer):
   d                   mean request size of the host reads, 32 B x sectors / requests (toy_profile avg_request_bytes)
   copy peak           max over sizes of the median pinned host-to-device cudaMemcpy bandwidth (link table)
 
-    python figures/fig_zero_copy_toy.py --toy results/tables/toy.csv [--toy-profile results/tables/toy_profile.csv] \
+    python -m figures.fig_zero_copy_toy --toy results/tables/toy.csv [--toy-profile results/tables/toy_profile.csv] \
         --link results/tables/link.csv --source results/tables/source.json \
         --out results/figures/fig_zero_copy_toy.png [--out-csv results/figures/fig_zero_copy_toy.csv]
 """
@@ -22,18 +22,13 @@ Definitions (also printed in the figure footer):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-_REPO = Path(__file__).resolve().parents[1]
-if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `figures` importable
-    sys.path.insert(0, str(_REPO))
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from emogi.schema import TOY_PATTERNS  # noqa: E402
-from figures import style  # noqa: E402
-from model.littles_law import fit_link_bandwidth  # noqa: E402
+from emogi.schema import TOY_PATTERNS
+from figures import style
+from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_zero_copy_toy"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")  # device last: the off-scale reference

@@ -112,8 +112,7 @@ def run_figure(script: Path, inputs: dict, source, out_dir: Path):
     """A figure script as the workflow runs it: --<flag> PATH per input; returns (process, png, csv)."""
     png, csv_path = out_dir / f"{script.stem}.png", out_dir / f"{script.stem}.csv"
     args = [a for flag, path in inputs.items() for a in (f"--{flag}", str(path))]
-    done = subprocess.run([sys.executable, str(script), *args, "--source", str(source), "--out", str(png),
-                           "--out-csv", str(csv_path)], capture_output=True, text=True)
+    done = run_script(script, *args, "--source", source, "--out", png, "--out-csv", csv_path)
     return done, png, csv_path
 
 
@@ -329,8 +328,10 @@ def write_synthetic_model(folder: Path, tables: dict) -> dict:
 
 
 def run_script(script: Path, *args) -> subprocess.CompletedProcess:
-    """Run a figure script the way the workflow does (a fresh interpreter, repo root as cwd)."""
-    return subprocess.run([sys.executable, str(script), *map(str, args)], cwd=REPO, capture_output=True, text=True)
+    """Run a figure script the way the workflow does: a fresh interpreter, `python -m figures.NAME`, with the
+    repository importable (the workflow puts it on PYTHONPATH; here it is the working directory)."""
+    return subprocess.run([sys.executable, "-m", f"figures.{script.stem}", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")

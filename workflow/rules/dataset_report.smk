@@ -55,4 +55,4 @@ rule fig06_degree_cdf:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 {input.script} --degrees {input.degrees} --out {output.png} --out-csv {output.csv} > {log} 2>&1"
+        "python3 -m figures.fig06_degree_cdf --degrees {input.degrees} --out {output.png} --out-csv {output.csv} > {log} 2>&1"

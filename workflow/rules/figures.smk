@@ -43,5 +43,5 @@ rule figure:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 {input.script} {params.args} --source {input.source} --out {output.png}"
+        "python3 -m figures.{wildcards.figure} {params.args} --source {input.source} --out {output.png}"
         " --out-csv {output.csv} > {log} 2>&1"
