@@ -2,7 +2,7 @@
 // global counters once per block. One atomic per warp on the same global address queues: a pass over kron-24's
 // 16.7M vertices with most of them active spent 1.3–2.8 ms on it, 12% of a `frontier` SSSP run (Nsight Compute,
 // launch by launch). Every thread of the block must construct it, call reserve() and flush() together; add() may
-// be called by any thread, warp_add() by a whole warp.
+// be called by any thread, warp_add() by a whole warp. One per kernel: all instances share the same shared memory.
 #pragma once
 #include <cstdint>
 
