@@ -29,6 +29,8 @@ for path in sorted(Path(sys.argv[1]).glob("launches_*.csv")):
     t["fetched_MB"] = t["sysmem_read_sectors"] * 32 / 1e6
     t["ms"] = t["gpu_time_ns"] / 1e6
     print(f"\n{path.stem}: {len(t)} launches, {t['ms'].sum():.1f} ms, {t['fetched_MB'].sum():.0f} MB fetched")
+    print(t.groupby("kernel").agg(launches=("ms", "size"), ms=("ms", "sum"), slowest_ms=("ms", "max"),
+                                  fetched_MB=("fetched_MB", "sum")).round(2).to_string())
     print(t[["launch", "kernel", "ms", "fetched_MB", "avg_request_bytes", "pcie_read_gbps"]].round(2).to_string(index=False))
 PY
 log done
