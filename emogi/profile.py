@@ -4,6 +4,7 @@
     python -m emogi.profile run --binary build/emogi --report R.ncu-rep --out p.csv -- --algorithm cc --graph G ...
         (--launches L.csv before the `--`: also one row per kernel launch, e.g. per SSSP bucket)
     python -m emogi.profile toy --binary build/emogi --report T.ncu-rep --out toy_profile.csv -- --bytes 2G ...
+    python -m emogi.profile lists --binary build/emogi --report L.ncu-rep --out lists_profile.csv -- --graph G ...
 
 How ncu is run, and why the counts are valid:
   --replay-mode kernel   each level kernel is replayed until every metric is collected. ncu saves and restores
@@ -15,9 +16,9 @@ How ncu is run, and why the counts are valid:
   --cache-control all    caches are flushed before each pass, so no pass profits from another's reads.
   --nvtx                 launches are attributed to their run by the NVTX range the binary opens around it:
                          "<algorithm>|variant|mode|root|max_warps" for the algorithms (root empty for CC and
-                         PageRank), "toy|pattern|mode|element_bytes" for
-                         the zero-copy toy, "concurrency|mode|footprint|request_bytes|reads_per_warp|warps" for
-                         the random reads.
+                         PageRank), "toy|pattern|mode|element_bytes" for the zero-copy toy, "lists|variant|mode"
+                         for every list read once, "concurrency|mode|footprint|request_bytes|reads_per_warp|warps"
+                         for the random reads.
 Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
 """
 import argparse
@@ -83,6 +84,8 @@ KINDS = {
             "join": ["graph", "edge_bytes"]},
     "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
             "table": "toy_profile", "join": ["array_bytes"]},
+    "lists": {"kernels": "regex:sum_lists", "fields": ["algorithm", "variant", "mode"], "table": "lists_profile",
+              "join": ["graph", "edge_bytes", "list_bytes"]},
     "concurrency": {"kernels": "regex:random_reads",
                     "fields": ["algorithm", "mode", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"],
                     "table": "concurrency_profile", "join": ["reads"], "rename": {"requests": "reads"}},

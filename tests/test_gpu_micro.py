@@ -4,10 +4,13 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from conftest import run
+from emogi import csr
+from graphs import EDGE_CASES, write_generated, write_undirected
 
 pytestmark = pytest.mark.gpu
 
@@ -52,6 +55,38 @@ def test_concurrency_follows_littles_law_at_low_load(emogi_binary, tmp_path):
     # one warp, one read in flight: about one read per latency (N = T L / d = 1)
     assert 0.5 < rate[1] * 1e6 * lat * 1e-9 < 2.0
     assert (c.gbps <= 100).all()  # nothing beats a PCIe 5/6 x16 link
+
+
+def aligned_walk_requests(path):
+    """Lines and sectors merged+aligned's walks touch, counted here independently of request_count.hpp: its steps
+    begin on line boundaries and span whole lines, so a list costs one request per line it touches."""
+    g = csr.read_csr(path)
+    entry = np.dtype(g.edges.dtype).itemsize
+    begin, end = np.asarray(g.offsets[:-1], np.int64) * entry, np.asarray(g.offsets[1:], np.int64) * entry
+    full = end > begin
+    lines = (end[full] - 1) // 128 - begin[full] // 128 + 1
+    sectors = (end[full] - 1) // 32 - begin[full] // 32 + 1
+    return int(lines.sum()), int(sectors.sum())
+
+
+@pytest.mark.parametrize("kind,dtype", [("kron", np.uint64), ("urand", np.uint32), ("star", np.uint64)])
+def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_path, kind, dtype):
+    if kind == "star":  # a hub list over many lines, and empty lists
+        path = write_undirected(tmp_path / "g.csr", EDGE_CASES["star"]["pairs"], EDGE_CASES["star"]["num_vertices"])
+    else:
+        path = write_generated(tmp_path / "g.csr", kind, 12, dtype=dtype)
+    t = micro(emogi_binary, tmp_path, "lists", "--graph", path, "--modes", "device,zerocopy,zerocopy-pinned",
+              "--variants", "naive,merged,merged-aligned,chunked", "--reps", "2")
+    assert len(t) == 3 * 4 * 2 and t["verified"].all()  # every run's list sums matched the CPU's
+    g = csr.read_csr(path)
+    assert (t.list_bytes == g.num_edges * np.dtype(dtype).itemsize).all()
+    counts = t.groupby("variant")[["requests", "sectors"]].first()
+    assert counts.loc["merged-aligned"].tolist() == list(aligned_walk_requests(path))
+    assert counts.loc["chunked"].tolist() == counts.loc["merged-aligned"].tolist()  # same walk of each list
+    # unaligned steps split lines between them: more requests, the same sectors
+    assert counts.loc["merged", "requests"] >= counts.loc["merged-aligned", "requests"]
+    assert counts.loc["merged", "sectors"] == counts.loc["merged-aligned", "sectors"]
+    assert t[t.variant == "naive"].requests.isna().all()  # a thread per list: not counted
 
 
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")

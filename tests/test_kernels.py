@@ -124,6 +124,10 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
     (["run", "--algorithm", "cc", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
      "cc has no variant frontier (it has naive, merged, merged-aligned, chunked, afforest)"),
     (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),
+    (["lists", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
+     "emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, chunked), not frontier"),
+    (["lists", "--graph", "g.csr", "--out", "x.csv", "--modes", "uvm"],
+     "microbenchmarks take device, zerocopy or zerocopy-pinned"),
 ])
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
     done = run([emogi_binary, *args], cwd=tmp_path)

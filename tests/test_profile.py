@@ -114,3 +114,11 @@ def test_bfs_kind_ignores_ranges_of_other_algorithms():
     report = Report([Action("bfs_scan_level", ["pagerank|merged|zerocopy||0"], 1)])
     with pytest.raises(profile.ProfileError, match=re.escape("bfs_scan_level ran outside an NVTX 'bfs|...' range")):
         profile.parse_report("r.ncu-rep", report, "bfs")
+
+
+def test_lists_kind_sums_each_walk_under_its_range():
+    report = Report([Action("void emogi::sum_lists<MergedAlignedAccess>", ["lists|merged-aligned|zerocopy"], 7),
+                     Action("void emogi::sum_lists<MergedAccess>", ["lists|merged|zerocopy"], 8)])
+    frame = profile.parse_report("r.ncu-rep", report, "lists").set_index("variant")
+    assert frame.loc["merged-aligned", "sysmem_read_sectors"] == 7 and frame.loc["merged", "launches"] == 1
+    assert set(frame["algorithm"]) == {"lists"}

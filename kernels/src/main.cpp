@@ -10,9 +10,9 @@ int main(int argc, char** argv) {
   const std::map<std::string, int (*)(int, char**)> commands = {
       {"run", emogi::run_command},   {"bfs", emogi::bfs_command},   {"linkbw", emogi::linkbw_command}, {"reference", emogi::reference_command},
       {"info", emogi::info_command}, {"list", emogi::list_command},     {"device", emogi::device_command},
-      {"toy", emogi::toy_command},   {"chase", emogi::chase_command},   {"concurrency", emogi::concurrency_command}};
+      {"toy", emogi::toy_command},     {"lists", emogi::lists_command},   {"chase", emogi::chase_command},   {"concurrency", emogi::concurrency_command}};
   if (argc < 2 || !commands.count(argv[1])) {
-    std::fprintf(stderr, "usage: emogi {run|bfs|linkbw|reference|info|list|device|toy|chase|concurrency} [--option value ...]\n");
+    std::fprintf(stderr, "usage: emogi {run|bfs|linkbw|reference|info|list|device|toy|lists|chase|concurrency} [--option value ...]\n");
     return 2;
   }
   try {

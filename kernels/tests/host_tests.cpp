@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "emogi/moved_lists.hpp"
+#include "emogi/request_count.hpp"
 
 namespace {
 
@@ -59,6 +60,21 @@ void gather_copies_the_moved_lists_in_order() {
             "gather: v3's, v4's, then v0's entries, then zero padding");
 }
 
+// Requests and sectors of warp walks, counted by hand: 8-byte entries, 16 to a 128-byte line, 4 to a sector.
+void warp_walks_count_one_request_per_line_per_step() {
+  // merged+aligned over [20, 70): steps from 16 read [20, 48) and [48, 70): lines 1-2 and 3-4, sectors 5-17
+  const emogi::RequestCount aligned = emogi::count_warp_walk(16, 20, 70, 8);
+  expect_eq(aligned.requests, uint64_t(4), "aligned walk: two lines a step, two steps");
+  expect_eq(aligned.sectors, uint64_t(13), "aligned walk: sectors 5..17");
+  // merged over the same list: steps [20, 52) and [52, 70) -> lines 1-3 and 3-4, line 3 asked for twice
+  const emogi::RequestCount merged = emogi::count_warp_walk(20, 20, 70, 8);
+  expect_eq(merged.requests, uint64_t(5), "unaligned walk: a line split between steps is two requests");
+  expect_eq(merged.sectors, uint64_t(13), "unaligned walk: the same sectors, in more requests");
+  // 4-byte entries, one whole aligned line per step
+  expect_eq(emogi::count_warp_walk(32, 32, 96, 4).requests, uint64_t(2), "4-byte aligned walk: a line a step");
+  expect_eq(emogi::count_warp_walk(0, 5, 5, 8).requests, uint64_t(0), "an empty list asks for nothing");
+}
+
 }  // namespace
 
 int main() {
@@ -66,6 +82,7 @@ int main() {
   shortest_first_takes_the_shortest();
   no_room_moves_nothing();
   gather_copies_the_moved_lists_in_order();
+  warp_walks_count_one_request_per_line_per_step();
   std::printf("%d of %d checks passed\n", checks - failures, checks);
   return failures ? 1 : 0;
 }

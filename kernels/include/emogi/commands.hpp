@@ -11,6 +11,7 @@ int info_command(int argc, char** argv);       // a graph file's header, as JSON
 int list_command(int argc, char** argv);       // algorithms, variants and modes this build knows, as JSON
 int device_command(int argc, char** argv);     // the GPU, as JSON
 int toy_command(int argc, char** argv);        // EMOGI's zero-copy toy: a host array copied per access pattern
+int lists_command(int argc, char** argv);      // every list read once per access pattern: the link use a walk can reach
 int chase_command(int argc, char** argv);      // latency of one dependent 128-byte read (pointer chase)
 int concurrency_command(int argc, char** argv);  // random-read throughput vs reads in flight
 

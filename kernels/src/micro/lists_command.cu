@@ -1,0 +1,171 @@
+// `emogi lists`: the most of the link a way of walking lists can use. Every vertex's list is read once with one of
+// the paper's access patterns (access.cuh) and nothing else happens: no frontier, no scan of idle vertices, no
+// dependent reads, every warp busy from the start. A traversal whose variant walks its lists this way sends the
+// same requests and has more to do, so on the same graph this rate bounds it (docs/profiling.md).
+//
+// Each run's per-vertex list sums are checked against the CPU's. Rows also carry the requests and 32-byte sectors
+// the walk sends (request_count.hpp; the merged walks only), hence its mean request size.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "emogi/access.cuh"
+#include "emogi/atomic_file.hpp"
+#include "emogi/cli_args.hpp"
+#include "emogi/commands.hpp"
+#include "emogi/csr.hpp"
+#include "emogi/device_array.cuh"
+#include "emogi/device_info.hpp"
+#include "emogi/event_timer.cuh"
+#include "emogi/micro_common.hpp"
+#include "emogi/nvtx_range.hpp"
+#include "emogi/parallel_for.hpp"
+#include "emogi/placement.cuh"
+#include "emogi/request_count.hpp"
+#include "emogi/vertex_schedule.cuh"
+#include "emogi/warp_ops.cuh"
+
+namespace emogi {
+namespace {
+
+template <class Access, class Index>
+__global__ void __launch_bounds__(kBlockThreads) sum_lists(DeviceGraph<Index> g, uint64_t* __restrict__ sums) {
+  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    unsigned long long s = 0;
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t x) { s += x; });
+    if constexpr (Access::kLanes > 1) s = warp_sum(s);
+    if (lane == 0) sums[v] = s;
+  });
+}
+
+template <class Index>
+void launch(Variant v, const DeviceGraph<Index>& g, uint64_t* sums) {
+  const auto run = [&](auto kernel, uint64_t blocks) {
+    kernel<<<dim3(unsigned(blocks)), kBlockThreads>>>(g, sums);
+    EMOGI_CHECK_LAUNCH();
+  };
+  const uint64_t n = g.num_vertices;
+  switch (v) {
+    case Variant::Naive: return run(sum_lists<NaiveAccess, Index>, scan_blocks<NaiveAccess>(n, 0));
+    case Variant::Merged: return run(sum_lists<MergedAccess, Index>, scan_blocks<MergedAccess>(n, 0));
+    case Variant::MergedAligned: return run(sum_lists<MergedAlignedAccess, Index>, scan_blocks<MergedAlignedAccess>(n, 0));
+    case Variant::Chunked: return run(sum_lists<ChunkedAccess, Index>, scan_blocks<ChunkedAccess>(n, 0));
+    default: throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
+  }
+}
+
+template <class Index>
+std::vector<uint64_t> list_sums(const MappedCsr& g) {
+  std::vector<uint64_t> sums(g.num_vertices());
+  const uint64_t* off = g.offsets();
+  const Index* edges = g.edges_as<Index>();
+  parallel_for(g.num_vertices(), [&](uint64_t v) {
+    uint64_t s = 0;
+    for (uint64_t i = off[v]; i < off[v + 1]; ++i) s += edges[i];
+    sums[v] = s;
+  });
+  return sums;
+}
+
+// The requests a variant's walks of every list send; naive (a thread per list) is not counted.
+RequestCount count_requests(const MappedCsr& g, Variant v) {
+  if (v == Variant::Naive) return {};
+  const uint64_t per_line = kCacheLineBytes / g.index_bytes(), n = g.num_vertices(), parts = 256;
+  const uint64_t* off = g.offsets();
+  std::vector<RequestCount> part(parts);
+  parallel_for(parts, [&](uint64_t p) {
+    for (uint64_t u = n * p / parts; u < n * (p + 1) / parts; ++u) {
+      const uint64_t first = v == Variant::Merged ? off[u] : off[u] & ~(per_line - 1);
+      part[p] += count_warp_walk(first, off[u], off[u + 1], g.index_bytes());
+    }
+  });
+  RequestCount total;
+  for (const RequestCount& c : part) total += c;
+  return total;
+}
+
+template <class Index>
+void measure(const MappedCsr& g, const std::string& name, const std::vector<Variant>& variants,
+             const std::vector<MemoryMode>& modes, uint64_t reps, uint64_t warmup, const PlacementOptions& placement,
+             AtomicFile& out) {
+  const std::vector<uint64_t> expected = list_sums<Index>(g);
+  const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
+  DeviceArray<uint64_t> sums(g.num_vertices());
+  std::vector<uint64_t> got(g.num_vertices());
+  EventTimer timer;
+  for (MemoryMode mode : modes) {
+    const GraphPlacement placed(g, mode, false, placement);
+    const DeviceGraph<Index> dg = placed.view<Index>(offsets.data());
+    for (Variant v : variants) {
+      const std::string label = "lists|" + std::string(name_of(v)) + "|" + name_of(mode);
+      const RequestCount requests = count_requests(g, v);
+      std::vector<double> times;
+      for (uint64_t rep = 0; rep < warmup + reps; ++rep) {
+        EMOGI_CUDA_CHECK(cudaMemset(sums.data(), 0xff, g.num_vertices() * sizeof(uint64_t)));
+        timer.start(0);
+        {
+          NvtxRange range(label);
+          launch(v, dg, sums.data());
+        }
+        timer.stop(0);
+        const double ms = timer.elapsed_ms();
+        EMOGI_CUDA_CHECK(cudaMemcpy(got.data(), sums.data(), got.size() * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+        const auto bad = std::mismatch(got.begin(), got.end(), expected.begin());
+        if (bad.first != got.end())
+          throw std::runtime_error(name + " " + label + ": vertex " + std::to_string(bad.first - got.begin()) +
+                                   "'s list sums to " + std::to_string(*bad.first) + " on the GPU, " +
+                                   std::to_string(*bad.second) + " on the CPU");
+        if (rep < warmup) continue;
+        times.push_back(ms);
+        out.stream() << name << "," << name_of(v) << "," << name_of(mode) << "," << sizeof(Index) << ","
+                     << rep - warmup << "," << ms << "," << g.edge_list_bytes() << ","
+                     << g.edge_list_bytes() / (ms * 1e6) << ",";
+        if (requests.requests) out.stream() << requests.requests << "," << requests.sectors;
+        else out.stream() << ",";
+        out.stream() << ",true\n";
+      }
+      const double med = median_of(times);
+      std::fprintf(stderr, "lists %s w%zu %-15s %-15s median %8.2f ms, %6.1f GB/s of lists", name.c_str(),
+                   sizeof(Index), name_of(mode), name_of(v), med, g.edge_list_bytes() / (med * 1e6));
+      if (requests.requests)
+        std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
+      std::fprintf(stderr, "\n");
+    }
+  }
+}
+
+}  // namespace
+
+int lists_command(int argc, char** argv) {
+  const CliArgs args(argc, argv, {"graph", "name", "variants", "modes", "reps", "warmup", "out", "device",
+                                  "gpu-memory-budget"},
+                     {"allow-managed-oversubscription", "no-verify-checksum"});
+  std::vector<Variant> variants;
+  for (const auto& s : args.get_list("variants", "merged-aligned")) {
+    variants.push_back(parse_variant(s));
+    if (static_cast<int>(variants.back()) > static_cast<int>(Variant::Chunked))
+      throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
+                                  "chunked), not " + s);
+  }
+  const auto modes = micro_modes(args);
+  const uint64_t reps = args.get_u64("reps", 5), warmup = args.get_u64("warmup", 1);
+  if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
+  PlacementOptions placement;
+  placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
+  if (args.has("gpu-memory-budget")) placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
+  AtomicFile out(args.get("out"));
+
+  select_device(int(args.get_u64("device", 0)));
+  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
+  const std::string name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
+  out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
+  if (graph.index_bytes() == 4)
+    measure<uint32_t>(graph, name, variants, modes, reps, warmup, placement, out);
+  else
+    measure<uint64_t>(graph, name, variants, modes, reps, warmup, placement, out);
+  out.commit();
+  return 0;
+}
+
+}  // namespace emogi
