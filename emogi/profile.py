@@ -204,7 +204,7 @@ def main(argv=None):
         if table[kind["join"]].isna().any().any():
             raise ProfileError("profiled runs do not match the rows the binary reported")
         table = provenance.stamp(table, prov)
-        columns = schema.TABLES[kind["table"]]
+        columns = {**schema.TABLES, **schema.TOOL_TABLES}[kind["table"]]
         write_csv(schema.check_columns(table, kind["table"])[columns], a.out)
         if a.launches:
             launches = derive(_integer_keys(per_launch)).merge(rows[keys + kind["join"]].drop_duplicates(), on=keys,

@@ -165,7 +165,7 @@ CONCURRENCY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["mode", "footprint_bytes", "
 # Every list of a graph read once per access pattern (`emogi lists`): the most of the link that walk can use, with
 # no traversal around it.
 LISTS_COLUMNS = PROVENANCE_COLUMNS + [
-    "graph", "variant",  # naive | merged | merged-aligned | chunked (access.cuh)
+    "graph", "variant",  # naive | merged | merged-aligned | chunked (access.cuh); "+whole-lines" with --whole-lines
     "mode", "edge_bytes", "rep", "time_ms",
     "list_bytes",        # E x edge_bytes: every list, once
     "gbps",              # list_bytes / time
@@ -189,12 +189,14 @@ AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
 TABLES = {"runs": RUN_COLUMNS, "apps": APP_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS,
           "toy": TOY_COLUMNS, "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS,
           "toy_profile": TOY_PROFILE_COLUMNS, "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
-          "amplification": AMPLIFICATION_COLUMNS, "lists": LISTS_COLUMNS, "lists_profile": LISTS_PROFILE_COLUMNS}
+          "amplification": AMPLIFICATION_COLUMNS}
+# Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
+TOOL_TABLES = {"lists": LISTS_COLUMNS, "lists_profile": LISTS_PROFILE_COLUMNS}
 
 
 def check_columns(frame, table):
     """Raise ValueError naming the missing columns if `frame` lacks any column of `table`."""
-    missing = [c for c in TABLES[table] if c not in frame.columns]
+    missing = [c for c in {**TABLES, **TOOL_TABLES}[table] if c not in frame.columns]
     if missing:
         raise ValueError(f"{table} table lacks columns {missing}")
     return frame

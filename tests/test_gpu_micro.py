@@ -83,10 +83,16 @@ def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_p
     counts = t.groupby("variant")[["requests", "sectors"]].first()
     assert counts.loc["merged-aligned"].tolist() == list(aligned_walk_requests(path))
     assert counts.loc["chunked"].tolist() == counts.loc["merged-aligned"].tolist()  # same walk of each list
-    # unaligned steps split lines between them: more requests, the same sectors
+    # unaligned steps split lines (and sectors) between them: more requests
     assert counts.loc["merged", "requests"] >= counts.loc["merged-aligned", "requests"]
-    assert counts.loc["merged", "sectors"] == counts.loc["merged-aligned", "sectors"]
+    assert counts.loc["merged", "sectors"] >= counts.loc["merged-aligned", "sectors"]
     assert t[t.variant == "naive"].requests.isna().all()  # a thread per list: not counted
+    # whole first and last lines: the same lines, each asked for whole, the neighbours' entries dropped
+    w = micro(emogi_binary, tmp_path, "lists", "--graph", path, "--modes", "zerocopy", "--whole-lines",
+              "--variants", "merged-aligned,chunked", "--reps", "1")
+    assert set(w.variant) == {"merged-aligned+whole-lines", "chunked+whole-lines"} and w["verified"].all()
+    assert (w.requests == counts.loc["merged-aligned", "requests"]).all()
+    assert (w.sectors >= counts.loc["merged-aligned", "sectors"]).all() and (w.sectors <= 4 * w.requests).all()
 
 
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")

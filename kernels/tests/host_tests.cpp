@@ -69,7 +69,9 @@ void warp_walks_count_one_request_per_line_per_step() {
   // merged over the same list: steps [20, 52) and [52, 70) -> lines 1-3 and 3-4, line 3 asked for twice
   const emogi::RequestCount merged = emogi::count_warp_walk(20, 20, 70, 8);
   expect_eq(merged.requests, uint64_t(5), "unaligned walk: a line split between steps is two requests");
-  expect_eq(merged.sectors, uint64_t(13), "unaligned walk: the same sectors, in more requests");
+  expect_eq(merged.sectors, uint64_t(13), "unaligned walk: steps split no sector here (begin on a sector)");
+  // from 21 the steps [21, 53) and [53, 70) split sector 13 (entries 52-55) too
+  expect_eq(emogi::count_warp_walk(21, 21, 70, 8).sectors, uint64_t(14), "unaligned walk: a split sector twice");
   // 4-byte entries, one whole aligned line per step
   expect_eq(emogi::count_warp_walk(32, 32, 96, 4).requests, uint64_t(2), "4-byte aligned walk: a line a step");
   expect_eq(emogi::count_warp_walk(0, 5, 5, 8).requests, uint64_t(0), "an empty list asks for nothing");

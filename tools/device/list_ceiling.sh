@@ -2,7 +2,7 @@
 # The most of the link the paper's list walks can use on graphs of over 1 B edges (issue 3's 90% of W):
 #   `emogi lists` reads every list of GAP-25 (8-byte ids) once per access pattern, with no traversal around it,
 #   timed and then profiled (requests, sectors and link bytes); BFS and CC merged+aligned on the same graphs in the
-#   same call; whole-line streaming (`emogi toy`, 8 GiB) and W (`emogi linkbw`) for the ceiling.
+#   same call; the aligned walks once more reading whole first and last lines (--whole-lines); whole-line streaming (`emogi toy`, 8 GiB) and W (`emogi linkbw`) for the ceiling.
 #   (device) bash tools/device/list_ceiling.sh -> $OUT/list_ceiling.tgz and a table on stdout.
 #   GRAPHS (default "kron25 urand25"), VARIANTS (merged-aligned,chunked,merged), SKIP_TESTS=1.
 set -uo pipefail
@@ -28,6 +28,12 @@ for g in ${GRAPHS:-kron25 urand25}; do
   python3 -m emogi.profile lists --binary "$BIN" --report "/tmp/lists_$g.ncu-rep" --out "$R/lists_profile_$g.csv" \
     -- --graph "$f" --name "$g" --modes zerocopy --variants "$VARIANTS" > "$R/lists_profile_$g.log" 2>&1 \
     || { echo "$g: lists profile failed"; tail -3 "$R/lists_profile_$g.log"; }
+  # the aligned walks again, reading whole first and last lines (not the paper's walk)
+  "$BIN" lists --graph "$f" --name "$g" --modes zerocopy --variants merged-aligned,chunked --whole-lines --reps 5 \
+    --warmup 1 --out "$R/lists_wl_$g.csv" 2> "$R/lists_wl_$g.log" || { echo "$g: whole lines failed"; tail -3 "$R/lists_wl_$g.log"; }
+  python3 -m emogi.profile lists --binary "$BIN" --report "/tmp/lists_wl_$g.ncu-rep" --out "$R/lists_profile_wl_$g.csv" \
+    -- --graph "$f" --name "$g" --modes zerocopy --variants merged-aligned,chunked --whole-lines \
+    > "$R/lists_profile_wl_$g.log" 2>&1 || { echo "$g: whole lines profile failed"; tail -3 "$R/lists_profile_wl_$g.log"; }
   for a in bfs cc; do
     "$BIN" run --algorithm $a --graph "$f" --name "$g" --variants merged-aligned --modes zerocopy \
       --roots "$(cat $G/$g.roots)" --reps 2 --warmup 1 --out "$R/run_${g}_$a.csv" 2> "$R/run_${g}_$a.log" \
@@ -48,18 +54,19 @@ toy = pd.read_csv(r / "toy_profile.csv").iloc[0]
 C = toy.pcie_read_bytes / toy.gpu_time_ns  # the link's rate with protocol, whole lines
 print(f"W = {W:.2f} GB/s; whole-line streaming (toy, 8 GiB): {pd.read_csv(r / 'toy.csv').gbps.median():.1f} GB/s "
       f"payload, {C:.1f} GB/s on the link ({toy.pcie_read_bytes / (toy.sysmem_read_requests):.1f} B a request)")
-print(f"{'graph':8} {'what':22} {'mode':9} {'ms':>8} {'GB/s':>6} {'of W':>5} {'d B':>6} {'req pred/meas':>13} "
+print(f"{'graph':8} {'what':32} {'mode':9} {'ms':>8} {'GB/s':>6} {'of W':>5} {'d B':>6} {'req pred/meas':>13} "
       f"{'link B/req':>10} {'ceiling':>7}")
 for path in sorted(r.glob("lists_*.csv")):
     if "profile" in path.name:
         continue
     t = pd.read_csv(path)
     g = t.graph.iloc[0]
-    prof = pd.read_csv(r / f"lists_profile_{g}.csv").set_index("variant")
+    prof = path.with_name(path.name.replace("lists_", "lists_profile_"))
+    prof = pd.read_csv(prof).set_index("variant") if prof.exists() else pd.DataFrame()
     for (v, m), s in t.groupby(["variant", "mode"], sort=False):
         ms = s.time_ms.median()
         gbps = s.list_bytes.iloc[0] / ms / 1e6
-        line = f"{g:8} {'lists ' + v:22} {m:9} {ms:8.1f} {gbps:6.1f} {gbps / W:5.2f}"
+        line = f"{g:8} {'lists ' + v:32} {m:9} {ms:8.1f} {gbps:6.1f} {gbps / W:5.2f}"
         if m == "zerocopy" and v in prof.index:
             p = prof.loc[v]
             d = p.avg_request_bytes
@@ -69,11 +76,11 @@ for path in sorted(r.glob("lists_*.csv")):
         print(line)
     for a in ("bfs", "cc"):
         p = r / f"run_{g}_{a}.csv"
-        if p.exists():
+        if p.exists() and not path.name.startswith("lists_wl_"):
             s = pd.read_csv(p)
             ms = s.time_ms.median()
             gbps = (s.edges_traversed * s.edge_bytes).median() / ms / 1e6
-            print(f"{g:8} {a + ' merged-aligned':22} {'zerocopy':9} {ms:8.1f} {gbps:6.1f} {gbps / W:5.2f}")
+            print(f"{g:8} {a + ' merged-aligned':32} {'zerocopy':9} {ms:8.1f} {gbps:6.1f} {gbps / W:5.2f}")
 PY
 tar -C "$OUT" -czf "$OUT/list_ceiling.tgz" list_ceiling && rm -rf "$R"
 log done

@@ -4,7 +4,8 @@
 // same requests and has more to do, so on the same graph this rate bounds it (docs/profiling.md).
 //
 // Each run's per-vertex list sums are checked against the CPU's. Rows also carry the requests and 32-byte sectors
-// the walk sends (request_count.hpp; the merged walks only), hence its mean request size.
+// the walk sends (request_count.hpp; the merged walks only), hence its mean request size. --whole-lines replaces
+// the aligned walks by ones that read whole first and last lines (variant "merged-aligned+whole-lines").
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -29,28 +30,61 @@
 namespace emogi {
 namespace {
 
-template <class Access, class Index>
+// --whole-lines: the aligned walks also read the parts of a list's first and last lines that belong to the
+// neighbouring lists (dropping them), so every request is a whole line; a neighbour reading the same line at the
+// same time on the same SM may then find it in L1. Not the paper's walk, which leaves those lanes idle.
+template <unsigned kDepth, class Index, class Read, class Visit>
+__device__ __forceinline__ void whole_line_walk(uint64_t begin, uint64_t end, uint64_t num_edges, unsigned lane,
+                                                Read read, Visit visit) {
+  constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
+  if (begin == end) return;
+  const uint64_t first = begin & ~(kPerLine - 1), last = min((end + kPerLine - 1) & ~(kPerLine - 1), num_edges);
+  for (uint64_t i = first + lane; i < last; i += kDepth * kWarpSize) {
+    uint64_t x[kDepth]{};
+#pragma unroll
+    for (unsigned k = 0; k < kDepth; ++k) {
+      const uint64_t j = i + k * kWarpSize;
+      if (j < last) x[k] = read(j);
+      asm volatile("" ::"l"(x[k]));  // the load happens even where the value is dropped
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kDepth; ++k) {
+      const uint64_t j = i + k * kWarpSize;
+      if (j >= begin && j < end) visit(x[k]);
+    }
+  }
+}
+
+template <class Access, bool kWholeLines, class Index>
 __global__ void __launch_bounds__(kBlockThreads) sum_lists(DeviceGraph<Index> g, uint64_t* __restrict__ sums) {
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     unsigned long long s = 0;
-    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t x) { s += x; });
+    const auto add = [&](uint64_t x) { s += x; };
+    if constexpr (kWholeLines)
+      whole_line_walk<kLoadsInFlight, Index>(g.list_begin(v), g.list_end(v), g.num_edges, lane, g.neighbors(), add);
+    else
+      Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), add);
     if constexpr (Access::kLanes > 1) s = warp_sum(s);
     if (lane == 0) sums[v] = s;
   });
 }
 
 template <class Index>
-void launch(Variant v, const DeviceGraph<Index>& g, uint64_t* sums) {
+void launch(Variant v, bool whole_lines, const DeviceGraph<Index>& g, uint64_t* sums) {
   const auto run = [&](auto kernel, uint64_t blocks) {
     kernel<<<dim3(unsigned(blocks)), kBlockThreads>>>(g, sums);
     EMOGI_CHECK_LAUNCH();
   };
   const uint64_t n = g.num_vertices;
   switch (v) {
-    case Variant::Naive: return run(sum_lists<NaiveAccess, Index>, scan_blocks<NaiveAccess>(n, 0));
-    case Variant::Merged: return run(sum_lists<MergedAccess, Index>, scan_blocks<MergedAccess>(n, 0));
-    case Variant::MergedAligned: return run(sum_lists<MergedAlignedAccess, Index>, scan_blocks<MergedAlignedAccess>(n, 0));
-    case Variant::Chunked: return run(sum_lists<ChunkedAccess, Index>, scan_blocks<ChunkedAccess>(n, 0));
+    case Variant::Naive: return run(sum_lists<NaiveAccess, false, Index>, scan_blocks<NaiveAccess>(n, 0));
+    case Variant::Merged: return run(sum_lists<MergedAccess, false, Index>, scan_blocks<MergedAccess>(n, 0));
+    case Variant::MergedAligned:
+      return whole_lines ? run(sum_lists<MergedAlignedAccess, true, Index>, scan_blocks<MergedAlignedAccess>(n, 0))
+                         : run(sum_lists<MergedAlignedAccess, false, Index>, scan_blocks<MergedAlignedAccess>(n, 0));
+    case Variant::Chunked:
+      return whole_lines ? run(sum_lists<ChunkedAccess, true, Index>, scan_blocks<ChunkedAccess>(n, 0))
+                         : run(sum_lists<ChunkedAccess, false, Index>, scan_blocks<ChunkedAccess>(n, 0));
     default: throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
   }
 }
@@ -69,7 +103,7 @@ std::vector<uint64_t> list_sums(const MappedCsr& g) {
 }
 
 // The requests a variant's walks of every list send; naive (a thread per list) is not counted.
-RequestCount count_requests(const MappedCsr& g, Variant v) {
+RequestCount count_requests(const MappedCsr& g, Variant v, bool whole_lines) {
   if (v == Variant::Naive) return {};
   const uint64_t per_line = kCacheLineBytes / g.index_bytes(), n = g.num_vertices(), parts = 256;
   const uint64_t* off = g.offsets();
@@ -77,7 +111,9 @@ RequestCount count_requests(const MappedCsr& g, Variant v) {
   parallel_for(parts, [&](uint64_t p) {
     for (uint64_t u = n * p / parts; u < n * (p + 1) / parts; ++u) {
       const uint64_t first = v == Variant::Merged ? off[u] : off[u] & ~(per_line - 1);
-      part[p] += count_warp_walk(first, off[u], off[u + 1], g.index_bytes());
+      const uint64_t last = std::min((off[u + 1] + per_line - 1) & ~(per_line - 1), g.num_edges());
+      part[p] += whole_lines ? (off[u] == off[u + 1] ? RequestCount{} : count_warp_walk(first, first, last, g.index_bytes()))
+                             : count_warp_walk(first, off[u], off[u + 1], g.index_bytes());
     }
   });
   RequestCount total;
@@ -87,8 +123,8 @@ RequestCount count_requests(const MappedCsr& g, Variant v) {
 
 template <class Index>
 void measure(const MappedCsr& g, const std::string& name, const std::vector<Variant>& variants,
-             const std::vector<MemoryMode>& modes, uint64_t reps, uint64_t warmup, const PlacementOptions& placement,
-             AtomicFile& out) {
+             const std::vector<MemoryMode>& modes, bool whole_lines, uint64_t reps, uint64_t warmup,
+             const PlacementOptions& placement, AtomicFile& out) {
   const std::vector<uint64_t> expected = list_sums<Index>(g);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
   DeviceArray<uint64_t> sums(g.num_vertices());
@@ -98,15 +134,16 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
     const GraphPlacement placed(g, mode, false, placement);
     const DeviceGraph<Index> dg = placed.view<Index>(offsets.data());
     for (Variant v : variants) {
-      const std::string label = "lists|" + std::string(name_of(v)) + "|" + name_of(mode);
-      const RequestCount requests = count_requests(g, v);
+      const std::string walk = std::string(name_of(v)) + (whole_lines ? "+whole-lines" : "");
+      const std::string label = "lists|" + walk + "|" + name_of(mode);
+      const RequestCount requests = count_requests(g, v, whole_lines);
       std::vector<double> times;
       for (uint64_t rep = 0; rep < warmup + reps; ++rep) {
         EMOGI_CUDA_CHECK(cudaMemset(sums.data(), 0xff, g.num_vertices() * sizeof(uint64_t)));
         timer.start(0);
         {
           NvtxRange range(label);
-          launch(v, dg, sums.data());
+          launch(v, whole_lines, dg, sums.data());
         }
         timer.stop(0);
         const double ms = timer.elapsed_ms();
@@ -118,7 +155,7 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
                                    std::to_string(*bad.second) + " on the CPU");
         if (rep < warmup) continue;
         times.push_back(ms);
-        out.stream() << name << "," << name_of(v) << "," << name_of(mode) << "," << sizeof(Index) << ","
+        out.stream() << name << "," << walk << "," << name_of(mode) << "," << sizeof(Index) << ","
                      << rep - warmup << "," << ms << "," << g.edge_list_bytes() << ","
                      << g.edge_list_bytes() / (ms * 1e6) << ",";
         if (requests.requests) out.stream() << requests.requests << "," << requests.sectors;
@@ -127,7 +164,7 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
       }
       const double med = median_of(times);
       std::fprintf(stderr, "lists %s w%zu %-15s %-15s median %8.2f ms, %6.1f GB/s of lists", name.c_str(),
-                   sizeof(Index), name_of(mode), name_of(v), med, g.edge_list_bytes() / (med * 1e6));
+                   sizeof(Index), name_of(mode), walk.c_str(), med, g.edge_list_bytes() / (med * 1e6));
       if (requests.requests)
         std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
       std::fprintf(stderr, "\n");
@@ -140,7 +177,7 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
 int lists_command(int argc, char** argv) {
   const CliArgs args(argc, argv, {"graph", "name", "variants", "modes", "reps", "warmup", "out", "device",
                                   "gpu-memory-budget"},
-                     {"allow-managed-oversubscription", "no-verify-checksum"});
+                     {"allow-managed-oversubscription", "no-verify-checksum", "whole-lines"});
   std::vector<Variant> variants;
   for (const auto& s : args.get_list("variants", "merged-aligned")) {
     variants.push_back(parse_variant(s));
@@ -148,6 +185,11 @@ int lists_command(int argc, char** argv) {
       throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
                                   "chunked), not " + s);
   }
+  const bool whole_lines = args.flag("whole-lines");
+  for (Variant v : variants)
+    if (whole_lines && v != Variant::MergedAligned && v != Variant::Chunked)
+      throw std::invalid_argument(std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), "
+                                              "not ") + name_of(v));
   const auto modes = micro_modes(args);
   const uint64_t reps = args.get_u64("reps", 5), warmup = args.get_u64("warmup", 1);
   if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
@@ -161,9 +203,9 @@ int lists_command(int argc, char** argv) {
   const std::string name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
   out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
   if (graph.index_bytes() == 4)
-    measure<uint32_t>(graph, name, variants, modes, reps, warmup, placement, out);
+    measure<uint32_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
   else
-    measure<uint64_t>(graph, name, variants, modes, reps, warmup, placement, out);
+    measure<uint64_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
   out.commit();
   return 0;
 }
