@@ -51,9 +51,12 @@ import pandas as pd
 r = Path(sys.argv[1])
 W = pd.read_csv(r / "link.csv").query("direction == 'h2d' and host_memory == 'pinned'").groupby("size_bytes").gbps.median().max()
 toy = pd.read_csv(r / "toy_profile.csv").iloc[0]
-C = toy.pcie_read_bytes / toy.gpu_time_ns  # the link's rate with protocol, whole lines
-print(f"W = {W:.2f} GB/s; whole-line streaming (toy, 8 GiB): {pd.read_csv(r / 'toy.csv').gbps.median():.1f} GB/s "
-      f"payload, {C:.1f} GB/s on the link ({toy.pcie_read_bytes / (toy.sysmem_read_requests):.1f} B a request)")
+payload = pd.read_csv(r / "toy.csv").gbps.median()
+# the link's rate with protocol when every request is a whole line: the timed copy's payload rate times the
+# profile's link bytes per payload byte (the profiled run's own time is the profiler's, not kept)
+C = payload * toy.pcie_read_bytes / (32 * toy.sysmem_read_sectors)
+print(f"W = {W:.2f} GB/s; whole-line streaming (toy, 8 GiB): {payload:.1f} GB/s payload, {C:.1f} GB/s on the link "
+      f"({toy.pcie_read_bytes / toy.sysmem_read_requests:.1f} B a request)")
 print(f"{'graph':8} {'what':32} {'mode':9} {'ms':>8} {'GB/s':>6} {'of W':>5} {'d B':>6} {'req pred/meas':>13} "
       f"{'link B/req':>10} {'ceiling':>7}")
 for path in sorted(r.glob("lists_*.csv")):
