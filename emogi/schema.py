@@ -162,19 +162,9 @@ CONCURRENCY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["mode", "footprint_bytes", "
                                                     "warps",
                                                     "reads"] + COUNTER_COLUMNS  # reads the kernel issued
 
-# Every list of a graph read once per access pattern (`emogi lists`): the most of the link that walk can use, with
-# no traversal around it.
-LISTS_COLUMNS = PROVENANCE_COLUMNS + [
-    "graph", "variant",  # naive | merged | merged-aligned | chunked (access.cuh); "+whole-lines" with --whole-lines
-    "mode", "edge_bytes", "rep", "time_ms",
-    "list_bytes",        # E x edge_bytes: every list, once
-    "gbps",              # list_bytes / time
-    "requests",          # host requests the walk sends, from the list bounds (request_count.hpp; empty for naive)
-    "sectors",           # 32-byte sectors those requests carry
-    "verified",          # every vertex's list sum equals the CPU's
-]
-
-# Nsight Compute counters of one `emogi lists` run per variant x mode.
+# Nsight Compute counters of one `emogi lists` run per walk x mode (every list read once per access pattern; the
+# binary's own rows, verified and timed, carry graph, variant, mode, edge_bytes, rep, time_ms, list_bytes, gbps and
+# the requests and sectors counted from the list bounds).
 LISTS_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["graph", "variant", "mode", "edge_bytes", "list_bytes"] + COUNTER_COLUMNS
 
 # Bytes a BFS must fetch when the edge list is read in aligned blocks of alignment_bytes (CXL paper §3.1):
@@ -191,7 +181,7 @@ TABLES = {"runs": RUN_COLUMNS, "apps": APP_COLUMNS, "profile": PROFILE_COLUMNS, 
           "toy_profile": TOY_PROFILE_COLUMNS, "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
           "amplification": AMPLIFICATION_COLUMNS}
 # Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
-TOOL_TABLES = {"lists": LISTS_COLUMNS, "lists_profile": LISTS_PROFILE_COLUMNS}
+TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS}
 
 
 def check_columns(frame, table):

@@ -110,10 +110,14 @@ RequestCount count_requests(const MappedCsr& g, Variant v, bool whole_lines) {
   std::vector<RequestCount> part(parts);
   parallel_for(parts, [&](uint64_t p) {
     for (uint64_t u = n * p / parts; u < n * (p + 1) / parts; ++u) {
-      const uint64_t first = v == Variant::Merged ? off[u] : off[u] & ~(per_line - 1);
-      const uint64_t last = std::min((off[u + 1] + per_line - 1) & ~(per_line - 1), g.num_edges());
-      part[p] += whole_lines ? (off[u] == off[u + 1] ? RequestCount{} : count_warp_walk(first, first, last, g.index_bytes()))
-                             : count_warp_walk(first, off[u], off[u + 1], g.index_bytes());
+      const uint64_t begin = off[u], end = off[u + 1];
+      const uint64_t first = v == Variant::Merged ? begin : begin & ~(per_line - 1);
+      if (!whole_lines) {
+        part[p] += count_warp_walk(first, begin, end, g.index_bytes());
+      } else if (begin < end) {  // every position from `first` to the end of the last line is read
+        const uint64_t last = std::min((end + per_line - 1) & ~(per_line - 1), g.num_edges());
+        part[p] += count_warp_walk(first, first, last, g.index_bytes());
+      }
     }
   });
   RequestCount total;
