@@ -32,27 +32,26 @@ namespace {
 
 // --whole-lines: the aligned walks also read the parts of a list's first and last lines that belong to the
 // neighbouring lists (dropping them), so every request is a whole line; a neighbour reading the same line at the
-// same time on the same SM may then find it in L1. Not the paper's walk, which leaves those lanes idle.
-template <unsigned kDepth, class Index, class Read, class Visit>
+// same time on the same SM may then find it in L1. Not the paper's walk, which leaves those lanes idle. It is
+// access.cuh's strided_walk over whole lines, each entry read tagged with whether it is this list's.
+template <class Index, class Read, class Visit>
 __device__ __forceinline__ void whole_line_walk(uint64_t begin, uint64_t end, uint64_t num_edges, unsigned lane,
                                                 Read read, Visit visit) {
   constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
   if (begin == end) return;
   const uint64_t first = begin & ~(kPerLine - 1), last = min((end + kPerLine - 1) & ~(kPerLine - 1), num_edges);
-  for (uint64_t i = first + lane; i < last; i += kDepth * kWarpSize) {
-    uint64_t x[kDepth]{};
-#pragma unroll
-    for (unsigned k = 0; k < kDepth; ++k) {
-      const uint64_t j = i + k * kWarpSize;
-      if (j < last) x[k] = read(j);
-      asm volatile("" ::"l"(x[k]));  // the load happens even where the value is dropped
-    }
-#pragma unroll
-    for (unsigned k = 0; k < kDepth; ++k) {
-      const uint64_t j = i + k * kWarpSize;
-      if (j >= begin && j < end) visit(x[k]);
-    }
-  }
+  struct Entry {
+    uint64_t value;
+    bool ours;
+  };
+  const auto tagged = [&](uint64_t j) {
+    const uint64_t x = read(j);
+    asm volatile("" ::"l"(x));  // the load happens even where the value is dropped
+    return Entry{x, j >= begin && j < end};
+  };
+  strided_walk<kLoadsInFlight>(first + lane, first, last, kWarpSize, tagged, [&](Entry e) {
+    if (e.ours) visit(e.value);
+  });
 }
 
 template <class Access, bool kWholeLines, class Index>
@@ -61,7 +60,7 @@ __global__ void __launch_bounds__(kBlockThreads) sum_lists(DeviceGraph<Index> g,
     unsigned long long s = 0;
     const auto add = [&](uint64_t x) { s += x; };
     if constexpr (kWholeLines)
-      whole_line_walk<kLoadsInFlight, Index>(g.list_begin(v), g.list_end(v), g.num_edges, lane, g.neighbors(), add);
+      whole_line_walk<Index>(g.list_begin(v), g.list_end(v), g.num_edges, lane, g.neighbors(), add);
     else
       Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), add);
     if constexpr (Access::kLanes > 1) s = warp_sum(s);
