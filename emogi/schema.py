@@ -4,42 +4,28 @@ measure, profile, model, figures and the archive all read and write these tables
 of them. The CUDA binary prints the same variant and mode names (`emogi list`), and a test checks they agree.
 """
 
-# Kernel variants (how a warp walks a neighbour list), in the paper's order: what the default study and the
-# paper's figures compare.
-VARIANTS = ("naive", "merged", "merged-aligned")
-# Every variant the binary knows (`emogi list`): the artifact's chunked form, then this project's own (work lists
-# with hub lists split across warps; direction-optimising BFS; Afforest CC; Gauss-Seidel-order PageRank).
-ALL_VARIANTS = VARIANTS + ("chunked", "frontier", "direction-optimizing", "afforest", "gauss-seidel")
+from emogi.registry import vocabulary
 
-# Where the edge list lives during a traversal.
-#   device          cudaMalloc: the in-GPU-memory reference
-#   zerocopy        cudaMallocManaged + AccessedBy(GPU) + PreferredLocation(host): read in place over the link,
-#                   holds bandwidth at any footprint (the default zero-copy mode)
-#   zerocopy-pinned cudaHostAlloc(Mapped): the paper's zero-copy allocation; slows down past ~1 GiB on the H100
-#   uvm             cudaMallocManaged + ReadMostly, pages moved back to the host before every run (cold)
-MODES = ("device", "zerocopy", "zerocopy-pinned", "uvm")
-# zerocopy-registered: a copy in ordinary host memory (2 MiB huge pages where the kernel grants them), page-locked
-#   by cudaHostRegister: the paper's third way to zero-copy (§3.1).
-# uvm-warm: uvm without the move back, so a timed run finds the pages the warm-up run faulted in (the steady
-#   state of a graph that fits in GPU memory; needs --warmup 1 or more).
-# auto: as much of the edge list (and weights) as fits in free GPU memory, the rest read by zero-copy.
-ALL_MODES = MODES + ("zerocopy-registered", "uvm-warm", "auto")
-# What auto keeps in GPU memory when not all fits (--auto-order): a prefix of the file's lists, or whole lists,
-# the longest or the shortest first.
-AUTO_ORDERS = ("prefix", "longest-first", "shortest-first")
-ZERO_COPY_MODES = ("zerocopy", "zerocopy-pinned")
+# The vocabulary comes from emogi/registry.yaml (what each name means is written there), in registry order.
+_V = vocabulary()
+# Kernel variants (how a warp walks a neighbour list): the paper's, which the default study and its figures
+# compare; then every variant the binary knows (`emogi list`).
+VARIANTS = _V.names("variants", origin="paper")
+ALL_VARIANTS = _V.names("variants")
+# Where the edge list lives during a traversal: the paper's four, then every mode the binary knows.
+MODES = _V.names("modes", origin="paper")
+ALL_MODES = _V.names("modes")
+# What auto keeps in GPU memory when not all fits (--auto-order).
+AUTO_ORDERS = _V.names("auto_orders")
+# The paper's ways of reading the edge list in place over the link.
+ZERO_COPY_MODES = _V.names("modes", origin="paper", zero_copy=True)
 
-ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+ALGORITHMS = _V.names("algorithms")
 # The variants each algorithm has (`emogi list`, "variants_of"); the benchmark runs them all by default.
-_PAPER_VARIANTS = VARIANTS + ("chunked",)
-VARIANTS_OF = {
-    "bfs": _PAPER_VARIANTS + ("frontier", "direction-optimizing"),
-    "sssp": _PAPER_VARIANTS + ("frontier",),
-    "cc": _PAPER_VARIANTS + ("afforest",),
-    "pagerank": _PAPER_VARIANTS + ("frontier", "gauss-seidel"),
-}
-# Bytes an algorithm reads beside each neighbour id: SSSP's 4-byte weight; the others read the id alone.
-WEIGHT_BYTES = {"sssp": 4}
+VARIANTS_OF = _V.variants_of()
+# Bytes an algorithm reads beside each neighbour id (SSSP's 4-byte weight).
+WEIGHT_BYTES = {a.name: a.weight_bytes for a in _V.algorithms if a.weight_bytes}
+EDGE_BYTES = _V.edge_bytes
 
 
 def entry_bytes(frame):
@@ -118,7 +104,7 @@ LINK_COLUMNS = PROVENANCE_COLUMNS + [
 
 # --- microbenchmarks (the analytic side: emogi micro ...) ------------------------------------------------------
 # Allocations are named like memory modes: device, zerocopy (managed + AccessedBy), zerocopy-pinned.
-MICRO_MODES = ("device", "zerocopy", "zerocopy-pinned")
+MICRO_MODES = _V.names("modes", micro=True)
 TOY_PATTERNS = ("strided", "merged-aligned", "merged-misaligned")
 
 # The zero-copy toy of EMOGI §3.3: a host array copied to GPU memory with one access pattern per kernel.

@@ -13,6 +13,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from emogi import registry_codegen
+
 
 class ToolchainError(RuntimeError):
     pass
@@ -56,6 +58,10 @@ def build(source_dir="kernels", build_dir="build", nvcc="auto", architectures="a
           loads_in_flight=None):
     """Configure and build; return the path of the `emogi` binary. `loads_in_flight`: reads a lane keeps in flight
     on a neighbour list (kernels/include/emogi/access.cuh; None: its default, 1: the artifact's loop)."""
+    stale = registry_codegen.stale()
+    if stale:  # a name added to the registry but not to the header would build a binary that disagrees
+        raise ToolchainError(f"{', '.join(map(str, stale))} out of date with emogi/registry.yaml "
+                             "(run python -m emogi.registry_codegen --write)")
     nvcc = find_nvcc(nvcc)
     env = build_environment(nvcc)
     configure = ["cmake", "-S", str(source_dir), "-B", str(build_dir), f"-DCMAKE_CUDA_COMPILER={nvcc}",

@@ -14,7 +14,7 @@ from emogi.tables import TableError, default_launch, read_table
 from figures import style
 from model.bounds import mean_of_root_medians
 
-ALGORITHM_LABELS = {"bfs": "BFS", "sssp": "SSSP", "cc": "CC", "pagerank": "PR"}
+ALGORITHM_LABELS = style.ALGORITHM_LABELS  # emogi/registry.yaml
 PAPER_VARIANT = "merged-aligned"  # what the paper calls EMOGI
 KEYS = ["graph", "algorithm", "edge_bytes", "variant", "mode"]
 

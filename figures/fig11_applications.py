@@ -36,7 +36,6 @@ BAR_LABELS = {"emogi": "EMOGI (Merged+Aligned, zero-copy)", "fastest": "fastest 
 BAR_COLORS = {"emogi": style.VARIANT_COLORS["merged-aligned"], "fastest": style.MODE_COLORS["zerocopy"],
               "device": style.MODE_COLORS["device"]}
 BAR_HATCHES = {"emogi": "xx", "fastest": "", "device": "//"}
-VARIANT_SHORT = {"direction-optimizing": "DO", "merged-aligned": "M+A", "afforest": "Afforest", "gauss-seidel": "GS"}
 DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
               "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)")
 CSV_COLUMNS = ["graph", "algorithm", "edge_bytes", "bar", "variant", "mode", "time_ms", "n_roots",
@@ -123,7 +122,7 @@ def _tick(rows: pd.DataFrame, algorithm: str) -> str:
         return lines[0] + "\nnot run"
     lines += ["UVM", apps_lib.time_text(float(hit["uvm_baseline_ms"].iloc[0]))]
     fastest = _variant(rows, algorithm, "fastest")
-    lines.append(VARIANT_SHORT.get(fastest, fastest) if fastest else "(EMOGI)")  # EMOGI itself is fastest
+    lines.append(style.VARIANT_SHORT.get(fastest, fastest) if fastest else "(EMOGI)")  # EMOGI itself is fastest
     return "\n".join(lines)
 
 

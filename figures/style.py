@@ -26,34 +26,32 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: 
 
 from emogi import atomic  # noqa: E402
 from emogi.atomic import atomic_path  # noqa: E402
+from emogi.registry import vocabulary  # noqa: E402
 from emogi.schema import MICRO_MODES, MODES, TOY_PATTERNS, VARIANTS  # noqa: E402
 from emogi.tables import TableError, read_table  # noqa: E402
 
-# --- colours, hatches and labels, in the fixed order of emogi.schema --------------------------------------
+# --- colours, hatches and labels, from emogi/registry.yaml (in its order) -------------------------------------
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; hatches keep them apart in
-# greyscale print.
-VARIANT_COLORS = {"naive": "#CC79A7", "merged": "#E69F00", "merged-aligned": "#009E73"}
-VARIANT_HATCHES = {"naive": "", "merged": "//", "merged-aligned": "xx"}
-VARIANT_LABELS = {"naive": "Naive", "merged": "Merged", "merged-aligned": "Merged+Aligned"}
-VARIANT_TICKS = {"naive": "Naive", "merged": "Merged", "merged-aligned": "Merged+\nAligned"}  # narrow panels
+# greyscale print. The paper's variants and modes are drawn; the others have a short name at most.
+_V = vocabulary()
+VARIANT_COLORS = _V.styled("variants", "color", VARIANTS)
+VARIANT_HATCHES = _V.styled("variants", "hatch", VARIANTS)
+VARIANT_LABELS = _V.styled("variants", "label", VARIANTS)
+VARIANT_TICKS = _V.styled("variants", "tick", VARIANTS)  # narrow panels
+VARIANT_SHORT = _V.styled("variants", "short")           # every variant that has one (Fig. 11's bar labels)
+VARIANT_MARKERS = _V.styled("variants", "marker", VARIANTS)
 
-MODE_COLORS = {"device": "#BBBBBB", "zerocopy": "#0072B2", "zerocopy-pinned": "#56B4E9", "uvm": "#D55E00"}
-MODE_HATCHES = {"device": "//", "zerocopy": "", "zerocopy-pinned": "..", "uvm": "xx"}
-MODE_LABELS = {
-    "device": "device memory (reference)",
-    "zerocopy": "zero-copy (managed + AccessedBy)",
-    "zerocopy-pinned": "zero-copy (pinned, cudaHostAlloc)",
-    "uvm": "UVM (cold)",
-}
-MODE_SHORT_LABELS = {"device": "device", "zerocopy": "zero-copy (managed)", "zerocopy-pinned": "zero-copy (pinned)",
-                     "uvm": "UVM"}  # table headers
+MODE_COLORS = _V.styled("modes", "color", MODES)
+MODE_HATCHES = _V.styled("modes", "hatch", MODES)
+MODE_LABELS = _V.styled("modes", "label", MODES)
+MODE_SHORT_LABELS = _V.styled("modes", "short", MODES)  # table headers
+# Microbenchmarks: allocations are named like memory modes (MODE_* above); the rest is theirs.
+MODE_MARKERS = _V.styled("modes", "marker", MODES)
+ALGORITHM_LABELS = {a.name: a.label for a in _V.algorithms}
 
 assert tuple(VARIANT_COLORS) == VARIANTS and tuple(MODE_COLORS) == MODES == tuple(MODE_SHORT_LABELS), \
-    "style out of step with schema"
+    "emogi/registry.yaml: every paper variant and mode needs a colour, hatch, label and marker"
 
-# Microbenchmarks: allocations are named like memory modes (MODE_* above); the rest is theirs.
-VARIANT_MARKERS = {"naive": "o", "merged": "s", "merged-aligned": "D"}
-MODE_MARKERS = {"device": "^", "zerocopy": "o", "zerocopy-pinned": "s", "uvm": "x"}
 HOST_MEMORY_COLORS = {"pinned": "#0072B2", "pageable": "#E69F00"}        # cudaMemcpy source/destination on the host
 HOST_MEMORY_LABELS = {"pinned": "pinned (cudaHostAlloc)", "pageable": "pageable (malloc)"}
 DIRECTION_LABELS = {"h2d": "host to device", "d2h": "device to host"}

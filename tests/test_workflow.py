@@ -93,16 +93,18 @@ def test_bad_config_fails_at_start_up(workdir, override, message):
 
 
 def test_config_schema_names_agree_with_emogi_schema():
-    """config/schema.yaml's $defs spell out the names emogi/schema.py holds (and test_kernels checks the binary)."""
+    """The $defs config/schema.yaml refers to spell out the names emogi/schema.py holds (both come from
+    emogi/registry.yaml; test_kernels checks the binary)."""
     import yaml
     from emogi import schema
-    defs = yaml.safe_load((REPO / "config" / "schema.yaml").read_text())["$defs"]
+    defs = yaml.safe_load((REPO / "config" / "vocabulary.schema.yaml").read_text())["$defs"]
     assert defs["algorithm"]["enum"] == list(schema.ALGORITHMS)
     assert defs["variant"]["enum"] == list(schema.ALL_VARIANTS)
     assert defs["paper_variant"]["enum"] == list(schema.VARIANTS)
     assert {a: d["enum"] for a, d in defs["variants_of"].items()} == {a: list(v) for a, v in schema.VARIANTS_OF.items()}
     assert defs["paper_mode"]["enum"] == list(schema.MODES)
     assert defs["mode"]["enum"] == list(schema.ALL_MODES)
+    assert defs["micro_mode"]["enum"] == list(schema.MICRO_MODES)
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@
 #include "emogi/names.hpp"
 #include "emogi/reference_bfs.hpp"
 #include "emogi/references.hpp"
+#include "emogi/vocabulary_json.hpp"
 
 namespace emogi {
 
@@ -79,21 +80,7 @@ int info_command(int argc, char** argv) {
 
 int list_command(int argc, char** argv) {
   const CliArgs args(argc, argv, {}, {});
-  auto json_list = [](const auto& names) {
-    std::string s = "[";
-    for (size_t i = 0; i < names.size(); ++i) s += (i ? ", \"" : "\"") + std::string(names[i]) + "\"";
-    return s + "]";
-  };
-  std::string variants_of_json;
-  for (size_t a = 0; a < kAlgorithmNames.size(); ++a) {
-    std::vector<const char*> names;
-    for (Variant v : variants_of(static_cast<Algorithm>(a))) names.push_back(name_of(v));
-    variants_of_json += (a ? ", \"" : "\"") + std::string(kAlgorithmNames[a]) + "\": " + json_list(names);
-  }
-  std::printf("{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, "
-              "\"auto_orders\": %s, \"loads_in_flight\": %u}\n",
-              json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), variants_of_json.c_str(),
-              json_list(kModeNames).c_str(), json_list(kAutoOrderNames).c_str(), kLoadsInFlight);
+  std::printf("{%s, \"loads_in_flight\": %u}\n", vocabulary_json().c_str(), kLoadsInFlight);
   return 0;
 }
 

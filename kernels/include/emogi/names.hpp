@@ -1,5 +1,7 @@
-// The names users type and tables store for algorithms, kernel variants, memory modes and auto orders
-// (emogi/schema.py has the same lists; tests/test_kernels.py checks that `emogi list` agrees with it).
+// GENERATED from emogi/registry.yaml by `python -m emogi.registry_codegen --write`: edit the registry, not this.
+// The names users type and tables store for algorithms, kernel variants, memory modes and auto orders, which
+// combinations apply, and the columns of the matrix CSV (emogi/schema.py reads the same registry).
+// clang-format off
 #pragma once
 #include <array>
 #include <stdexcept>
@@ -9,25 +11,15 @@
 namespace emogi {
 
 enum class Algorithm { Bfs, Sssp, Cc, PageRank };
-// The paper's four (EMOGI §4.3 and the artifact's chunked form) scan every vertex each iteration; the last
-// four are this project's: work lists of active vertices with hub lists split across warps, Beamer's
-// direction-optimising BFS, Afforest's sampled union-find for CC, and Gauss-Seidel-order push PageRank.
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
-// The paper's four first. Its three ways to zero-copy (§3.1): managed memory with AccessedBy (`zerocopy`),
-// cudaHostAlloc (`zerocopy-pinned`) and cudaHostRegister of memory the program has (`zerocopy-registered`).
-// `uvm` starts every run cold (the paper's baseline); `uvm-warm` keeps the pages earlier runs faulted in.
 enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, Auto };
-// Which lists `auto` keeps in GPU memory when not all fit: a prefix of the file's edge list, the longest lists or
-// the shortest.
 enum class AutoOrder { Prefix, LongestFirst, ShortestFirst };
 
 constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
-constexpr std::array<const char*, 8> kVariantNames = {"naive",    "merged",   "merged-aligned", "chunked",
-                                                      "frontier", "direction-optimizing", "afforest",
-                                                      "gauss-seidel"};
-constexpr std::array<const char*, 7> kModeNames = {"device",   "zerocopy",            "zerocopy-pinned", "uvm",
-                                                   "zerocopy-registered", "uvm-warm", "auto"};
+constexpr std::array<const char*, 8> kVariantNames = {"naive", "merged", "merged-aligned", "chunked", "frontier", "direction-optimizing", "afforest", "gauss-seidel"};
+constexpr std::array<const char*, 7> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "zerocopy-registered", "uvm-warm", "auto"};
 constexpr std::array<const char*, 3> kAutoOrderNames = {"prefix", "longest-first", "shortest-first"};
+constexpr std::array<unsigned, 2> kEdgeBytes = {4, 8};
 
 inline const char* name_of(Algorithm a) { return kAlgorithmNames[static_cast<int>(a)]; }
 inline const char* name_of(Variant v) { return kVariantNames[static_cast<int>(v)]; }
@@ -35,21 +27,80 @@ inline const char* name_of(MemoryMode m) { return kModeNames[static_cast<int>(m)
 inline const char* name_of(AutoOrder o) { return kAutoOrderNames[static_cast<int>(o)]; }
 
 // The modes whose edge list is managed memory that migrates to the GPU on fault.
-inline bool is_uvm(MemoryMode m) { return m == MemoryMode::Uvm || m == MemoryMode::UvmWarm; }
-// The modes that allocate managed memory, which the oversubscription guard covers.
-inline bool is_managed(MemoryMode m) { return m == MemoryMode::ZeroCopy || is_uvm(m); }
-
-// The variants each algorithm has: the paper's four, then this project's own for that algorithm.
-inline std::vector<Variant> variants_of(Algorithm a) {
-  std::vector<Variant> v = {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked};
-  switch (a) {
-    case Algorithm::Bfs: v.insert(v.end(), {Variant::Frontier, Variant::DirectionOptimizing}); break;
-    case Algorithm::Sssp: v.push_back(Variant::Frontier); break;
-    case Algorithm::Cc: v.push_back(Variant::Afforest); break;
-    case Algorithm::PageRank: v.insert(v.end(), {Variant::Frontier, Variant::GaussSeidel}); break;
+constexpr bool is_uvm(MemoryMode x) {
+  switch (x) {
+    case MemoryMode::Uvm:
+    case MemoryMode::UvmWarm:
+      return true;
+    default:
+      return false;
   }
-  return v;
 }
+// The modes that allocate managed memory, which the oversubscription guard covers.
+constexpr bool is_managed(MemoryMode x) {
+  switch (x) {
+    case MemoryMode::ZeroCopy:
+    case MemoryMode::Uvm:
+    case MemoryMode::UvmWarm:
+      return true;
+    default:
+      return false;
+  }
+}
+// The variants that are access policies (access.cuh), combined with every algorithm that has them; the others
+// are an algorithm's own kernel.
+constexpr bool is_access_variant(Variant x) {
+  switch (x) {
+    case Variant::Naive:
+    case Variant::Merged:
+    case Variant::MergedAligned:
+    case Variant::Chunked:
+      return true;
+    default:
+      return false;
+  }
+}
+// The algorithms that run from a source vertex.
+constexpr bool is_rooted(Algorithm x) {
+  switch (x) {
+    case Algorithm::Bfs:
+    case Algorithm::Sssp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The variants each algorithm has, in registry order.
+inline std::vector<Variant> variants_of(Algorithm a) {
+  switch (a) {
+    case Algorithm::Bfs:
+      return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Frontier, Variant::DirectionOptimizing};
+    case Algorithm::Sssp:
+      return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Frontier};
+    case Algorithm::Cc:
+      return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Afforest};
+    case Algorithm::PageRank:
+      return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Frontier, Variant::GaussSeidel};
+  }
+  return {};
+}
+
+// Why `variant` of `algorithm` cannot run on `graph` (its name, for the message), or "" when it can.
+inline std::string unmet_requirement(Algorithm algorithm, Variant variant, const std::string& graph, bool directed,
+                                     bool has_weights) {
+  if (algorithm == Algorithm::Sssp && !has_weights)
+    return graph + " has no weights: SSSP reads an edge weight beside every neighbour id (make the graph with weights)";
+  if (algorithm == Algorithm::Cc && directed)
+    return graph + " is directed: connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
+  if (variant == Variant::DirectionOptimizing && directed)
+    return graph + " is directed: bottom-up steps read in-neighbours, which a directed graph's lists are not";
+  (void)algorithm, (void)variant, (void)directed, (void)has_weights;
+  return "";
+}
+
+// The header of the CSV `emogi run` writes (schema.APP_COLUMNS without the provenance the caller adds).
+constexpr const char* kMatrixCsvHeader = "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,iterations,components,verified";
 
 template <class Enum, size_t N>
 Enum parse_name(const std::string& text, const std::array<const char*, N>& names, const char* what) {
@@ -61,13 +112,9 @@ Enum parse_name(const std::string& text, const std::array<const char*, N>& names
   throw std::invalid_argument("unknown " + std::string(what) + " '" + text + "' (choose from " + allowed + ")");
 }
 
-inline Algorithm parse_algorithm(const std::string& s) {
-  return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm");
-}
+inline Algorithm parse_algorithm(const std::string& s) { return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm"); }
 inline Variant parse_variant(const std::string& s) { return parse_name<Variant>(s, kVariantNames, "variant"); }
 inline MemoryMode parse_mode(const std::string& s) { return parse_name<MemoryMode>(s, kModeNames, "memory mode"); }
-inline AutoOrder parse_auto_order(const std::string& s) {
-  return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order");
-}
+inline AutoOrder parse_auto_order(const std::string& s) { return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order"); }
 
 }  // namespace emogi
