@@ -1,5 +1,6 @@
 # EMOGI reproduction: from synthetic graphs to BFS measurements, Nsight counters, the link-bound model,
 # the paper's figures and a report PDF.   snakemake --cores all   (config/config.yaml, checked by its schema)
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
@@ -8,7 +9,12 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-validate(config, "config/schema.yaml", set_default=True)
+try:
+    validate(config, "config/schema.yaml", set_default=True)
+except WorkflowError as _error:  # one line naming the key, not the validator's dump of schema and config
+    from emogi.config_errors import one_line
+
+    raise SystemExit(one_line(_error)) from None
 
 
 include: "workflow/rules/common.smk"
