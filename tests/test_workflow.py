@@ -96,6 +96,13 @@ def test_bad_config_fails_at_start_up_in_one_line(workdir, override, message):
     assert len(lines) == 1 and message in lines[0], lines[:5]
 
 
+def test_archive_without_fresh_measurements_says_why(workdir):
+    done = snakemake(workdir, "archive", "--config", "measurements=archive")
+    assert done.returncode != 0
+    assert "nothing to archive" in done.stderr and "fresh run made on a GPU" in done.stderr
+    assert "MissingRuleException" not in done.stdout + done.stderr
+
+
 def test_config_schema_names_agree_with_emogi_schema():
     """The $defs config/schema.yaml refers to spell out the names emogi/schema.py holds (both come from
     emogi/registry.yaml; test_kernels checks the binary)."""
