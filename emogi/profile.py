@@ -170,7 +170,7 @@ def derive(frame):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
-    p = argparse.ArgumentParser(description="Profile algorithm runs, toy copies or random reads with Nsight Compute.")
+    p = argparse.ArgumentParser(prog="python -m emogi.profile", description="Profile algorithm runs, toy copies or random reads with Nsight Compute.")
     p.add_argument("kind", choices=sorted(KINDS))
     p.add_argument("--binary", required=True)
     p.add_argument("--report", required=True, help="the .ncu-rep file to write (kept for inspection)")

@@ -176,20 +176,22 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--preset", required=True, help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, "
                                                     "h100-measured (with --parameters)")
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit (for h100-measured)")
-    ap.add_argument("--W-gbps", type=float)
-    ap.add_argument("--N-max", type=float)
-    ap.add_argument("--L-us", type=float)
-    ap.add_argument("--added-latency-us", type=float)
+    ap.add_argument("--W-gbps", type=float, help="link limit W, GB/s (overrides the preset)")
+    ap.add_argument("--N-max", type=float, help="requests in flight at most, N_max (overrides the preset)")
+    ap.add_argument("--L-us", type=float, help="unloaded read latency L, us (overrides the preset)")
+    ap.add_argument("--added-latency-us", type=float, help="latency added to L, us (a CXL switch, a longer link)")
     ap.add_argument("--S-miops", type=float, help="request-rate limit (inf: not limiting)")
     ap.add_argument("--max-request-bytes", type=float, help="largest request (default: the preset's, 128 B)")
-    ap.add_argument("--D-bytes", type=float)
-    ap.add_argument("--d-bytes", type=float)
-    ap.add_argument("--floor-ms", type=float)
-    ap.add_argument("--profile", type=Path)
-    ap.add_argument("--graph")
-    ap.add_argument("--variant")
-    ap.add_argument("--mode")
-    ap.add_argument("--edge-bytes", type=int)
+    ap.add_argument("--D-bytes", type=float, help="workload: bytes fetched over the link (with --d-bytes)")
+    ap.add_argument("--d-bytes", type=float, help="workload: mean request size, bytes, in (0, 128]")
+    ap.add_argument("--floor-ms", type=float, help="the GPU's own work, ms (default: device-mode time from "
+                    "--profile, else 0)")
+    ap.add_argument("--profile", type=Path, help="workload from a profile table (results/tables/profile.csv) "
+                    "with --graph, --variant and --mode")
+    ap.add_argument("--graph", help="with --profile: the graph's name, e.g. kron23")
+    ap.add_argument("--variant", help="with --profile: the kernel variant, e.g. merged-aligned")
+    ap.add_argument("--mode", help="with --profile: the memory mode, e.g. zerocopy")
+    ap.add_argument("--edge-bytes", type=int, help="with --profile: 4 or 8 (needed where the profile has both)")
     ap.add_argument("--rule", default="sum", help="sum or max (model/predict.py)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     return ap
@@ -238,7 +240,8 @@ def main(argv=None) -> int:
     p = result["params"]
     S = "not limiting" if p["S_miops"] is None else f"{p['S_miops']:g} MIOPS"
     N = "not limiting" if p["N_max"] is None else f"{p['N_max']:g}"
-    print(f"{a.preset}: W {p['W_gbps']:g} GB/s, N_max {N}, L {p['L_us']:g} us, S {S}")
+    added = f" (including {a.added_latency_us:g} us added)" if a.added_latency_us else ""
+    print(f"{a.preset}: W {p['W_gbps']:g} GB/s, N_max {N}, L {p['L_us']:g} us{added}, S {S}")
     print(f"T({result['d_bytes']:g} B) = {result['T_gbps']:.4g} GB/s, bound by {result['bound']}")
     floor = f" {'+' if a.rule == 'sum' else 'max with'} floor {result['floor_ms']:.4g} ms" + (
         f" ({result['floor_source']})" if result["floor_source"] else "")

@@ -172,3 +172,9 @@ def test_runtime_vs_added_latency():
     assert out["relative"].is_monotonic_increasing
     with pytest.raises(ValueError, match="latency must be positive"):
         runtime_vs_added_latency(1e9, 89.6, p, [-2.0])
+
+
+def test_every_option_has_help():
+    from model.whatif import _parser
+    undocumented = [a.option_strings[0] for a in _parser()._actions if not a.help]
+    assert undocumented == []
