@@ -1,4 +1,4 @@
-"""emogi.suitesparse: SuiteSparse-layout Matrix Market archives to CSR, checked against scipy.sparse.
+"""emogi.datasets.suitesparse: SuiteSparse-layout Matrix Market archives to CSR, checked against scipy.sparse.
 
 The archives are written here with plain text formatting (not with fast_matrix_market), and the expected
 graphs are built with scipy.sparse from the same triplets.
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from emogi import download, suitesparse as ss
+from emogi.datasets import download, suitesparse as ss
 from emogi.csr import read_csr
-from emogi.weights import csr_weights
+from emogi.datasets.weights import csr_weights
 from tests.conftest import run
 from tests.local_http import LocalHTTPServer
 
@@ -239,11 +239,11 @@ def test_key_layout_packs_the_papers_graphs_and_refuses_what_does_not_fit():
 def test_cli(gap_like, tmp_path):
     archive, ref = gap_like
     out, meta = tmp_path / "g.w8.csr", tmp_path / "g.w8.json"
-    ok = run([sys.executable, "-m", "emogi.suitesparse", "--archive", archive, "--out", out, "--meta", meta,
+    ok = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", archive, "--out", out, "--meta", meta,
               "--weights-seed", 3, "--name", "GAP-tiny"], cwd=REPO)
     assert ok.returncode == 0, ok.stderr
     assert "[suitesparse GAP-tiny]" in ok.stderr
     assert_same_graph(read_csr(out), ref)
-    bad = run([sys.executable, "-m", "emogi.suitesparse", "--archive", tmp_path / "missing.tar.gz", "--out", out],
-              cwd=REPO)
+    bad = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", tmp_path / "missing.tar.gz",
+               "--out", out], cwd=REPO)
     assert bad.returncode == 1 and bad.stderr.startswith("error: ") and "missing.tar.gz" in bad.stderr

@@ -14,7 +14,7 @@ What the graph file holds (docs/graph-format.md):
   one that changes no distance). Neighbour lists are sorted ascending.
 - Weights (u32): the matrix's own values when it has integer values that all lie in 1..2^32-1 (GAP-kron and
   GAP-urand: 1..255, as the paper uses them); otherwise (pattern or real matrices, e.g. com-Friendster and
-  MOLIERE_2016, or integers out of range) uniform 8..72 from emogi.weights with a recorded seed. The metadata
+  MOLIERE_2016, or integers out of range) uniform 8..72 from emogi.datasets.weights with a recorded seed. The metadata
   JSON says which, and why.
 - Either edge width: --index-bytes 8 (default) or 4.
 
@@ -32,7 +32,7 @@ the memory available (--ignore-memory-check overrides). fast_matrix_market has n
 file, so the entries are read in one piece.
 
 CLI:
-    python -m emogi.suitesparse --archive GAP-kron.tar.gz --out GK.w8.csr --meta GK.w8.json \\
+    python -m emogi.datasets.suitesparse --archive GAP-kron.tar.gz --out GK.w8.csr --meta GK.w8.json \\
         [--weights-seed S] [--name GAP-kron] [--index-bytes 8]
 """
 
@@ -54,10 +54,10 @@ from fast_matrix_market import _fmm_core  # the cursor API: lets us choose the a
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, describe, write_csr
-from emogi.download import sha256_of
-from emogi.external_build import default_workers as _workers  # the cores this process may use
-from emogi.external_build import mem_available as available_memory_bytes
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.download import sha256_of
+from emogi.datasets.external_build import default_workers as _workers  # the cores this process may use
+from emogi.datasets.external_build import mem_available as available_memory_bytes
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 MAX_WEIGHT = 2**32 - 1
 MAX_VERTICES = 2**32  # ids must fit u32 (the 4-byte width) and the key layout
@@ -107,7 +107,7 @@ def open_matrix(source, name: str | None = None):
     (streamed, one pass), or a bare `.mtx` / `.mtx.gz` file."""
     source = Path(source)
     if not source.is_file():
-        raise DatasetError(f"{source}: no such file (download it first: python -m emogi.download)")
+        raise DatasetError(f"{source}: no such file (download it first: python -m emogi.datasets.download)")
     if source.name.endswith(".mtx"):
         with open(source, "rb") as f:
             yield source.name, f
@@ -395,7 +395,7 @@ def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, lo
         log(f"generating weights {LOW}..{HIGH} (seed {weights_seed}): {reason}")
         weights = csr_weights(offsets, edges, weights_seed)
         weight_info = {"source": "generated", "reason": reason, "seed": weights_seed, "low": LOW, "high": HIGH,
-                       "generator": "emogi.weights.csr_weights (hash of the unordered edge and the seed)"}
+                       "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"}
     return CSRGraph(offsets, edges, weights, directed=not matrix.symmetric), weight_info
 
 
@@ -451,7 +451,7 @@ def _write_meta(meta, graph: CSRGraph, archive: Path, mm: dict, self_loops: int,
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m emogi.suitesparse", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m emogi.datasets.suitesparse", description=__doc__.split("\n")[0])
     p.add_argument("--archive", required=True, help="SuiteSparse <Name>.tar.gz (or a bare .mtx / .mtx.gz)")
     p.add_argument("--out", required=True, help="graph file to write (.csr)")
     p.add_argument("--meta", help="metadata JSON to write beside the graph")
