@@ -119,6 +119,20 @@ def test_chunk_boundaries_of_in_place_unpacking(gap_like, tmp_path, monkeypatch)
         assert_same_graph(graph, ref)
 
 
+@pytest.mark.parametrize("read_block", [4 << 20, 100])
+def test_long_header_is_read_once_and_handed_to_the_parser(tmp_path, monkeypatch, read_block):
+    # The header is read off the one-pass stream before the body, then given back to fmm ahead of the rest:
+    # many comment lines (more than fmm's first 1 KiB read) and a blank line must not lose or repeat a byte.
+    monkeypatch.setattr(ss, "_READ_BLOCK", read_block)
+    rows, cols, values = np.array([1, 2, 2]), np.array([0, 0, 1]), np.array([3, 4, 5])
+    text = mm_text("integer", "symmetric", 3, rows, cols, values)
+    banner, rest = text.split(b"\n", 1)
+    comments = b"".join(b"%% comment line %d of a long SuiteSparse header\n" % i for i in range(60))
+    archive = make_archive(tmp_path / "h.tar.gz", {"h/h.mtx": banner + b"\n" + comments + b"\n" + rest})
+    graph = ss.convert(archive, tmp_path / "h.csr")
+    assert_same_graph(graph, scipy_reference(3, rows, cols, values, symmetric=True))
+
+
 def test_general_pattern_matrix_is_directed_with_generated_weights(tmp_path):
     n = 200
     rng = np.random.default_rng(5)
