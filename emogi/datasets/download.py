@@ -10,6 +10,10 @@ Missing checksums are an explicit state: a catalog entry with `sha256: null` ref
 caller opts in with `trust_on_first_use`, which downloads, prints the SHA-256 and size to record after checking
 them against a trusted source, and writes them to `<out>.sha256` (sha256sum format).
 
+Why not pooch (1.9, checked): each attempt downloads afresh into a temporary file deleted on failure (no Range
+resume, which matters for multi-GB archives), it retries 4xx answers too, checks no recorded size, and downloads
+unchecked when the hash is None (we refuse unless trusted on first use); its progress bar needs tqdm.
+
 CLI:
     python -m emogi.datasets.download --url U --sha256 H --size N --out PATH [--dataset NAME]
     python -m emogi.datasets.download --catalog config/datasets_catalog.yaml --dataset GAP-kron --out PATH
