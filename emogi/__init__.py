@@ -1,1 +1,2 @@
-"""Python side of the EMOGI reproduction: the graph format, generators, tables, provenance and the archive."""
+"""Python side of the EMOGI reproduction: the graph format (csr), the datasets (emogi.datasets), running and
+profiling the kernels, tables, provenance and the archive."""

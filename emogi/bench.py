@@ -4,7 +4,7 @@ of the link limit W (the pinned cudaMemcpy host-to-device peak, measured in the 
 
     python -m emogi.bench --binary build/emogi --graphs kron:24,urand:24 --widths 8,4 --out-dir results/bench
 
-Graphs are generated (with weights, emogi.weights) into --graph-dir if absent. Every timed run is verified by
+Graphs are generated (with weights, emogi.datasets.weights) into --graph-dir if absent. Every timed run is verified by
 the binary before its row is written; a failed verification fails the job. Rows carry provenance.
 
 With --profile, every run that reads host memory (zerocopy, zerocopy-pinned, auto) is run once more under Nsight
@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi import csr, external_build, generators, gpu, provenance, roots
+from emogi import csr, gpu, provenance
 from emogi.atomic import write_csv, write_text
+from emogi.datasets import external_build, generators, roots
 from emogi.measure import run_binary
 from emogi.schema import (ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO_COPY_MODES, entry_bytes,
                           fetched_bytes)

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi.degree_histogram import COLUMNS, edges_cdf
+from emogi.datasets.degree_histogram import COLUMNS, edges_cdf
 from figures import style
 
 FIGURE = "fig06_degree_cdf"
@@ -35,7 +35,7 @@ CSV_COLUMNS = ["graph", "degree", "edges_cdf", "share_beyond_cut"]
 
 
 def load_histograms(paths) -> pd.DataFrame:
-    """The degree histograms (emogi.degree_histogram CSVs), concatenated."""
+    """The degree histograms (emogi.datasets.degree_histogram CSVs), concatenated."""
     frames = []
     for p in map(Path, paths):
         try:

@@ -3,12 +3,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from emogi import csr
-from emogi.generators import build_csr, generate
-from emogi.weights import csr_weights
+from emogi.datasets.generators import build_csr, generate
+from emogi.datasets.weights import csr_weights
 
 
 def write_lists(path, lists, num_vertices, dtype=np.uint64, directed=True, weights_seed=None):
-    """A CSR file from {vertex: [neighbours]} (order kept); weights from emogi.weights when a seed is given."""
+    """A CSR file from {vertex: [neighbours]} (order kept); weights from emogi.datasets.weights when a seed is given."""
     degrees = [len(lists.get(v, [])) for v in range(num_vertices)]
     offsets = np.concatenate([[0], np.cumsum(degrees)]).astype(np.uint64)
     edges = np.array([u for v in range(num_vertices) for u in lists.get(v, [])], dtype=dtype)

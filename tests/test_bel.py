@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emogi import bel
+from emogi.datasets import bel
 from emogi.csr import GraphFormatError, read_csr, write_csr
-from emogi.weights import csr_weights
+from emogi.datasets.weights import csr_weights
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -204,9 +204,9 @@ def test_dataset_weights_win_over_a_seed(tmp_path):
 def test_cli_runs_as_module(tmp_path):
     offsets, edges = undirected_graph()
     write_csr(tmp_path / "u.csr", offsets, edges)
-    done = subprocess.run([sys.executable, "-m", "emogi.bel", "export", str(tmp_path / "u.csr"),
+    done = subprocess.run([sys.executable, "-m", "emogi.datasets.bel", "export", str(tmp_path / "u.csr"),
                            "--out", str(tmp_path / "u")], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    done = subprocess.run([sys.executable, "-m", "emogi.bel", "import", str(tmp_path / "missing"),
+    done = subprocess.run([sys.executable, "-m", "emogi.datasets.bel", "import", str(tmp_path / "missing"),
                            "--out", str(tmp_path / "x.csr")], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr.startswith("error:") and "missing.bel.col" in done.stderr

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from conftest import REPO, run
-from emogi import bench, csr, generators, schema
+from emogi import bench, csr, schema
+from emogi.datasets import generators
 
 
 def test_bench_graphs_equal_the_in_memory_generator(tmp_path):

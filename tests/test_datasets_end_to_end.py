@@ -5,7 +5,8 @@ A copy of the repository gets a catalog (config/datasets_catalog.yaml) whose URL
 - FS_tiny (suitesparse): a SuiteSparse-layout Matrix Market archive written here, checked against scipy.sparse;
 - SK_cnr (law): the real LAW graph cnr-2000 (tests/data/law-cnr-2000, three files served), checked against its
   .properties and, on sampled nodes, against the `webgraph` bindings; skipped, alone, without the WebGraph tools;
-- BEL_small (bel): .bel files exported with emogi.bel into a temporary folder, checked against the graph exported.
+- BEL_small (bel): .bel files exported with emogi.datasets.bel into a temporary folder, checked against the graph
+  exported.
 Snakemake makes the 8- and 4-byte graphs, the metadata, the roots and Table 2; a second run has nothing to do.
 A catalog entry with a wrong sha256 fails the workflow, naming the dataset and the URL, with no graph left.
 """
@@ -21,9 +22,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from emogi import bel, law
+from emogi.datasets import bel, law
 from emogi.csr import read_csr, write_csr
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 from local_http import LocalHTTPServer
 from test_law import assert_matches_the_bindings
 from test_suitesparse import assert_same_graph, lower_triangle, make_archive, mm_text, scipy_reference

@@ -12,10 +12,10 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-from emogi import dataset_sources as sources
-from emogi.dataset_table import table2
-from emogi.degree_histogram import degree_histogram, edges_cdf
-from emogi.generators import generate
+from emogi.datasets import sources
+from emogi.datasets.table import table2
+from emogi.datasets.degree_histogram import degree_histogram, edges_cdf
+from emogi.datasets.generators import generate
 from test_workflow import IGNORE, snakemake
 
 REPO = Path(__file__).resolve().parents[1]

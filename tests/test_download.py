@@ -1,4 +1,4 @@
-"""emogi.download against a local HTTP server: complete, interrupted and resumed, corrupt, missing, flaky."""
+"""emogi.datasets.download against a local HTTP server: complete, interrupted and resumed, corrupt, missing, flaky."""
 import hashlib
 import shutil
 import socket
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from emogi import download as dl
+from emogi.datasets import download as dl
 from tests.conftest import run
 from tests.local_http import LocalHTTPServer
 
@@ -171,11 +171,11 @@ def test_check_reachable(server, www):
 def test_cli(server, www, tmp_path):
     src = www / "law" / "cnr-2000.properties"
     out = tmp_path / "p"
-    ok = run([sys.executable, "-m", "emogi.download", "--url", server.url("law/cnr-2000.properties"),
+    ok = run([sys.executable, "-m", "emogi.datasets.download", "--url", server.url("law/cnr-2000.properties"),
               "--sha256", sha(src), "--size", src.stat().st_size, "--out", out, "--dataset", "law-cnr-2000"], cwd=REPO)
     assert ok.returncode == 0, ok.stderr
     assert out.read_bytes() == src.read_bytes()
-    missing = run([sys.executable, "-m", "emogi.download", "--url", server.url("nope"), "--sha256", "0" * 64,
+    missing = run([sys.executable, "-m", "emogi.datasets.download", "--url", server.url("nope"), "--sha256", "0" * 64,
                    "--out", tmp_path / "n", "--dataset", "GAP-urand"], cwd=REPO)
     assert missing.returncode == 1
     assert missing.stderr.startswith("error: dataset GAP-urand: HTTP 404")
@@ -186,11 +186,11 @@ def test_cli_reads_url_and_checksum_from_a_catalog(server, www, tmp_path):
     catalog = tmp_path / "catalog.yaml"
     catalog.write_text(yaml.safe_dump({"datasets": {"blob": {"url": server.url("blob.bin"), "sha256": sha(src),
                                                              "size": src.stat().st_size}}}))
-    done = run([sys.executable, "-m", "emogi.download", "--catalog", catalog, "--dataset", "blob",
+    done = run([sys.executable, "-m", "emogi.datasets.download", "--catalog", catalog, "--dataset", "blob",
                 "--out", tmp_path / "b"], cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "b").read_bytes() == src.read_bytes()
-    unknown = run([sys.executable, "-m", "emogi.download", "--catalog", catalog, "--dataset", "nope",
+    unknown = run([sys.executable, "-m", "emogi.datasets.download", "--catalog", catalog, "--dataset", "nope",
                    "--out", tmp_path / "n"], cwd=REPO)
     assert unknown.returncode == 1 and "nope is not in" in unknown.stderr
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emogi import external_build
+from emogi.datasets import external_build
 from emogi.csr import payload_checksum, read_csr
-from emogi.external_build import MemoryLimitError, build_csr_file, parse_bytes, plan_build
-from emogi.generators import PairStream, generate
+from emogi.datasets.external_build import MemoryLimitError, build_csr_file, parse_bytes, plan_build
+from emogi.datasets.generators import PairStream, generate
 from test_generators import scipy_csr
 
 REPO = Path(__file__).resolve().parents[1]
@@ -109,8 +109,8 @@ def test_parse_bytes():
 
 PEAK_SCRIPT = """
 import json, sys
-from emogi.external_build import build_csr_file, peak_rss_bytes
-from emogi.generators import PairStream
+from emogi.datasets.external_build import build_csr_file, peak_rss_bytes
+from emogi.datasets.generators import PairStream
 stream = PairStream("urand", 19, 16, seed=1, chunk_pairs=1 << 16)
 base = peak_rss_bytes()
 r = build_csr_file(sys.argv[1], stream, num_vertices=stream.num_vertices, weights_seed=1, workers=2,
@@ -156,9 +156,9 @@ def test_failure_leaves_no_files(tmp_path):
 
 def test_killed_build_removes_its_files(tmp_path):
     out = tmp_path / "g.csr"
-    proc = subprocess.Popen([sys.executable, "-m", "emogi.generators", "--kind", "kron", "--scale", "20", "--out",
-                             str(out), "--buckets", "8", "--workers", "2"], cwd=REPO, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "emogi.datasets.generators", "--kind", "kron", "--scale", "20",
+                             "--out", str(out), "--buckets", "8", "--workers", "2"], cwd=REPO,
+                            stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not any(p.name.endswith(".buckets") for p in tmp_path.iterdir()):  # the build has started
         assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()

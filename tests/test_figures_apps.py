@@ -146,7 +146,7 @@ def test_measure_run_writes_the_apps_table(emogi_binary, tmp_path, algorithm):
     from graphs import write_generated
     graph = write_generated(tmp_path / "kron10.w4.csr", "kron", 10, dtype=np.uint32)
     roots = tmp_path / "roots.txt"
-    from emogi.roots import pick_roots
+    from emogi.datasets.roots import pick_roots
     roots.write_text("".join(f"{r}\n" for r in pick_roots(csr.read_csr(graph).offsets, 2, 7)))
     out = tmp_path / "apps.csv"
     done = subprocess.run([sys.executable, "-m", "emogi.measure", "run", "--binary", str(emogi_binary), "--out",

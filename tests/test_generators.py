@@ -11,8 +11,8 @@ import pytest
 import scipy.sparse as sp
 
 from emogi.csr import describe, payload_checksum, read_csr
-from emogi import external_build, generators
-from emogi.generators import PairStream, build_csr, generate, kronecker_edges, uniform_edges
+from emogi.datasets import external_build, generators
+from emogi.datasets.generators import PairStream, build_csr, generate, kronecker_edges, uniform_edges
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -197,7 +197,7 @@ def test_chunks_are_independent_of_order():
 
 def test_generate_with_weights_matches_csr_weights():
     g = generate("urand", 10, 16, seed=5, weights_seed=9)
-    from emogi.weights import csr_weights
+    from emogi.datasets.weights import csr_weights
     np.testing.assert_array_equal(g.weights, csr_weights(g.offsets, g.edges, 9))
     assert g.weights.min() >= 8 and g.weights.max() <= 72
 
@@ -205,7 +205,7 @@ def test_generate_with_weights_matches_csr_weights():
 # ------------------------------------------------------------------ CLI
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "emogi.generators", *map(str, args)], cwd=REPO,
+    return subprocess.run([sys.executable, "-m", "emogi.datasets.generators", *map(str, args)], cwd=REPO,
                           capture_output=True, text=True, timeout=300)
 
 

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from conftest import run
-from emogi import csr, generators, schema
+from emogi import csr, schema
+from emogi.datasets import generators
 
 pytestmark = pytest.mark.gpu
 

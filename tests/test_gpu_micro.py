@@ -110,7 +110,8 @@ def test_toy_profile_sees_request_sizes(emogi_binary, tmp_path):
 
 
 def test_throttled_bfs_is_verified_and_slower(emogi_binary, tmp_path):
-    from emogi import csr, generators
+    from emogi import csr
+    from emogi.datasets import generators
     g = generators.generate("urand", 16, 16, 5)
     path = tmp_path / "g.csr"
     csr.write_csr(path, g.offsets, g.edges)

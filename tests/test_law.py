@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emogi import law
+from emogi.datasets import law
 from emogi.csr import read_csr
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "law-cnr-2000"
@@ -219,7 +219,7 @@ def test_arc_writer_rejects_damaged_dumps(chunks, message):
 
 
 def test_cli_runs_as_module(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "emogi.law", "--basename", str(tmp_path / "missing"),
+    done = subprocess.run([sys.executable, "-m", "emogi.datasets.law", "--basename", str(tmp_path / "missing"),
                            "--out", str(tmp_path / "g.csr")], cwd=REPO, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 1 and done.stderr.startswith("error:") and "missing.properties" in done.stderr

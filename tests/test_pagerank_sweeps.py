@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 from conftest import REPO, run
-from emogi.generators import generate
+from emogi.datasets.generators import generate
 from graphs import write_generated, write_lists
 from model.pagerank_sweeps import SWEEP_COLUMNS, push_pagerank, sweeps_table
 

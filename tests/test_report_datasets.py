@@ -1,5 +1,5 @@
 """The report's "Datasets" section (the paper's Table 2 and Fig. 6) on SYNTHETIC inputs (tmp dirs only): built from
-the CSVs of emogi.dataset_table and figures/fig06_degree_cdf.py, it says which graphs are scaled stand-ins, sets
+the CSVs of emogi.datasets.table and figures/fig06_degree_cdf.py, it says which graphs are scaled stand-ins, sets
 Fig. 6's numbers beside the paper's statements (quoted from the paper), and the report rule depends on both."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from emogi.dataset_table import table2
-from emogi.degree_histogram import degree_histogram
-from emogi.generators import generate
+from emogi.datasets.table import table2
+from emogi.datasets.degree_histogram import degree_histogram
+from emogi.datasets.generators import generate
 from tests.test_figures import write_synthetic_tables
 from tests.test_report import BUILD, PAPER_TEXT, REPO, _args, _figures, query_report, text_of
 

@@ -1,4 +1,4 @@
-"""emogi.suitesparse: SuiteSparse-layout Matrix Market archives to CSR, checked against scipy.sparse.
+"""emogi.datasets.suitesparse: SuiteSparse-layout Matrix Market archives to CSR, checked against scipy.sparse.
 
 The archives are written here with plain text formatting (not with fast_matrix_market), and the expected
 graphs are built with scipy.sparse from the same triplets.
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from emogi import download, suitesparse as ss
+from emogi.datasets import download, suitesparse as ss
 from emogi.csr import read_csr
-from emogi.weights import csr_weights
+from emogi.datasets.weights import csr_weights
 from tests.conftest import run
 from tests.local_http import LocalHTTPServer
 
@@ -117,6 +117,20 @@ def test_chunk_boundaries_of_in_place_unpacking(gap_like, tmp_path, monkeypatch)
     for width in (4, 8):
         graph = ss.convert(archive, tmp_path / f"c{width}.csr", index_bytes=width)
         assert_same_graph(graph, ref)
+
+
+@pytest.mark.parametrize("read_block", [4 << 20, 100])
+def test_long_header_is_read_once_and_handed_to_the_parser(tmp_path, monkeypatch, read_block):
+    # The header is read off the one-pass stream before the body, then given back to fmm ahead of the rest:
+    # many comment lines (more than fmm's first 1 KiB read) and a blank line must not lose or repeat a byte.
+    monkeypatch.setattr(ss, "_READ_BLOCK", read_block)
+    rows, cols, values = np.array([1, 2, 2]), np.array([0, 0, 1]), np.array([3, 4, 5])
+    text = mm_text("integer", "symmetric", 3, rows, cols, values)
+    banner, rest = text.split(b"\n", 1)
+    comments = b"".join(b"%% comment line %d of a long SuiteSparse header\n" % i for i in range(60))
+    archive = make_archive(tmp_path / "h.tar.gz", {"h/h.mtx": banner + b"\n" + comments + b"\n" + rest})
+    graph = ss.convert(archive, tmp_path / "h.csr")
+    assert_same_graph(graph, scipy_reference(3, rows, cols, values, symmetric=True))
 
 
 def test_general_pattern_matrix_is_directed_with_generated_weights(tmp_path):
@@ -239,11 +253,11 @@ def test_key_layout_packs_the_papers_graphs_and_refuses_what_does_not_fit():
 def test_cli(gap_like, tmp_path):
     archive, ref = gap_like
     out, meta = tmp_path / "g.w8.csr", tmp_path / "g.w8.json"
-    ok = run([sys.executable, "-m", "emogi.suitesparse", "--archive", archive, "--out", out, "--meta", meta,
+    ok = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", archive, "--out", out, "--meta", meta,
               "--weights-seed", 3, "--name", "GAP-tiny"], cwd=REPO)
     assert ok.returncode == 0, ok.stderr
     assert "[suitesparse GAP-tiny]" in ok.stderr
     assert_same_graph(read_csr(out), ref)
-    bad = run([sys.executable, "-m", "emogi.suitesparse", "--archive", tmp_path / "missing.tar.gz", "--out", out],
-              cwd=REPO)
+    bad = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", tmp_path / "missing.tar.gz",
+               "--out", out], cwd=REPO)
     assert bad.returncode == 1 and bad.stderr.startswith("error: ") and "missing.tar.gz" in bad.stderr

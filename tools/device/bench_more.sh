@@ -14,7 +14,7 @@ b w4 200 --graphs kron:24,urand:24 --widths 4 --algorithms bfs,sssp --variants m
   --modes zerocopy,auto
 log sssp delta sweep
 for g in kron24 urand24; do
-  R=$(python3 -c "from emogi import csr, roots; print(roots.pick_roots(csr.read_csr('resources/bench/$g.w8.csr').offsets, 1, 24)[0])")
+  R=$(python3 -c "from emogi import csr; from emogi.datasets import roots; print(roots.pick_roots(csr.read_csr('resources/bench/$g.w8.csr').offsets, 1, 24)[0])")
   for d in 16 80 160; do
   timeout 60 build/emogi run --algorithm sssp --graph resources/bench/$g.w8.csr --name $g --variants frontier \
     --modes zerocopy --roots $R --reps 2 --warmup 1 --sssp-delta $d --out "$OUT/delta_${g}_$d.csv" 2>&1 | grep median

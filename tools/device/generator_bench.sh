@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times the streaming graph generator (emogi.generators -> emogi.external_build) at the paper's scale on the
+# Times the streaming graph generator (emogi.datasets.generators -> emogi.datasets.external_build) at the paper's scale on the
 # GPU host (16 cores, 128 GiB, 64 GiB disk): wall time and peak RSS per graph, as the workflow makes it
 # (8-byte ids, weights, checksum, fsync). Needs python3 with numpy and xxhash; no snakemake, no GPU.
 #
@@ -44,7 +44,7 @@ for scale in $scales; do
   fi
   echo "== $kind $scale: generating into $GRAPH_DIR ($free_gib GiB free) ($(date +%T))"
   start=$(date +%s.%N)
-  timeout "$GEN_TIMEOUT" $timer python3 -m emogi.generators --kind "$kind" --scale "$scale" --seed "$scale" \
+  timeout "$GEN_TIMEOUT" $timer python3 -m emogi.datasets.generators --kind "$kind" --scale "$scale" --seed "$scale" \
     --weights-seed "$scale" --out "$graph" --meta "$meta" > "$log" 2>&1
   rc=$?
   seconds=$(python3 -c "import time; print(round(time.time() - $start, 1))")

@@ -9,7 +9,8 @@ build_kernels
 BIN=$EMOGI_BINARY
 python3 - <<'PY'
 from pathlib import Path
-from emogi import bench, csr, roots
+from emogi import bench, csr
+from emogi.datasets import roots
 for kind in ("kron", "urand"):
     p = bench.make_graph(kind, 24, 24, Path("/tmp/g"), [8])[8]
     Path(f"/tmp/g/{kind}24.roots").write_text(",".join(map(str, roots.pick_roots(csr.read_csr(p).offsets, 2, 24))))

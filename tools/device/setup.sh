@@ -25,7 +25,8 @@ gap_graph() {
   python3 - "$1" <<'PY'
 import sys
 from pathlib import Path
-from emogi import bench, csr, roots
+from emogi import bench, csr
+from emogi.datasets import roots
 name = sys.argv[1]
 paths = bench.make_graph(name.rstrip("0123456789"), int(name[-2:]), 24, Path("/tmp/g"), [8])
 picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots emogi.bench draws

@@ -14,8 +14,8 @@ build/emogi device
 
 log generate scale-23 graphs in parallel
 mkdir -p resources/graphs
-( /usr/bin/time -v python3 -m emogi.generators --kind kron --scale 23 --seed 23 --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json ) > "$OUT/gen_kron.log" 2>&1 &
-( /usr/bin/time -v python3 -m emogi.generators --kind urand --scale 23 --seed 24 --out resources/graphs/urand23.w8.csr --meta resources/graphs/urand23.w8.json ) > "$OUT/gen_urand.log" 2>&1 &
+( /usr/bin/time -v python3 -m emogi.datasets.generators --kind kron --scale 23 --seed 23 --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json ) > "$OUT/gen_kron.log" 2>&1 &
+( /usr/bin/time -v python3 -m emogi.datasets.generators --kind urand --scale 23 --seed 24 --out resources/graphs/urand23.w8.csr --meta resources/graphs/urand23.w8.json ) > "$OUT/gen_urand.log" 2>&1 &
 
 log gpu tests meanwhile
 EMOGI_BINARY=$PWD/build/emogi timeout 300 python3 -m pytest tests/test_gpu_bfs.py tests/test_kernels.py -q -x 2>&1 | tail -15
@@ -25,7 +25,7 @@ cat resources/graphs/*.json | python3 -c "import sys,json; [print({k:v for k,v i
 
 log timing probe: 1 root, every variant x mode, both graphs
 for g in kron23 urand23; do
-  python3 -m emogi.roots resources/graphs/$g.w8.csr --count 2 --seed 7 --out resources/$g.roots
+  python3 -m emogi.datasets.roots resources/graphs/$g.w8.csr --count 2 --seed 7 --out resources/$g.roots
   timeout 400 build/emogi bfs --graph resources/graphs/$g.w8.csr --name $g --roots-file resources/$g.roots \
     --reps 1 --warmup 1 --out "$OUT/probe_$g.csv" 2>&1 | grep -v "^reference"
 done

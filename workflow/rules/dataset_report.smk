@@ -22,7 +22,7 @@ rule degree_histogram:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.degree_histogram {input.graph} --name {wildcards.graph} --out {output} > {log} 2>&1"
+        "python3 -m emogi.datasets.degree_histogram {input.graph} --name {wildcards.graph} --out {output} > {log} 2>&1"
 
 
 rule table2_datasets:
@@ -39,7 +39,7 @@ rule table2_datasets:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.dataset_table --specs {params.specs:q} --meta {input.meta} --paper {input.paper}"
+        "python3 -m emogi.datasets.table --specs {params.specs:q} --meta {input.meta} --paper {input.paper}"
         " --out {output.csv} --out-md {output.md} > {log} 2>&1"
 
 

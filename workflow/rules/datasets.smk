@@ -2,7 +2,7 @@
 # whatever its source (config `graphs.<name>.source`, docs/datasets.md): generated here, downloaded from
 # SuiteSparse or LAW (config/datasets_catalog.yaml) and converted, or imported from the EMOGI artifact's .bel
 # files. Then the 4-byte copies and the BFS roots every variant shares.
-from emogi import dataset_sources as sources  # noqa: E402
+from emogi.datasets import sources  # noqa: E402
 
 GRAPH_SPECS = config["graphs"]
 CATALOG = REPO / "config" / "datasets_catalog.yaml"
@@ -29,7 +29,7 @@ rule generate_graph:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.generators {params.args} --workers {threads}"
+        "python3 -m emogi.datasets.generators {params.args} --workers {threads}"
         " --out {output.graph} --meta {output.meta} > {log} 2>&1"
 
 
@@ -46,7 +46,7 @@ rule download_dataset:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.download {params.args} --out {output} > {log} 2>&1"
+        "python3 -m emogi.datasets.download {params.args} --out {output} > {log} 2>&1"
 
 
 rule convert_suitesparse:
@@ -65,7 +65,7 @@ rule convert_suitesparse:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.suitesparse --archive {input.archive} --out {output.graph} --meta {output.meta}"
+        "python3 -m emogi.datasets.suitesparse --archive {input.archive} --out {output.graph} --meta {output.meta}"
         " --threads {threads} {params.args} > {log} 2>&1"
 
 
@@ -85,7 +85,7 @@ rule convert_law:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.law --basename {params.basename} --out {output.graph} --meta {output.meta}"
+        "python3 -m emogi.datasets.law --basename {params.basename} --out {output.graph} --meta {output.meta}"
         " {params.args} > {log} 2>&1"
 
 
@@ -105,7 +105,7 @@ rule import_bel:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
+        "python3 -m emogi.datasets.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
         " {params.args} > {log} 2>&1"
 
 
@@ -135,7 +135,7 @@ rule pick_roots:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.roots {input} --count {params.roots[count]} --seed {params.roots[seed]} --out {output} > {log} 2>&1"
+        "python3 -m emogi.datasets.roots {input} --count {params.roots[count]} --seed {params.roots[seed]} --out {output} > {log} 2>&1"
 
 
 rule first_roots:

@@ -45,7 +45,7 @@ import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
 from emogi.atomic import write_bytes  # noqa: E402
-from emogi.dataset_table import fmt_count  # noqa: E402
+from emogi.datasets.table import fmt_count  # noqa: E402
 from emogi.schema import ALGORITHMS, MODES, VARIANTS, WEIGHT_BYTES, ZERO_COPY_MODES  # noqa: E402
 from emogi.tables import TableError, default_launch, read_table, throttled  # noqa: E402
 from figures import style  # noqa: E402
@@ -544,7 +544,7 @@ def _stand_in(row) -> str | None:
 
 
 def table2_section(csv: Path) -> dict:
-    """The paper's Table 2 beside ours (emogi.dataset_table's CSV): each cell 'paper / ours'."""
+    """The paper's Table 2 beside ours (emogi.datasets.table's CSV): each cell 'paper / ours'."""
     t = read_csv(csv, "Table 2 (datasets)")
     missing = [c for c in TABLE2_COLUMNS if c not in t.columns]
     if missing:
@@ -1060,7 +1060,7 @@ def main(argv=None) -> int:
         ap.add_argument(f"--fig-{flag}", type=Path, help=f"{module}.png")
         ap.add_argument(f"--fig-{flag}-csv", type=Path, help=f"{module}.csv (its plotted numbers)")
     # Datasets (the paper's Table 2 and Fig. 6): optional too
-    ap.add_argument("--table2", type=Path, help="table2_datasets.csv of emogi.dataset_table")
+    ap.add_argument("--table2", type=Path, help="table2_datasets.csv of emogi.datasets.table")
     ap.add_argument("--fig06", type=Path, help="fig06_degree_cdf.png")
     ap.add_argument("--fig06-csv", type=Path, help="fig06_degree_cdf.csv (its plotted numbers)")
     # PCIe requests and read amplification (§5.3, Figs. 7 and 10) and the applications (§5.4, Figs. 11, 12): optional

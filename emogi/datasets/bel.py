@@ -17,11 +17,11 @@ import gives back the same graph. `.bel` does not say whether a graph is directe
 --undirected, or, given neither, finds out by checking whether the edge list is symmetric (it sorts two keys
 per edge: about 32 bytes of memory per edge, so name the directedness for the largest graphs).
 Weights on import: the `.val` file's when there is one (--weights-seed is then unused); otherwise uniform
-8..72 from emogi.weights when --weights-seed is given, or none (recorded in the metadata).
+8..72 from emogi.datasets.weights when --weights-seed is given, or none (recorded in the metadata).
 
 CLI:
-    python -m emogi.bel export G.csr --out PREFIX
-    python -m emogi.bel import PREFIX --out G.csr --meta G.json [--directed|--undirected]
+    python -m emogi.datasets.bel export G.csr --out PREFIX
+    python -m emogi.datasets.bel import PREFIX --out G.csr --meta G.json [--directed|--undirected]
         [--index-bytes 4|8] [--weights-seed S]
 """
 
@@ -40,7 +40,7 @@ from emogi.atomic import atomic_path, write_text
 from emogi.cli import exit_status
 from emogi.csr import (CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr,
                        write_csr)
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 HEADER = struct.Struct("<QQ")  # element count, placeholder
 SUFFIXES = {"col": ("<u8", ".bel.col"), "dst": ("<u8", ".bel.dst"), "val": ("<u4", ".bel.val")}
@@ -153,7 +153,7 @@ def is_symmetric(offsets, edges) -> bool:
 # ---------------------------------------------------------------------------------------------- CLI
 
 def _progress(message: str) -> None:
-    print(f"[emogi.bel] {message}", file=sys.stderr, flush=True)
+    print(f"[emogi.datasets.bel] {message}", file=sys.stderr, flush=True)
 
 
 def _cmd_export(args) -> None:
@@ -181,7 +181,7 @@ def _weights(args, graph: CSRGraph, paths) -> tuple[np.ndarray | None, dict | No
     return (csr_weights(graph.offsets, graph.edges, args.weights_seed),
             {"source": "generated", "reason": f"{paths['val'].name} absent", "seed": args.weights_seed,
              "low": LOW, "high": HIGH,
-             "generator": "emogi.weights.csr_weights (hash of the unordered edge and the seed)"})
+             "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"})
 
 
 def _cmd_import(args) -> None:
@@ -202,7 +202,7 @@ def _cmd_import(args) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m emogi.bel", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m emogi.datasets.bel", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("export", help="write a CSR graph as PREFIX.bel.col/.dst/.val")
     p.add_argument("graph", help="graph file (.csr)")

@@ -4,17 +4,17 @@ kron:  2^scale * edge_factor pairs from the Graph500 Kronecker model (initiator 
        D=0.05), vertex ids then randomly permuted so that degree does not follow the id.
 urand: 2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale).
 Both are symmetrised, with self-loops and duplicates removed and neighbour lists sorted; the CLI's graphs carry
-SSSP weights (emogi.weights: uniform 8..72, a hash of the edge and a recorded seed).
+SSSP weights (emogi.datasets.weights: uniform 8..72, a hash of the edge and a recorded seed).
 
 Determinism: the pairs are generated in fixed chunks of CHUNK_PAIRS (PairStream), chunk k drawing from
 Generator(PCG64(SeedSequence(seed).spawn(...)[k + 1])) and the permutation from child 0, so a seed gives the
 same pairs for any number of worker threads and in any chunk order. (chunk_pairs is part of a graph's
 definition: changing it changes the graph.) The CSR of the pairs is canonical (sorted, deduplicated), so the
-in-memory build (`generate`, `build_csr`) and the CLI's streaming, memory-bounded build (emogi.external_build,
+in-memory build (`generate`, `build_csr`) and the CLI's streaming, memory-bounded build (emogi.datasets.external_build,
 any bucket count) write the same graph.
 
 CLI (the workflow's):
-    python -m emogi.generators --kind kron --scale 23 --edge-factor 16 --seed 1 --weights-seed 1 \\
+    python -m emogi.datasets.generators --kind kron --scale 23 --edge-factor 16 --seed 1 --weights-seed 1 \\
         --out resources/graphs/kron23.w8.csr --meta resources/graphs/kron23.w8.json [--memory-limit 8G]
 """
 
@@ -31,12 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi import external_build
+from emogi.datasets import external_build
 from emogi.atomic import write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, describe, read_csr
-from emogi.external_build import dedup_sorted_inplace, default_workers
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.external_build import dedup_sorted_inplace, default_workers
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 KINDS = ("kron", "urand")
 CHUNK_PAIRS = 1 << 20
@@ -184,7 +184,7 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
     Works on one uint64 key per directed edge, src << 32 | dst: sorting the keys sorts by source and then by
     neighbour, so dedup is a comparison with the previous key and offsets are a search for v << 32.
     Peak memory is the inputs plus one key array (8 bytes per directed edge): duplicates are removed in place.
-    emogi.external_build makes the same CSR in bounded memory.
+    emogi.datasets.external_build makes the same CSR in bounded memory.
     """
     src, dst = np.asarray(src), np.asarray(dst)
     if src.shape != dst.shape or src.ndim != 1:
@@ -272,14 +272,14 @@ def _metadata(out: Path, args, result, seconds: float) -> dict:
     meta["source"] = {"type": "generator", **generator_params(args.kind, args.scale, args.edge_factor, args.seed)}
     meta["generator"] = meta["source"]  # the key earlier metadata used
     meta["weights"] = {"low": LOW, "high": HIGH, "seed": args.weights_seed,
-                       "scheme": "emogi.weights: splitmix64 hash of the unordered edge and the seed"}
+                       "scheme": "emogi.datasets.weights: splitmix64 hash of the unordered edge and the seed"}
     meta["generation_seconds"] = round(seconds, 3)  # pairs, CSR, weights and checksum: what a graph costs
     meta["build"] = result.to_dict()
     return meta
 
 
 def _parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m emogi.generators",
+    parser = argparse.ArgumentParser(prog="python -m emogi.datasets.generators",
                                      description="Generate a GAP-style synthetic graph as a CSR file with weights.")
     parser.add_argument("--kind", required=True, choices=KINDS)
     parser.add_argument("--scale", required=True, type=int, help="log2 of the number of vertices")

@@ -14,14 +14,14 @@ What the graph file holds (docs/graph-format.md):
   one that changes no distance). Neighbour lists are sorted ascending.
 - Weights (u32): the matrix's own values when it has integer values that all lie in 1..2^32-1 (GAP-kron and
   GAP-urand: 1..255, as the paper uses them); otherwise (pattern or real matrices, e.g. com-Friendster and
-  MOLIERE_2016, or integers out of range) uniform 8..72 from emogi.weights with a recorded seed. The metadata
+  MOLIERE_2016, or integers out of range) uniform 8..72 from emogi.datasets.weights with a recorded seed. The metadata
   JSON says which, and why.
 - Either edge width: --index-bytes 8 (default) or 4.
 
 Memory: the whole edge list is sorted in memory as one u64 key per directed edge, src | dst | weight packed
 into 64 bits (nothing else fits the largest graphs). The peak is about max(read, key, output) phases with nnz
 stored entries and E directed edges (E ~ 2 nnz for symmetric files):
-    read   nnz * (8 + value bytes: 8 integer, 4 real/pattern, +4 while integers are narrowed to u32)
+    read   nnz * (8 + 8 value bytes, +4 while integers are narrowed to u32)
     keys   nnz * (8 + 4 if the values are kept) + 8 E
     output 8 E + 4 E (weights) + 16 V
 plus per-thread temporaries. From the collection's nonzero counts, estimated_peak_bytes gives GAP-kron
@@ -32,7 +32,7 @@ the memory available (--ignore-memory-check overrides). fast_matrix_market has n
 file, so the entries are read in one piece.
 
 CLI:
-    python -m emogi.suitesparse --archive GAP-kron.tar.gz --out GK.w8.csr --meta GK.w8.json \\
+    python -m emogi.datasets.suitesparse --archive GAP-kron.tar.gz --out GK.w8.csr --meta GK.w8.json \\
         [--weights-seed S] [--name GAP-kron] [--index-bytes 8]
 """
 
@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import io
 import json
 import sys
 import tarfile
@@ -49,15 +50,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+import fast_matrix_market as fmm
 import numpy as np
-from fast_matrix_market import _fmm_core  # the cursor API: lets us choose the array types (see read_matrix)
 
 from emogi.atomic import write_text
 from emogi.csr import CSRGraph, describe, write_csr
-from emogi.download import sha256_of
-from emogi.external_build import default_workers as _workers  # the cores this process may use
-from emogi.external_build import mem_available as available_memory_bytes
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.download import sha256_of
+from emogi.datasets.external_build import default_workers as _workers  # the cores this process may use
+from emogi.datasets.external_build import mem_available as available_memory_bytes
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 MAX_WEIGHT = 2**32 - 1
 MAX_VERTICES = 2**32  # ids must fit u32 (the 4-byte width) and the key layout
@@ -66,6 +67,7 @@ REAL_FIELDS = ("real", "double")
 # What a damaged archive or file raises while fast_matrix_market reads it (Python errors pass through C++).
 _READ_ERRORS = (ValueError, RuntimeError, OSError, EOFError, tarfile.TarError)
 _READ_BLOCK = 4 << 20  # bytes per read from a compressed stream
+_MAX_HEADER = 1 << 20  # bytes of banner, comments and size line read before giving the header to fmm
 _CHUNK = 1 << 20  # entries per threaded step; each worker holds ~64 bytes per entry of temporaries
 _BASELINE_BYTES = 200 << 20  # the interpreter, numpy, the parser's text buffers
 
@@ -107,7 +109,7 @@ def open_matrix(source, name: str | None = None):
     (streamed, one pass), or a bare `.mtx` / `.mtx.gz` file."""
     source = Path(source)
     if not source.is_file():
-        raise DatasetError(f"{source}: no such file (download it first: python -m emogi.download)")
+        raise DatasetError(f"{source}: no such file (download it first: python -m emogi.datasets.download)")
     if source.name.endswith(".mtx"):
         with open(source, "rb") as f:
             yield source.name, f
@@ -143,44 +145,52 @@ def _find_main_member(tar: tarfile.TarFile, source: Path, name: str | None) -> t
 
 class _LargeReads:
     """A read-only view of a stream for fast_matrix_market's Python stream adapter, which asks for 1 KiB per
-    call and uses whatever a call returns: answer with large blocks. Having no seek/tell also stops the
-    adapter from seeking back on close, which a tar member stream cannot do (the process would abort)."""
+    call and uses whatever a call returns: answer with large blocks, the header read off the stream first.
+    Having no seek/tell also stops the adapter from seeking back on close, which a tar member stream cannot do
+    (the process would abort)."""
 
-    def __init__(self, raw):
-        self.raw = raw
+    def __init__(self, raw, head: bytes = b""):
+        self.raw, self.head = raw, head
 
     def read(self, size: int = -1) -> bytes:
+        if self.head:
+            head, self.head = self.head, b""
+            return head
         return self.raw.read(_READ_BLOCK)
+
+
+def _read_head(stream) -> bytes:
+    """The Matrix Market banner, comment lines and size line, read off a one-pass stream (nothing more)."""
+    lines = [stream.readline(_MAX_HEADER)]
+    while lines[0].startswith(b"%%MatrixMarket") and sum(map(len, lines)) < _MAX_HEADER:
+        line = stream.readline(_MAX_HEADER)
+        lines.append(line)
+        if not line or (line.strip() and not line.startswith(b"%")):  # end of file, or the size line
+            break
+    return b"".join(lines)
 
 
 def read_matrix(stream, label: str, parallelism: int = 0, before_body=None) -> MatrixEntries:
     """Parse a Matrix Market coordinate matrix with fast_matrix_market (parallel C++ parser).
 
-    The public fmm.read_coo always returns int64 values and concatenates a mirrored copy for symmetric files;
-    the cursor API fills arrays we allocate, so indices stay int32 (when the size allows) and real or pattern
-    values take 4 bytes. pybind11 would silently convert any other dtype into a temporary copy, so the
-    dtypes below are exactly the ones fmm implements. `before_body(header)` runs before anything is allocated.
+    Only fmm's public API: read_header consumes its stream and read_coo allocates and reads in one call, but an
+    archive member can be read only once. So the header lines are read here, checked (and `before_body(header)`
+    runs) before anything large is allocated, then handed to read_coo ahead of the rest of the stream.
+    generalize_symmetry=False keeps one triangle (no mirrored copy); indices are int32 when the size allows.
+    Values are 8 bytes whatever the field; real and pattern ones are dropped before the keys phase, which
+    stays the peak (estimated_peak_bytes).
     """
     try:
-        cursor = _fmm_core.open_read_stream(_LargeReads(stream), parallelism)
+        head = _read_head(stream)
+        h = fmm.read_header(io.BytesIO(head))
     except _READ_ERRORS as err:
         raise DatasetError(f"{label}: not a readable Matrix Market file ({err}); if it came from an archive, "
                            "the archive may be damaged: delete it and download it again") from None
-    h = cursor.header
+    _check_header(h, label)
+    if before_body is not None:
+        before_body(h)
     try:
-        _check_header(h, label)
-        if before_body is not None:
-            before_body(h)
-    except DatasetError:
-        cursor.close()
-        raise
-    index_dtype = np.int32 if h.nrows < 2**31 else np.int64
-    value_dtype = {"integer": np.int64, "unsigned-integer": np.uint64}.get(h.field, np.float32)
-    rows = np.empty(h.nnz, dtype=index_dtype)
-    cols = np.empty(h.nnz, dtype=index_dtype)
-    values = np.empty(h.nnz, dtype=value_dtype)
-    try:
-        _fmm_core.read_body_coo(cursor, rows, cols, values)
+        (values, (rows, cols)), _ = fmm.read_coo(_LargeReads(stream, head), parallelism, generalize_symmetry=False)
     except _READ_ERRORS as err:
         raise DatasetError(f"{label}: unreadable Matrix Market body ({err}); if it came from an archive, the "
                            "archive may be damaged: delete it and download it again") from None
@@ -347,7 +357,7 @@ def build_weighted_csr(rows, cols, num_vertices: int, weights=None, symmetrize: 
 def estimated_peak_bytes(num_vertices: int, nnz: int, field: str, symmetric: bool) -> int:
     """The converter's peak memory (module docstring), from the Matrix Market header alone."""
     index = 4 if num_vertices < 2**31 else 8
-    value = 8 if field in INTEGER_FIELDS else 4
+    value = 8  # fmm.read_coo reads every field as 8-byte values (int64, uint64, float64)
     carried = field in INTEGER_FIELDS  # an upper bound: integer values may still turn out unusable
     directed = nnz * (2 if symmetric else 1)
     read = nnz * (2 * index + value + (4 if carried else 0))
@@ -395,7 +405,7 @@ def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, lo
         log(f"generating weights {LOW}..{HIGH} (seed {weights_seed}): {reason}")
         weights = csr_weights(offsets, edges, weights_seed)
         weight_info = {"source": "generated", "reason": reason, "seed": weights_seed, "low": LOW, "high": HIGH,
-                       "generator": "emogi.weights.csr_weights (hash of the unordered edge and the seed)"}
+                       "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"}
     return CSRGraph(offsets, edges, weights, directed=not matrix.symmetric), weight_info
 
 
@@ -451,7 +461,7 @@ def _write_meta(meta, graph: CSRGraph, archive: Path, mm: dict, self_loops: int,
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m emogi.suitesparse", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m emogi.datasets.suitesparse", description=__doc__.split("\n")[0])
     p.add_argument("--archive", required=True, help="SuiteSparse <Name>.tar.gz (or a bare .mtx / .mtx.gz)")
     p.add_argument("--out", required=True, help="graph file to write (.csr)")
     p.add_argument("--meta", help="metadata JSON to write beside the graph")

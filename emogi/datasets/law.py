@@ -17,7 +17,7 @@ What the graph file holds (docs/graph-format.md):
   DIRECTED flag is set, and algorithms for undirected graphs (CC) skip them.
 - Self-loops (a page linking to itself) are dropped; the metadata counts them. BV successor lists are sorted
   and free of duplicates by construction; this is checked for every list, and the conversion stops if not.
-- Weights: LAW graphs carry none, so SSSP weights are uniform 8..72 from emogi.weights with a recorded seed
+- Weights: LAW graphs carry none, so SSSP weights are uniform 8..72 from emogi.datasets.weights with a recorded seed
   (a weight depends on the unordered pair, so u->v and v->u, where both exist, weigh the same).
 - Either edge width: --index-bytes 8 (default) or 4 (refused, from .properties alone, when V >= 2^32).
 
@@ -33,7 +33,7 @@ itself wrote its 1 GB dump to a file at ~130 MB/s); at that rate decoding uk-200
 minutes.
 
 CLI:
-    python -m emogi.law --basename PATH/sk-2005 --out G.w8.csr --meta G.w8.json [--weights-seed S]
+    python -m emogi.datasets.law --basename PATH/sk-2005 --out G.w8.csr --meta G.w8.json [--weights-seed S]
         [--index-bytes 8] [--webgraph PATH/TO/webgraph] [--ignore-memory-check]
 """
 
@@ -56,9 +56,9 @@ import numpy as np
 from emogi.atomic import write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
-from emogi.download import sha256_of
-from emogi.external_build import mem_available as available_memory_bytes
-from emogi.weights import HIGH, LOW, csr_weights
+from emogi.datasets.download import sha256_of
+from emogi.datasets.external_build import mem_available as available_memory_bytes
+from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 INSTALL_HINT = ("install the WebGraph tools: `cargo install webgraph-cli --version 0.5.0 --locked` "
                 "and `pip install webgraph==0.2.0`")
@@ -344,7 +344,7 @@ def convert(basename, out, meta=None, weights_seed: int = 1, index_bytes: int = 
         info["conversion"] = facts
         info["weights"] = {"source": "generated", "reason": "LAW graphs carry no weights", "seed": weights_seed,
                            "low": LOW, "high": HIGH,
-                           "generator": "emogi.weights.csr_weights (hash of the unordered edge and the seed)"}
+                           "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"}
         info["phase_seconds"] = {"decode": round(t_decoded, 3),
                                  "weights_and_write": round(time.perf_counter() - t0 - t_decoded, 3)}
         write_text(json.dumps(info, indent=2) + "\n", meta)
@@ -353,7 +353,7 @@ def convert(basename, out, meta=None, weights_seed: int = 1, index_bytes: int = 
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m emogi.law", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m emogi.datasets.law", description=__doc__.split("\n")[0])
     p.add_argument("--basename", required=True, help="the graph's path without suffix (PATH/sk-2005)")
     p.add_argument("--out", required=True, help="graph file to write (.csr)")
     p.add_argument("--meta", help="metadata JSON to write beside the graph")

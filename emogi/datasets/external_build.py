@@ -6,7 +6,7 @@ Four phases, each parallel over threads (numpy releases the GIL in sorts, ufuncs
 2. per bucket, in parallel: read, sort, drop duplicates, find each vertex's first edge; once the buckets before
    it have reported their sizes, write its offsets and its slice of the edge list in place (buckets report
    before they wait, and start in order, so the wait always ends);
-3. weights: per vertex range, read the edges back and write emogi.weights' hash weights (the weight section
+3. weights: per vertex range, read the edges back and write emogi.datasets.weights' hash weights (the weight section
    starts after the edges, so its place is known only once every bucket is counted);
 4. checksum: XXH3-64 over the payload in file order (offsets and edges while phase 3 runs, then the weights),
    then the header; the file is renamed into place only now.
@@ -36,14 +36,14 @@ import xxhash
 
 from emogi.atomic import atomic_path
 from emogi.csr import FLAG_DIRECTED, FLAG_HAS_WEIGHTS, HEADER_BLOCK, VERSION, CSRHeader, check_index_width
-from emogi.weights import edge_weights
+from emogi.datasets.weights import edge_weights
 
 MEMORY_FRACTION = 0.5           # default limit: this share of the memory the kernel says is available
 BYTES_PER_PAIR_IN_FLIGHT = 48   # one pair chunk being made and partitioned: ids, draws, keys
 WEIGHT_BYTES_PER_EDGE = 20      # a weight task holds ids read back (8), sources (8) and weights (4) per edge
 WEIGHT_CHUNK_EDGES = 1 << 22    # edges per weight task at most
-WEIGHT_PIECE = 1 << 18          # edges per emogi.weights call: small temporaries stay in cache and in the heap
-WEIGHT_PIECE_BYTES = WEIGHT_PIECE * 64  # emogi.weights' temporaries for one piece
+WEIGHT_PIECE = 1 << 18          # edges per emogi.datasets.weights call: small temporaries stay in cache and in the heap
+WEIGHT_PIECE_BYTES = WEIGHT_PIECE * 64  # emogi.datasets.weights' temporaries for one piece
 SLACK = 1.1                     # headroom on a bucket's 8 B/key (allocator, page rounding)
 MIN_BUCKET_KEYS = 1 << 22       # below this, more buckets only add files
 MAX_BUCKETS = 4096              # bucket files are open at once during phase 1

@@ -4,7 +4,7 @@ Read from the graph's offsets alone (8 bytes per vertex, streamed in blocks), so
 edge list. Rows: graph, degree, vertices (only degrees that occur; degree 0 included).
 
 CLI (the workflow's, right after a graph is made):
-    python -m emogi.degree_histogram resources/graphs/kron23.w8.csr --name kron23 \
+    python -m emogi.datasets.degree_histogram resources/graphs/kron23.w8.csr --name kron23 \
         --out results/datasets/kron23.degrees.csv
 """
 
@@ -47,7 +47,7 @@ def edges_cdf(histogram: pd.DataFrame, degrees) -> np.ndarray:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emogi.degree_histogram", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m emogi.datasets.degree_histogram", description=__doc__.split("\n")[0])
     ap.add_argument("graph", help="graph file (.csr)")
     ap.add_argument("--name", required=True, help="graph name for the table's `graph` column")
     ap.add_argument("--out", required=True, help="CSV to write")

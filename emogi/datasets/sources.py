@@ -1,7 +1,7 @@
 """Where each configured graph comes from, for the workflow (workflow/rules/datasets.smk).
 
 A graph spec in config `graphs:` has a `source`:
-  generator    made here (emogi.generators): generator kron|urand, scale, edge_factor, seed
+  generator    made here (emogi.datasets.generators): generator kron|urand, scale, edge_factor, seed
   suitesparse  a SuiteSparse archive, downloaded: catalog = entry name in config/datasets_catalog.yaml
   law          a LAW WebGraph graph, downloaded: catalog = entry name (its files are BASENAME.graph, ...)
   bel          the EMOGI artifact's PREFIX.bel.col/.dst[/.val] files on this machine: prefix
@@ -48,14 +48,14 @@ def name_pattern(graphs: dict, *sources: str) -> str:
 # ---------------------------------------------------------------------------------------------- command lines
 
 def generator_args(spec: dict) -> str:
-    """emogi.generators arguments of a generator spec."""
+    """emogi.datasets.generators arguments of a generator spec."""
     return (f"--kind {spec['generator']} --scale {spec['scale']} --edge-factor {spec.get('edge_factor', 16)} "
             f"--seed {spec['seed']} --weights-seed {spec.get('weights_seed', 1)}")
 
 
 def converter_args(name: str, spec: dict) -> str:
-    """Options shared by emogi.suitesparse, emogi.law and emogi.bel import: the weights' seed (and for .bel,
-    whether the graph is directed, when the config says)."""
+    """Options shared by emogi.datasets.suitesparse, emogi.datasets.law and emogi.datasets.bel import: the
+    weights' seed (and for .bel, whether the graph is directed, when the config says)."""
     args = [f"--weights-seed {spec.get('weights_seed', 1)}"]
     if source_of(spec) == "suitesparse":
         args.append(f"--name {shlex.quote(spec['catalog'])}")
@@ -108,7 +108,7 @@ def download_paths(name: str, spec: dict, catalog: dict) -> list[str]:
 
 
 def download_args(name: str, file_name: str, spec: dict, catalog: dict) -> str:
-    """emogi.download arguments for one file of a dataset."""
+    """emogi.datasets.download arguments for one file of a dataset."""
     f = downloads(name, spec, catalog)[file_name]
     args = [f"--url {shlex.quote(f['url'])}", f"--dataset {shlex.quote(name)}"]
     if f["sha256"]:
@@ -119,7 +119,7 @@ def download_args(name: str, file_name: str, spec: dict, catalog: dict) -> str:
 
 
 def law_basename(name: str, spec: dict, catalog: dict) -> str:
-    """BASENAME for emogi.law: the downloaded BASENAME.graph without its suffix."""
+    """BASENAME for emogi.datasets.law: the downloaded BASENAME.graph without its suffix."""
     graph_files = [p for p in download_paths(name, spec, catalog) if p.endswith(".graph")]
     if not graph_files:
         raise DatasetError(f"dataset {name}: catalog entry {spec['catalog']!r} lists no .graph file")
@@ -152,15 +152,15 @@ def preflight(graphs: dict, catalog_path, dry_run: bool, root=".", check_reachab
     if dry_run:
         return []
     if check_reachable is None:
-        from emogi.download import check_reachable
-    from emogi.download import DownloadError
+        from emogi.datasets.download import check_reachable
+    from emogi.datasets.download import DownloadError
 
     reachable = []
     for name, record in missing_downloads(graphs, catalog_path, root):
         if not record["sha256"]:
             raise DatasetError(
                 f"dataset {name}: no sha256 is recorded for {record['url']} in config/datasets_catalog.yaml, so "
-                f"the download would refuse to run; record it (python -m emogi.download --trust-on-first-use "
+                f"the download would refuse to run; record it (python -m emogi.datasets.download --trust-on-first-use "
                 f"prints it), or place the file at {DOWNLOAD_DIR / name}/")
         try:
             check_reachable(record["url"], name)

@@ -10,10 +10,14 @@ Missing checksums are an explicit state: a catalog entry with `sha256: null` ref
 caller opts in with `trust_on_first_use`, which downloads, prints the SHA-256 and size to record after checking
 them against a trusted source, and writes them to `<out>.sha256` (sha256sum format).
 
+Why not pooch (1.9, checked): each attempt downloads afresh into a temporary file deleted on failure (no Range
+resume, which matters for multi-GB archives), it retries 4xx answers too, checks no recorded size, and downloads
+unchecked when the hash is None (we refuse unless trusted on first use); its progress bar needs tqdm.
+
 CLI:
-    python -m emogi.download --url U --sha256 H --size N --out PATH [--dataset NAME]
-    python -m emogi.download --catalog config/datasets_catalog.yaml --dataset GAP-kron --out PATH
-    python -m emogi.download --check-reachable --url U [--dataset NAME]     (the workflow's preflight)
+    python -m emogi.datasets.download --url U --sha256 H --size N --out PATH [--dataset NAME]
+    python -m emogi.datasets.download --catalog config/datasets_catalog.yaml --dataset GAP-kron --out PATH
+    python -m emogi.datasets.download --check-reachable --url U [--dataset NAME]     (the workflow's preflight)
 """
 
 from __future__ import annotations
@@ -281,7 +285,7 @@ def _record_tofu(ctx: _Context, out: Path, digest: str, size: int, log) -> None:
 
 def _missing_checksum(ctx: _Context) -> DownloadError:
     return ctx.fail("no sha256 is recorded for this file",
-                    "download it once with --trust-on-first-use (python -m emogi.download), check the printed "
+                    "download it once with --trust-on-first-use (python -m emogi.datasets.download), check the printed "
                     "sha256 and size against a trusted source, and record them in config/datasets_catalog.yaml")
 
 
@@ -369,7 +373,7 @@ def catalog_entry(catalog, name: str) -> dict:
 
 
 def _parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m emogi.download", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m emogi.datasets.download", description=__doc__.split("\n")[0])
     p.add_argument("--url", help="where to download from (default: the catalog entry's url)")
     p.add_argument("--sha256", help="expected SHA-256 (hex); 'null' or omitted: none recorded")
     p.add_argument("--size", type=int, help="expected size in bytes")

@@ -4,7 +4,7 @@ The paper times 64 random roots with out-edges per graph and reuses the same roo
 memory mode; writing them once per graph (and seed) is how the workflow does that.
 
 CLI:
-    python -m emogi.roots GRAPH.csr --count 8 --seed 7 --out roots.txt
+    python -m emogi.datasets.roots GRAPH.csr --count 8 --seed 7 --out roots.txt
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def pick_roots(offsets, count: int, seed) -> np.ndarray:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m emogi.roots",
+    parser = argparse.ArgumentParser(prog="python -m emogi.datasets.roots",
                                      description="Pick BFS roots with out-edges; one per line.")
     parser.add_argument("graph")
     parser.add_argument("--count", type=int, default=64)

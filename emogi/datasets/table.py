@@ -9,7 +9,7 @@ Sizes are GiB (2^30 bytes) as the paper's "GB" are: the 8-byte edge list and the
 excludes isolated vertices (as the CXL paper's Table 1, the only source of the paper column).
 
 CLI (the workflow's):
-    python -m emogi.dataset_table --specs '{"kron23": {...}}' --meta resources/graphs/kron23.w8.json ... \\
+    python -m emogi.datasets.table --specs '{"kron23": {...}}' --meta resources/graphs/kron23.w8.json ... \\
         --paper paper/table2_datasets.yaml --out results/figures/table2_datasets.csv \\
         --out-md results/figures/table2_datasets.md
 """
@@ -147,7 +147,7 @@ def render_markdown(table: pd.DataFrame) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emogi.dataset_table", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m emogi.datasets.table", description=__doc__.split("\n")[0])
     ap.add_argument("--specs", required=True, help="JSON of config `graphs` (name -> spec)")
     ap.add_argument("--meta", required=True, nargs="+", help="<graph>.w8.json metadata files")
     ap.add_argument("--paper", required=True, help="paper/table2_datasets.yaml")
