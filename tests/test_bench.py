@@ -67,8 +67,8 @@ def test_cells_follow_the_table_order_graph_width_algorithm():
     assert bench.profile_parts({**profiled, "modes": ["device", "uvm"]}) == []  # nothing read from host memory
     assert bench.host_modes(schema.ALL_MODES) == ["zerocopy", "zerocopy-pinned", "zerocopy-registered", "auto"]
     variants = bench.variants_by_algorithm(["bfs", "cc"], "merged-aligned,afforest")
-    assert (bench.run_args(variants, "bfs", "g.csr", "g", bench.roots_file("bfs", "g"))
-            == "--algorithm bfs --graph g.csr --name g --variants merged-aligned --roots-file results/bench/roots/g.txt")
+    assert bench.run_args(variants, "bfs", "g.csr", "g", bench.roots_file("bfs", "g")) == (
+        "--algorithm bfs --graph g.csr --name g --variants merged-aligned --roots-file results/bench/roots/g.txt")
     assert bench.run_args(variants, "cc", "g.csr", "g", bench.roots_file("cc", "g")).endswith(
         "--variants merged-aligned,afforest")  # CC and PageRank start from no root
 
@@ -174,20 +174,19 @@ def test_link_limit_is_the_best_median_pinned_upload():
 
 
 def test_summary_gathers_the_cells_and_prints_the_table(tmp_path):
+    cell = {"gpu": "H", "driver": "d", "cuda": "c", "commit": "x", "date": "t", "graph": "kron10", "edge_bytes": 8,
+            "variant": "merged-aligned"}
     parts = []
     for algorithm, root in (("bfs", 3), ("cc", None)):
-        part = tmp_path / f"{algorithm}.csv"
-        pd.DataFrame({"gpu": "H", "driver": "d", "cuda": "c", "commit": "x", "date": "t", "algorithm": algorithm,
-                      "graph": "kron10", "edge_bytes": 8, "variant": "merged-aligned", "mode": ["zerocopy", "uvm"],
-                      "root": root, "time_ms": [1.0, 2.0], "edges_traversed": 1e6, "verified": True}).to_csv(part,
-                                                                                                            index=False)
-        parts.append(part)
-    pd.DataFrame({"direction": "h2d", "host_memory": "pinned", "size_bytes": [1, 2], "gbps": [40.0, 50.0]}).to_csv(
-        tmp_path / "link.csv", index=False)
+        parts.append(tmp_path / f"{algorithm}.csv")
+        pd.DataFrame({**cell, "algorithm": algorithm, "mode": ["zerocopy", "uvm"], "root": root, "time_ms": [1.0, 2.0],
+                      "edges_traversed": 1e6, "verified": True}).to_csv(parts[-1], index=False)
+    link = pd.DataFrame({"direction": "h2d", "host_memory": "pinned", "size_bytes": [1, 2], "gbps": [40.0, 50.0]})
+    link.to_csv(tmp_path / "link.csv", index=False)
     (tmp_path / "provenance.json").write_text(json.dumps({"gpu": "H", "loads_in_flight": 4}))
     profile = tmp_path / "profile.csv"
-    pd.DataFrame({"algorithm": "bfs", "graph": "kron10", "edge_bytes": 8, "variant": "merged-aligned",
-                  "mode": ["zerocopy"], "root": [3], "sysmem_read_sectors": [0.25e6 * 1.1]}).to_csv(profile, index=False)
+    pd.DataFrame({**cell, "algorithm": "bfs", "mode": ["zerocopy"], "root": [3],
+                  "sysmem_read_sectors": [0.25e6 * 1.1]}).to_csv(profile, index=False)
     out = tmp_path / "out"
     done = run([sys.executable, "-m", "emogi.bench", "summary", "--runs", *parts, "--link", tmp_path / "link.csv",
                 "--provenance", tmp_path / "provenance.json", "--profiles", profile, "--out-dir", out], cwd=REPO)

@@ -52,7 +52,7 @@ if not (old_r["verified"].all() and new_r["verified"].all()):
 for name in old_s["graph"].unique():
     for width in (8, 4):
         a, b = csr.read_csr(f"/tmp/oldg/{name}.w{width}.csr"), csr.read_csr(f"resources/graphs/{name}.w{width}.csr")
-        if not all(np.array_equal(x, y) for x, y in ((a.offsets, b.offsets), (a.edges, b.edges), (a.weights, b.weights))):
+        if not all(np.array_equal(getattr(a, f), getattr(b, f)) for f in ("offsets", "edges", "weights")):
             problems.append(f"{name}.w{width}.csr differs")
 print(f"{len(new_s)} cells, {len(new_r)} runs: " + ("same cells" if not problems else "; ".join(problems)))
 PY
