@@ -1,70 +1,142 @@
-"""The kernel benchmark (`snakemake bench`): build, verify and time algorithm x variant x mode x edge width on
-benchmark graphs in one GPU job, then print one table: median time, edges/s, GB/s of lists read and the fraction
-of the link limit W (the pinned cudaMemcpy host-to-device peak, measured in the same job).
+"""The kernel benchmark (`snakemake --cores all bench`, workflow/rules/bench.smk): every algorithm x variant x
+mode x edge width on GAP graphs, verified and timed, in one table: median time, edges/s, GB/s of lists read and
+the fraction of the link limit W (the pinned cudaMemcpy host-to-device peak, measured in the same workflow).
 
-    python -m emogi.bench --binary build/emogi --graphs kron:24,urand:24 --widths 8,4 --out-dir results/bench
+The workflow holds the plan and this module its pieces. Config `bench.graphs` (kind:scale) become graphs of the
+study's kind (`graph_specs`), made by the study's own rules (workflow/rules/datasets.smk) under its names
+(resources/graphs/kron21.w8.csr, .w4.csr). Rule bench_link measures W (results/bench/link.csv); rule bench_run
+times one algorithm on one graph and width (results/bench/runs/<algorithm>.<graph>.w<width>.csv, `cells` names
+them all) with `python -m emogi.measure run`, which verifies every run before its row is written: a failed
+verification fails the job. Rule bench gathers the cells:
 
-Graphs are generated (with weights, emogi.datasets.weights) into --graph-dir if absent. Every timed run is verified by
-the binary before its row is written; a failed verification fails the job. Rows carry provenance.
+    python -m emogi.bench summary --runs PART.csv ... --link link.csv --provenance provenance.json \
+        [--profiles PART.csv ...] --out-dir results/bench
 
-With --profile, every run that reads host memory (zerocopy, zerocopy-pinned, auto) is run once more under Nsight
-Compute (emogi.profile), which counts the 32-byte sectors it fetched from host memory. The table then also gives
-`fetched_ratio` (sectors x 32 over the list bytes the run needed: the partial sectors at list ends, and lists
-read twice when neighbouring lists share a sector) and `fetched_fraction_of_w`, the link's use in bytes actually
-fetched per second (GB/s of lists read x fetched_ratio, over W).
+writes runs.csv, summary.csv and link_limit_gbps.txt there and prints the summary table.
+
+With config bench.profile, every run that reads host memory (zerocopy, zerocopy-pinned, zerocopy-registered,
+auto) is run once more under Nsight Compute (rule bench_profile, emogi.profile), which counts the 32-byte
+sectors it fetched from host memory. The table then also gives `fetched_ratio` (sectors x 32 over the list bytes
+the run needed: the partial sectors at list ends, and lists read twice when neighbouring lists share a sector) and
+`fetched_fraction_of_w`, the link's use in bytes actually fetched per second (GB/s of lists read x fetched_ratio,
+over W).
 """
 from __future__ import annotations
 
 import argparse
-import subprocess
+import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from emogi import csr, gpu, provenance
 from emogi.atomic import write_csv, write_text
-from emogi.datasets import external_build, generators, roots
-from emogi.measure import run_binary
-from emogi.schema import (ALGORITHMS, ALL_MODES, ALL_VARIANTS, VARIANTS_OF, ZERO_COPY_MODES, entry_bytes,
+from emogi.schema import (ALL_VARIANTS, HOST_READING_MODES, ROOTED_ALGORITHMS, VARIANTS_OF, entry_bytes,
                           fetched_bytes)
 
-MODES = ",".join(ALL_MODES)
 SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "min_ms", "max_ms",
                    "edges_traversed", "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio",
                    "fetched_fraction_of_w"]
-HOST_READING_MODES = ZERO_COPY_MODES + ("zerocopy-registered", "auto")  # whose reads Nsight Compute sees as sysmem
 KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
+EDGE_FACTOR = 16          # GAP's
+OUT_DIR = "results/bench"
 
 
 def log(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def make_graph(kind: str, scale: int, seed: int, graph_dir: Path, widths) -> dict[int, Path]:
-    """The graph in the widths asked for, with weights; built once (streaming, all cores) and kept."""
-    name = f"{kind}{scale}"
-    paths = {width: graph_dir / f"{name}.w{width}.csr" for width in widths}
-    for width, path in paths.items():
-        if path.exists():
-            continue
-        t0 = time.perf_counter()
-        log(f"generating {path.name} (seed {seed})")
-        stream = generators.PairStream(kind, scale, 16, seed)
-        result = external_build.build_csr_file(path, stream, num_vertices=stream.num_vertices, index_bytes=width,
-                                               weights_seed=seed, log=lambda msg: log(f"  {msg}"))
-        log(f"{path.name}: V={result.header.num_vertices} E={result.header.num_edges} "
-            f"in {time.perf_counter() - t0:.0f} s")
-    return paths
+# ---------------------------------------------------------------------------------------------- the plan
+
+def graph_name(spec: str) -> str:
+    """bench.graphs' kind:scale -> the graph's name (kron:21 -> kron21), as the study names its graphs."""
+    kind, scale = spec.split(":")
+    return f"{kind}{int(scale)}"
 
 
-def link_limit(binary, device: int) -> float:
-    """W: the best pinned host-to-device cudaMemcpy bandwidth over 256 MiB and 1 GiB copies, GB/s."""
-    rows = run_binary(binary, "linkbw", ["--sizes", "256M,1G", "--reps", "5"], Path("/tmp/emogi-bench-link.csv"),
-                      device)
-    pinned = rows[(rows["direction"] == "h2d") & (rows["host_memory"] == "pinned")]
+def graph_specs(bench: dict, graphs: dict) -> dict[str, dict]:
+    """The bench graphs as the study's graph specs (config `graphs:`, emogi.datasets.sources): name -> a generator
+    spec, GAP's edge factor, seed and weights' seed bench.seed. ValueError where a study graph of the same name is
+    made otherwise: both would be the one file resources/graphs/<name>.w8.csr."""
+    out = {}
+    for spec in bench["graphs"]:
+        kind, scale = spec.split(":")
+        name = graph_name(spec)
+        mine = {"source": "generator", "generator": kind, "scale": int(scale), "edge_factor": EDGE_FACTOR,
+                "seed": bench["seed"], "weights_seed": bench["seed"]}
+        theirs = graphs.get(name)
+        if theirs is not None:
+            defaults = {"source": "generator", "edge_factor": EDGE_FACTOR, "weights_seed": 1}
+            differ = [k for k, v in mine.items() if theirs.get(k, defaults.get(k)) != v]
+            if differ:
+                raise ValueError(f"bench.graphs' {spec} would be resources/graphs/{name}.w8.csr, which config "
+                                 f"graphs.{name} makes with another {', '.join(differ)}: rename that graph, or "
+                                 "change bench.seed to match it")
+            continue  # the study's own graph, made once for both
+        out[name] = mine
+    return out
+
+
+def variants_by_algorithm(algorithms, named: str) -> dict:
+    """algorithm -> the variants to run: every variant it has, or those of `named` (comma-separated) that it has.
+    ValueError when a named variant belongs to none of the algorithms or an algorithm is left with none."""
+    if not named:
+        return {algorithm: VARIANTS_OF[algorithm] for algorithm in algorithms}
+    wanted = named.split(",")
+    picked = {algorithm: tuple(v for v in wanted if v in VARIANTS_OF[algorithm]) for algorithm in algorithms}
+    stray = [v for v in wanted if not any(v in picked[algorithm] for algorithm in algorithms)]
+    if stray:
+        raise ValueError(f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)")
+    empty = [algorithm for algorithm in algorithms if not picked[algorithm]]
+    if empty:
+        raise ValueError(f"none of the variants {named} applies to {', '.join(empty)}: leave it out of "
+                         "bench.algorithms (`emogi list` shows each algorithm's variants)")
+    return picked
+
+
+def host_modes(modes) -> list[str]:
+    """The modes whose runs read host memory, those a profile counts (empty: nothing to profile)."""
+    return [m for m in modes if m in HOST_READING_MODES]
+
+
+def cells(bench: dict) -> list[tuple[str, str, int]]:
+    """(algorithm, graph name, width) of every timing job, in the table's order: graph, then width, then
+    algorithm."""
+    return [(algorithm, graph_name(spec), int(width)) for spec in bench["graphs"] for width in bench["widths"]
+            for algorithm in bench["algorithms"]]
+
+
+def run_parts(bench: dict, out_dir=OUT_DIR) -> list[str]:
+    """The per-cell tables of timed runs that rule bench gathers."""
+    return [f"{out_dir}/runs/{a}.{g}.w{w}.csv" for a, g, w in cells(bench)]
+
+
+def profile_parts(bench: dict, out_dir=OUT_DIR) -> list[str]:
+    """The per-cell Nsight Compute tables (none unless bench.profile, or when no mode reads host memory)."""
+    if not bench["profile"] or not host_modes(bench["modes"]):
+        return []
+    return [f"{out_dir}/profiles/{a}.{g}.w{w}.csv" for a, g, w in cells(bench)]
+
+
+def roots_file(algorithm: str, graph: str, out_dir=OUT_DIR):
+    """A cell's roots: BFS and SSSP start from the bench's (rule bench_roots); CC and PageRank from none ([])."""
+    return f"{out_dir}/roots/{graph}.txt" if algorithm in ROOTED_ALGORITHMS else []
+
+
+def run_args(variants: dict, algorithm: str, graph_path, name: str, roots_path) -> str:
+    """The `emogi run` arguments a cell's timing (rule bench_run) and its profile (bench_profile) share."""
+    args = f"--algorithm {algorithm} --graph {graph_path} --name {name} --variants {','.join(variants[algorithm])}"
+    return args + (f" --roots-file {roots_path}" if roots_path else "")
+
+
+# ---------------------------------------------------------------------------------------------- the numbers
+
+def link_limit(link: pd.DataFrame) -> float:
+    """W: the best pinned host-to-device cudaMemcpy bandwidth, GB/s (median over the reps of each size)."""
+    pinned = link[(link["direction"] == "h2d") & (link["host_memory"] == "pinned")]
+    if pinned.empty:
+        raise ValueError("the link table has no pinned host-to-device rows")
     return float(pinned.groupby("size_bytes")["gbps"].median().max())
 
 
@@ -101,105 +173,41 @@ def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0, profile: pd.Dat
     return out[SUMMARY_COLUMNS]
 
 
-def profile_runs(binary, args: list[str], modes: str, report: Path, device: int) -> pd.DataFrame | None:
-    """The same runs (one per variant x host-reading mode x root) under Nsight Compute; None if no mode reads host
-    memory. Its table (and the .ncu-rep beside it) is kept in the output folder."""
-    host_modes = [m for m in modes.split(",") if m in HOST_READING_MODES]
-    if not host_modes:
+def read_profiles(paths) -> pd.DataFrame | None:
+    """The per-cell Nsight Compute tables in one (None without any)."""
+    if not paths:
         return None
-    out = report.with_suffix(".csv")
-    cmd = [sys.executable, "-m", "emogi.profile", "run", "--binary", str(binary), "--report", str(report),
-           "--out", str(out), "--device", str(device), "--", *args, "--modes", ",".join(host_modes)]
-    log("profiling: " + " ".join(cmd))
-    if subprocess.run(cmd).returncode != 0:
-        raise SystemExit(f"emogi bench: profiling failed ({' '.join(cmd)})")
-    profile = pd.read_csv(out)
+    profile = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
     profile["root"] = profile["root"].astype("Int64")
     return profile
 
 
-def variants_by_algorithm(algorithms, named: str) -> dict:
-    """algorithm -> the variants to run: every variant it has, or those of `named` (comma-separated) that it has.
-    ValueError when a named variant belongs to none of the algorithms or an algorithm is left with none."""
-    if not named:
-        return {algorithm: VARIANTS_OF[algorithm] for algorithm in algorithms}
-    wanted = named.split(",")
-    picked = {algorithm: tuple(v for v in wanted if v in VARIANTS_OF[algorithm]) for algorithm in algorithms}
-    stray = [v for v in wanted if not any(v in picked[algorithm] for algorithm in algorithms)]
-    if stray:
-        raise ValueError(f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)")
-    empty = [algorithm for algorithm in algorithms if not picked[algorithm]]
-    if empty:
-        raise ValueError(f"none of the variants {named} applies to {', '.join(empty)}: leave it out with "
-                         "--algorithms (`emogi list` shows each algorithm's variants)")
-    return picked
+def gather(run_paths, link_path, provenance_path, profile_paths=(), out_dir=OUT_DIR) -> pd.DataFrame:
+    """Rule bench: the cells' runs in one table (runs.csv), W (link_limit_gbps.txt) and the summary (summary.csv,
+    returned)."""
+    out_dir = Path(out_dir)
+    w = link_limit(pd.read_csv(link_path))
+    depth = json.loads(Path(provenance_path).read_text()).get("loads_in_flight") or 0
+    log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device); {depth} loads in flight per lane")
+    runs = pd.concat([pd.read_csv(p) for p in run_paths], ignore_index=True)
+    summary = summarise(runs, w, depth, read_profiles(profile_paths))
+    write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
+    write_csv(runs, out_dir / "runs.csv")
+    write_csv(summary, out_dir / "summary.csv")
+    return summary
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m emogi.bench", description=__doc__.split("\n")[0])
-    p.add_argument("--binary", required=True)
-    p.add_argument("--graphs", default="kron:24,urand:24", help="kind:scale,... (GAP kron/urand, edge factor 16)")
-    p.add_argument("--seed", type=int, default=24)
-    p.add_argument("--widths", default="8,4")
-    p.add_argument("--algorithms", default=",".join(ALGORITHMS))
-    p.add_argument("--modes", default=MODES)
-    p.add_argument("--variants", default="", help="only these variants (default: every variant of each algorithm)")
-    p.add_argument("--roots", type=int, default=3, help="BFS/SSSP roots per graph, drawn among vertices with edges")
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--warmup", type=int, default=1)
-    p.add_argument("--graph-dir", default="resources/bench")
-    p.add_argument("--out-dir", default="results/bench")
-    p.add_argument("--device", type=int, default=0)
-    p.add_argument("--profile", action="store_true",
-                   help="also count the bytes each host-reading run fetched (Nsight Compute; one extra run each)")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("summary", help="gather the cells' runs into runs.csv and summary.csv; print the table")
+    s.add_argument("--runs", nargs="+", required=True, help="the cells' tables of timed runs (emogi.measure run)")
+    s.add_argument("--link", required=True, help="the link probe's table (emogi.measure linkbw)")
+    s.add_argument("--provenance", required=True, help="emogi.provenance's record of the binary (loads in flight)")
+    s.add_argument("--profiles", nargs="*", default=[], help="the cells' Nsight Compute tables (emogi.profile run)")
+    s.add_argument("--out-dir", default=OUT_DIR)
     a = p.parse_args(argv)
-    graph_dir, out_dir = Path(a.graph_dir), Path(a.out_dir)
-    algorithms = a.algorithms.split(",")
-    unknown = set(algorithms) - set(ALGORITHMS)
-    if unknown:
-        p.error(f"unknown algorithm(s) {sorted(unknown)}; choose from {', '.join(ALGORITHMS)}")
-    try:
-        variants = variants_by_algorithm(algorithms, a.variants)
-    except ValueError as e:
-        p.error(str(e))
-    has_gpu, detail = gpu.detect_gpu()
-    if not has_gpu:
-        p.error(f"the bench times the kernels on a CUDA GPU, and none is usable here ({detail}); without one, "
-                "`snakemake --cores all` draws the figures and the report from archived measurements")
-    graph_dir.mkdir(parents=True, exist_ok=True)
-
-    prov = provenance.collect(a.binary, a.device, command=" ".join(["python -m emogi.bench", *(argv or sys.argv[1:])]))
-    w = link_limit(a.binary, a.device)
-    depth = prov["loads_in_flight"]
-    log(f"link limit W = {w:.1f} GB/s (pinned cudaMemcpy host-to-device); {depth} loads in flight per lane")
-    write_text(f"{w}\n", out_dir / "link_limit_gbps.txt")
-    tables, profiles = [], []
-    for spec in a.graphs.split(","):
-        kind, scale = spec.split(":")
-        widths = [int(x) for x in a.widths.split(",")]
-        paths = make_graph(kind, int(scale), a.seed, graph_dir, widths)
-        name = f"{kind}{scale}"
-        picked = roots.pick_roots(csr.read_csr(paths[widths[0]]).offsets, a.roots, a.seed)
-        for width in widths:
-            for algorithm in algorithms:
-                args = ["--algorithm", algorithm, "--graph", str(paths[width]), "--name", name,
-                        "--variants", ",".join(variants[algorithm])]
-                if algorithm in ("bfs", "sssp"):
-                    args += ["--roots", ",".join(map(str, picked))]
-                log(f"{algorithm} on {name} w{width}")
-                tables.append(run_binary(a.binary, "run", args + ["--modes", a.modes, "--reps", str(a.reps),
-                                                                  "--warmup", str(a.warmup)],
-                                         out_dir / "runs.csv", a.device))
-                if a.profile:
-                    report = out_dir / "profiles" / f"{algorithm}.{name}.w{width}.ncu-rep"
-                    profile = profile_runs(a.binary, args, a.modes, report, a.device)
-                    if profile is not None:
-                        profiles.append(profile)
-                # Written after every step, so a job stopped part-way keeps what it verified and timed.
-                runs = provenance.stamp(pd.concat(tables, ignore_index=True), prov)
-                write_csv(runs, out_dir / "runs.csv")
-                summary = summarise(runs, w, depth, pd.concat(profiles, ignore_index=True) if profiles else None)
-                write_csv(summary, out_dir / "summary.csv")
+    summary = gather(a.runs, a.link, a.provenance, a.profiles, a.out_dir)
     with pd.option_context("display.width", 200, "display.max_rows", 1000):
         print(summary.to_string(index=False, float_format=lambda x: f"{x:.3g}"))
     return 0

@@ -51,6 +51,7 @@ class Mode:
     origin: str
     description: str
     zero_copy: bool = False
+    host_reads: bool = False
     managed: bool = False
     migrates: bool = False
     micro: bool = False

@@ -19,8 +19,11 @@ ALL_MODES = _V.names("modes")
 AUTO_ORDERS = _V.names("auto_orders")
 # The paper's ways of reading the edge list in place over the link.
 ZERO_COPY_MODES = _V.names("modes", origin="paper", zero_copy=True)
+# The modes that read all or part of the edge list in place over the link (what Nsight Compute sees as sysmem).
+HOST_READING_MODES = _V.names("modes", host_reads=True)
 
 ALGORITHMS = _V.names("algorithms")
+ROOTED_ALGORITHMS = _V.names("algorithms", rooted=True)  # those that start from roots
 # The variants each algorithm has (`emogi list`, "variants_of"); the benchmark runs them all by default.
 VARIANTS_OF = _V.variants_of()
 # Bytes an algorithm reads beside each neighbour id (SSSP's 4-byte weight).

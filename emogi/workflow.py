@@ -27,6 +27,33 @@ def is_dry_run(argv=None):
     return bool(getattr(args, "dryrun", False))
 
 
+def requested_targets(argv=None):
+    """The targets on snakemake's command line (rule names or files; empty for the default target)."""
+    from snakemake.cli import get_argument_parser
+
+    args = get_argument_parser().parse_known_args(sys.argv[1:] if argv is None else argv)[0]
+    return list(getattr(args, "targets", None) or [])
+
+
+def wants_bench(targets):
+    """Whether the targets ask for the kernel benchmark's GPU work: rule `bench` (or another bench rule) or one of
+    its files under results/bench/ (its roots, drawn on the CPU, excepted)."""
+    return any(t.startswith("bench") or (t.startswith("results/bench/") and not t.startswith("results/bench/roots/"))
+               for t in map(str, targets))
+
+
+def bench_refusal(targets, dry_run=False):
+    """Why the benchmark the targets ask for cannot run here (one line), or None: it times the kernels on a GPU, so
+    without one it stops at start-up rather than after building them. A dry run may preview the plan anywhere."""
+    if dry_run or not wants_bench(targets):
+        return None
+    has_gpu, detail = detect_gpu()
+    if has_gpu:
+        return None
+    return (f"bench: the kernel benchmark times the kernels on a CUDA GPU, and none is usable here ({detail}); "
+            "without one, `snakemake --cores all` draws the figures and the report from archived measurements")
+
+
 def measurement_source(choice, dry_run=False):
     """'fresh' or 'archive' for config `measurements` (auto | fresh | archive), with the reason."""
     has_gpu, detail = detect_gpu()

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.gpu
 
 ALL_MODES = ",".join(schema.ALL_MODES)
 VARIANTS = schema.VARIANTS_OF  # every variant of each algorithm (test_kernels checks the binary has these)
-ROOTED = {"bfs", "sssp"}
+ROOTED = set(schema.ROOTED_ALGORITHMS)
 
 
 def roots_of(path, count=3):

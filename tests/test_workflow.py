@@ -68,16 +68,6 @@ def test_apps_that_could_not_draw_figs_11_and_12_fail_at_start_up(workdir):
     assert "measure_app" not in done.stdout
 
 
-def test_bench_target_passes_its_profile_switch(workdir):
-    (workdir / "build").mkdir()
-    (workdir / "build" / "emogi").write_text("")  # the bench takes the built binary as given
-    for value, flag in (("false", False), ("true", True)):
-        (workdir / "b.yaml").write_text(f"bench:\n  profile: {value}\n")
-        done = snakemake(workdir, "-n", "-p", "bench", "--configfile", "b.yaml")
-        assert done.returncode == 0, done.stderr
-        assert "python3 -m emogi.bench" in done.stdout and ("--profile" in done.stdout) == flag
-
-
 @pytest.mark.parametrize("override,message", [
     ("colour=blue", "config: unknown key 'colour'"),                     # unknown key
     ("mesure={'reps': 2}", "unknown key 'mesure'; did you mean 'measure'?"),  # a typo: the closest key

@@ -7,14 +7,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT/grid"
 build_kernels
 BIN=$EMOGI_BINARY
-python3 - <<'PY'
-from pathlib import Path
-from emogi import bench, csr
-from emogi.datasets import roots
-for kind in ("kron", "urand"):
-    p = bench.make_graph(kind, 24, 24, Path("/tmp/g"), [8])[8]
-    Path(f"/tmp/g/{kind}24.roots").write_text(",".join(map(str, roots.pick_roots(csr.read_csr(p).offsets, 2, 24))))
-PY
+for g in kron24 urand24; do gap_graph $g; done
 run() {  # graph algorithm variants max_warps roots(0/1/2) reps
   local args=(run --algorithm "$2" --graph /tmp/g/$1.w8.csr --name "$1" --variants "$3" --modes zerocopy
               --reps "$6" --warmup 1 --max-warps "$4" --out "$OUT/grid/$1_$2_$4.csv")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How much of the link the kernels use, counted two ways, and SSSP's bucket width:
 #   1. merged+aligned, zero-copy, 8-byte ids on graphs of over 1 B edges (GAP-25): GB/s of list bytes needed and
-#      of bytes fetched (emogi.bench --profile: Nsight Compute's host sectors), each over W;
+#      of bytes fetched (`snakemake bench` with bench.profile: Nsight Compute's host sectors), each over W;
 #   2. SSSP `frontier` on GAP-24, 8-byte ids, at several bucket widths delta (SSSP_SWEEP=0 skips it).
 #   (device) bash tools/device/link_use.sh   -> $OUT/link_use.tgz (summaries, per-run CSVs, Nsight Compute
 #   tables and reports, logs) and a table on stdout. GRAPHS, ALGORITHMS, T1 (s) narrow part 1; SKIP_TESTS=1.
@@ -17,11 +17,11 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   tail -2 "$R/gpu_tests.log"
 fi
 log "merged+aligned zero-copy, profiled"
-timeout ${T1:-540} python3 -m emogi.bench --binary "$BIN" --graphs "${GRAPHS:-kron:25,urand:25}" --widths 8 \
-  --algorithms "${ALGORITHMS:-bfs,sssp,cc,pagerank}" --variants merged-aligned --modes zerocopy --roots 2 --reps 2 \
-  --warmup 1 --profile --graph-dir $G --out-dir "$R/gap25" 2> "$R/gap25.log"
-echo "exit $?"; grep -E "error|mismatch|failed" "$R/gap25.log" | head -3
-rm -f $G/kron25.* $G/urand25.*  # 26 GB of the machine's disk
+bench_target "$R/gap25" ${T1:-540} graphs="[${GRAPHS:-kron:25,urand:25}]" widths=[8] \
+  algorithms="[${ALGORITHMS:-bfs,sssp,cc,pagerank}]" variants=[merged-aligned] modes=[zerocopy] roots=2 reps=2 \
+  warmup=1 profile=true
+echo "exit $?"
+rm -f resources/graphs/kron25.* resources/graphs/urand25.*  # 26 GB of the machine's disk
 sssp() {  # graph delta
   echo "## $1 delta $2" >> "$R/sssp.log"
   "$BIN" run --algorithm sssp --graph $G/$1.w8.csr --name "$1" --variants frontier --modes zerocopy \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reads in flight per lane (access.cuh, EMOGI_LOADS_IN_FLIGHT): the GPU tests on the new default build, then
 # merged+aligned and the work-list variants, zero-copy, with 1 (the artifact's loop) against 4 (and 8).
-# Binaries are built beforehand on the development machine and carried in build/exp/emogi-d{1,4,8}:
+# Binaries are built beforehand on the development machine and carried in build/exp/emogi-d{1,4,8} (bench.binary;
+# `snakemake bench` needs the wheels):
 #   (dev) cmake -S kernels -B /tmp/d1 -DCMAKE_CUDA_ARCHITECTURES=90 -DEMOGI_LOADS_IN_FLIGHT=1 && cmake --build /tmp/d1
 #   (device) bash tools/device/loads_in_flight.sh     -> $OUT/pytest_gpu.log, $OUT/d*/summary.csv, $OUT/*.log
 set -uo pipefail
@@ -17,9 +18,9 @@ timeout ${TEST_TIMEOUT:-300} python3 -m pytest tests/test_gpu_algorithms.py test
 G=${GRAPHS:-kron:24,urand:24}
 bench() {  # depth tag algorithms variants reps timeout
   log "d$1 $2"
-  timeout "$6" python3 -m emogi.bench --binary build/exp/emogi-d$1 --graphs "$G" --widths 8 --algorithms "$3" \
-    --variants "$4" --modes zerocopy --roots 2 --reps "$5" --warmup 1 --graph-dir resources/bench \
-    --out-dir "$OUT/d$1_$2" 2>> "$OUT/bench.log"; echo "exit $?"
+  EMOGI_BINARY=$PWD/build/exp/emogi-d$1 bench_target "$OUT/d$1_$2" "$6" graphs="[$G]" widths=[8] algorithms="[$3]" \
+    variants="[$4]" modes=[zerocopy] roots=2 reps="$5" warmup=1; echo "exit $?"
+  cat "$OUT/d$1_$2/snakemake.log" >> "$OUT/bench.log"
 }
 for d in 1 4; do
   bench $d walk bfs,sssp merged-aligned,frontier 1 100
@@ -27,7 +28,7 @@ for d in 1 4; do
   bench $d pr pagerank merged-aligned 1 60
 done
 bench 8 walk bfs,sssp merged-aligned,frontier 1 80
-grep -E "error|mismatch|generat|V=" "$OUT/bench.log" | head -12
+grep -E "error|mismatch|generate_graph" "$OUT/bench.log" | head -12
 log summary
 python3 - "$OUT" <<'PY'
 import sys, pathlib, pandas as pd

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PageRank in Jacobi rounds (the artifact's merged-aligned, and `frontier`) against Gauss-Seidel order
-# (`gauss-seidel`) on the artifact's GAP-24 graphs: GPU tests first, then the bench.
+# (`gauss-seidel`) on the artifact's GAP-24 graphs: GPU tests first, then the bench (`snakemake bench`: needs the wheels).
 #   (device) bash tools/device/pagerank_order.sh   -> $OUT/pagerank_order.tgz (bench tables, logs, GPU tests)
 #   MODES (default zerocopy,device), WIDTHS (default 8,4), GRAPHS (default kron:24,urand:24); SKIP_TESTS=1.
 set -uo pipefail
@@ -15,10 +15,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
   tail -2 "$R/gpu_tests.log"
 fi
 log "pagerank bench"
-python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs "${GRAPHS:-kron:24,urand:24}" --widths "${WIDTHS:-8,4}" \
-  --algorithms pagerank --variants merged-aligned,frontier,gauss-seidel --modes "${MODES:-zerocopy,device}" \
-  --reps 2 --warmup 1 --graph-dir /tmp/g --out-dir "$R/bench" 2> "$R/bench.log"
-echo "bench exit $?"; grep -E "error|mismatch|failed" "$R/bench.log" | head -3
+bench_target "$R/bench" 3600 graphs="[${GRAPHS:-kron:24,urand:24}]" widths="[${WIDTHS:-8,4}]" algorithms=[pagerank] \
+  variants=[merged-aligned,frontier,gauss-seidel] modes="[${MODES:-zerocopy,device}]" reps=2 warmup=1
+echo "bench exit $?"
 tar -C "$OUT" -czf "$OUT/pagerank_order.tgz" pagerank_order && rm -rf "$R"
 log done
 tar -xzOf "$OUT/pagerank_order.tgz" pagerank_order/bench/runs.csv | python3 -c "

@@ -19,19 +19,34 @@ build_kernels() {
   python3 -m emogi.toolchain --build build --arch 90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   export EMOGI_BINARY=$PWD/build/emogi PATH=$PATH:/usr/local/cuda/bin
 }
-# Makes the GAP graph NAME (kron24, urand24, ...) with 8-byte ids in /tmp/g as emogi.bench does, and writes the 2
-# roots the bench would draw for it to /tmp/g/NAME.roots (comma-separated), for scripts that call `emogi run`.
+# Makes the GAP graph NAME (kron24, urand24, ...) with 8-byte ids in /tmp/g as the bench's rules do (generate_graph
+# and bench_roots with bench.seed 24: the same modules, the same arguments), and writes the 2 roots the bench draws
+# for it to /tmp/g/NAME.roots (comma-separated), for scripts that call `emogi run`.
 gap_graph() {
-  python3 - "$1" <<'PY'
-import sys
-from pathlib import Path
-from emogi import bench, csr
-from emogi.datasets import roots
-name = sys.argv[1]
-paths = bench.make_graph(name.rstrip("0123456789"), int(name[-2:]), 24, Path("/tmp/g"), [8])
-picked = roots.pick_roots(csr.read_csr(paths[8]).offsets, 2, 24)  # the roots emogi.bench draws
-Path(f"/tmp/g/{name}.roots").write_text(",".join(map(str, picked)))
-PY
+  local kind=${1%%[0-9]*} scale=${1##*[a-z]}
+  mkdir -p /tmp/g
+  [ -f "/tmp/g/$1.w8.csr" ] || python3 -m emogi.datasets.generators --kind "$kind" --scale "$scale" --edge-factor 16 \
+    --seed 24 --weights-seed 24 --out "/tmp/g/$1.w8.csr" || return 1
+  python3 -m emogi.datasets.roots "/tmp/g/$1.w8.csr" --count 2 --seed 24 --out "/tmp/g/$1.roots.txt" \
+    && paste -sd, "/tmp/g/$1.roots.txt" > "/tmp/g/$1.roots"
+}
+# Runs the kernel benchmark as a user does (`snakemake --cores all bench`: needs the wheels, see above) within
+# TIMEOUT seconds, with the binary $EMOGI_BINARY (build/emogi, built by the workflow, where unset) and config
+# bench.KEY set to VALUE for each KEY=VALUE (YAML, e.g. graphs=[kron:24] variants=[merged-aligned,frontier]); the
+# graphs stay in resources/graphs, results/bench is made afresh. DIR gets results/bench (runs.csv, summary.csv,
+# link.csv, ...), the jobs' logs (DIR/logs), the printed table (DIR/stdout.txt) and snakemake's log
+# (DIR/snakemake.log). Returns snakemake's exit status.
+bench_target() {  # DIR TIMEOUT KEY=VALUE ...
+  local dir=$1 limit=$2 rc; shift 2
+  mkdir -p "$dir"
+  { echo "bench:"; echo "  binary: ${EMOGI_BINARY:-build/emogi}"
+    for kv in "$@"; do echo "  ${kv%%=*}: ${kv#*=}"; done; } > "$dir/bench.yaml"
+  rm -rf results/bench logs/bench
+  timeout "$limit" snakemake --cores all bench --configfile "$dir/bench.yaml" > "$dir/stdout.txt" \
+    2> "$dir/snakemake.log"; rc=$?
+  cp -r results/bench/. "$dir/" 2> /dev/null; cp -r logs/bench "$dir/logs" 2> /dev/null
+  [ $rc -eq 0 ] || { grep -hE "error|mismatch|failed" "$dir/snakemake.log" "$dir"/logs/*.log 2> /dev/null | head -5; }
+  return $rc
 }
 # Runs the GPU tests (TESTS: the test files, default every file that has GPU tests, and test_kernels.py; arguments
 # go to pytest as they are, e.g. -k "sssp or cc"), log in $OUT/gpu_tests.log with the slowest tests' times; prints

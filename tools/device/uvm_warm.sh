@@ -25,10 +25,8 @@ fi
 
 if [[ $skip != *" gap24 "* ]]; then
   log "GAP-24: device, uvm (cold), uvm-warm"
-  mkdir -p /tmp/gap24
-  python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs kron:24,urand:24 --widths 8 --modes device,uvm,uvm-warm \
-    --variants merged-aligned,frontier,direction-optimizing,afforest,gauss-seidel --roots 2 --reps 2 \
-    --graph-dir /tmp/g --out-dir /tmp/gap24 > /tmp/gap24/stdout.txt 2> /tmp/gap24/bench.log
+  bench_target /tmp/gap24 3600 graphs=[kron:24,urand:24] widths=[8] modes=[device,uvm,uvm-warm] \
+    variants=[merged-aligned,frontier,direction-optimizing,afforest,gauss-seidel] roots=2 reps=2 warmup=1
   echo "bench exit $?"
   tar czf "$OUT/gap24.tgz" -C /tmp/gap24 .
   cat /tmp/gap24/stdout.txt | cut -c1-150

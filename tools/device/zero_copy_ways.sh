@@ -13,10 +13,8 @@ mkdir -p /tmp/ways
 echo "THP enabled: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)" | tee /tmp/ways/thp.txt
 ( for i in $(seq 60); do sleep 5; echo "$(date +%T) $(grep AnonHugePages /proc/meminfo)"; done >> /tmp/ways/thp.txt ) &
 sampler=$!
-timeout 420 python3 -m emogi.bench --binary "$EMOGI_BINARY" --graphs kron:24,urand:24 --widths 8 \
-  --modes zerocopy,zerocopy-pinned,zerocopy-registered --variants merged-aligned \
-  --algorithms bfs,sssp,cc,pagerank --roots 2 --reps 2 --graph-dir /tmp/g --out-dir /tmp/ways \
-  > /tmp/ways/stdout.txt 2> /tmp/ways/bench.log
+bench_target /tmp/ways 420 graphs=[kron:24,urand:24] widths=[8] modes=[zerocopy,zerocopy-pinned,zerocopy-registered] \
+  variants=[merged-aligned] algorithms=[bfs,sssp,cc,pagerank] roots=2 reps=2 warmup=1
 echo "ways exit $?"
 kill $sampler 2>/dev/null
 sort -k3 -n /tmp/ways/thp.txt | tail -1
