@@ -50,9 +50,8 @@ else:
         shell:
             "python3 -m emogi.archive restore --archive {params.archive} --out-dir results/tables > {log} 2>&1"
 
-    # Only fresh measurements can be archived: say so at start-up instead of "no rule to produce archive" (the
-    # targets are not known while rules are read, so this looks at the command line).
-    if "archive" in sys.argv[1:]:
+    # Only fresh measurements can be archived: say so at start-up instead of "no rule to produce archive".
+    if "archive" in setup.requested_targets():
         raise SystemExit(
             f"snakemake archive: nothing to archive, the tables would come from archive/{config['archive']} "
             f"(measurements: {config['measurements']}); archive packs a fresh run made on a GPU "
