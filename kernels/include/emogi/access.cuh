@@ -4,7 +4,7 @@
 // A policy says how many consecutive threads share a vertex (kLanes), how many consecutive vertices one such
 // group handles in turn (kChunk), and, for one thread (`lane`), which positions of [begin, end) it reads.
 // Algorithms call Access::walk with a reader (graph_view.cuh: what one position holds) and a visitor, which
-// receives what was read.
+// receives what was read. A new access pattern is one policy struct plus its entry in AccessPolicies (bottom).
 #pragma once
 #include <cstdint>
 
@@ -87,5 +87,23 @@ struct ChunkedAccess : MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::Chunked;
   static constexpr unsigned kChunk = 8;
 };
+
+// The registry: every policy, so that a runtime Variant finds its policy type in one place (with_access).
+template <class... Policies>
+struct AccessList {};
+using AccessPolicies = AccessList<NaiveAccess, MergedAccess, MergedAlignedAccess, ChunkedAccess>;
+
+template <class F, class... Policies>
+bool with_access(Variant v, F&& f, AccessList<Policies...>) {
+  return ((v == Policies::kVariant && (f(Policies{}), true)) || ...);
+}
+// Calls f(Access{}) with the policy whose kVariant is v; false (f not called) when v names no access policy.
+template <class F>
+bool with_access(Variant v, F&& f) {
+  return with_access(v, f, AccessPolicies{});
+}
+inline bool is_access_variant(Variant v) {
+  return with_access(v, [](auto) {});
+}
 
 }  // namespace emogi

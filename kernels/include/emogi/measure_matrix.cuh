@@ -7,14 +7,19 @@
 //                                                                   // checked by the caller) can run here
 //   Problem(const MappedCsr&, const MatrixOptions&);                // GPU state, reused by every run
 //   void expect(uint64_t source);                                   // the CPU reference, before any GPU run
-//   RunStats run(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);
+//   template <class Access>                                         // a scan variant: an access policy
+//   RunStats scan(const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);   // (access.cuh)
+//   RunStats own(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);  // its other variants
 //   Verified verify(uint64_t source, const RunStats&, const std::string& what);  // throws on a mismatch
+//
+// run_variant is the one place a Variant becomes a kernel: access policies go to scan, the rest to own.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "emogi/access.cuh"
 #include "emogi/atomic_file.hpp"
 #include "emogi/csr.hpp"
 #include "emogi/device_array.cuh"
@@ -53,6 +58,14 @@ inline double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+template <class P, class Index>
+RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps) {
+  RunStats stats;
+  if (with_access(v, [&](auto access) { stats = problem.template scan<decltype(access)>(g, source, max_warps); }))
+    return stats;
+  return problem.own(v, g, source, max_warps);
+}
+
 template <template <class> class Problem, class Index>
 void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   using P = Problem<Index>;
@@ -87,7 +100,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" + (source == kNoSource ? "" : std::to_string(source)) +
                           "|" + std::to_string(opt.max_warps));
-          stats = problem.run(variant, dg, source, opt.max_warps);
+          stats = run_variant(problem, variant, dg, source, opt.max_warps);
         }
         const Verified v = problem.verify(source, stats, opt.name + " " + algorithm + " " + label +
                                                              (source == kNoSource ? "" : " root " + std::to_string(source)));

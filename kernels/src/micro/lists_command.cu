@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "emogi/access.cuh"
@@ -74,18 +75,14 @@ void launch(Variant v, bool whole_lines, const DeviceGraph<Index>& g, uint64_t* 
     kernel<<<dim3(unsigned(blocks)), kBlockThreads>>>(g, sums);
     EMOGI_CHECK_LAUNCH();
   };
-  const uint64_t n = g.num_vertices;
-  switch (v) {
-    case Variant::Naive: return run(sum_lists<NaiveAccess, false, Index>, scan_blocks<NaiveAccess>(n, 0));
-    case Variant::Merged: return run(sum_lists<MergedAccess, false, Index>, scan_blocks<MergedAccess>(n, 0));
-    case Variant::MergedAligned:
-      return whole_lines ? run(sum_lists<MergedAlignedAccess, true, Index>, scan_blocks<MergedAlignedAccess>(n, 0))
-                         : run(sum_lists<MergedAlignedAccess, false, Index>, scan_blocks<MergedAlignedAccess>(n, 0));
-    case Variant::Chunked:
-      return whole_lines ? run(sum_lists<ChunkedAccess, true, Index>, scan_blocks<ChunkedAccess>(n, 0))
-                         : run(sum_lists<ChunkedAccess, false, Index>, scan_blocks<ChunkedAccess>(n, 0));
-    default: throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
-  }
+  const bool known = with_access(v, [&](auto access) {
+    using Access = decltype(access);
+    const uint64_t blocks = scan_blocks<Access>(g.num_vertices, 0);
+    if constexpr (std::is_base_of_v<MergedAlignedAccess, Access>)  // only the aligned walks widen to whole lines
+      if (whole_lines) return run(sum_lists<Access, true, Index>, blocks);
+    run(sum_lists<Access, false, Index>, blocks);
+  });
+  if (!known) throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
 }
 
 template <class Index>
@@ -184,7 +181,7 @@ int lists_command(int argc, char** argv) {
   std::vector<Variant> variants;
   for (const auto& s : args.get_list("variants", "merged-aligned")) {
     variants.push_back(parse_variant(s));
-    if (static_cast<int>(variants.back()) > static_cast<int>(Variant::Chunked))
+    if (!is_access_variant(variants.back()))
       throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
                                   "chunked), not " + s);
   }

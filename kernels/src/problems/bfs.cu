@@ -35,12 +35,12 @@ class BfsProblem {
                  ref.levels, (unsigned long long)ref.edges_traversed);
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+    return bfs_scan<Access>(g, root, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return bfs_scan<NaiveAccess>(g, root, max_warps, state_);
-      case Variant::Merged: return bfs_scan<MergedAccess>(g, root, max_warps, state_);
-      case Variant::MergedAligned: return bfs_scan<MergedAlignedAccess>(g, root, max_warps, state_);
-      case Variant::Chunked: return bfs_scan<ChunkedAccess>(g, root, max_warps, state_);
       case Variant::Frontier: return bfs_frontier(g, root, max_warps, false, state_);
       case Variant::DirectionOptimizing: return bfs_frontier(g, root, max_warps, true, state_);
       default: throw std::logic_error("no BFS kernel for this variant");

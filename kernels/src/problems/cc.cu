@@ -33,12 +33,12 @@ class CcProblem {
     std::fprintf(stderr, "reference CC: %llu components\n", (unsigned long long)components_);
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+    return cc_scan<Access>(g, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return cc_scan<NaiveAccess>(g, max_warps, state_);
-      case Variant::Merged: return cc_scan<MergedAccess>(g, max_warps, state_);
-      case Variant::MergedAligned: return cc_scan<MergedAlignedAccess>(g, max_warps, state_);
-      case Variant::Chunked: return cc_scan<ChunkedAccess>(g, max_warps, state_);
       case Variant::Afforest: {
         RunStats r = cc_afforest(g, max_warps, state_);
         r.edges_traversed += sampled_entries_;

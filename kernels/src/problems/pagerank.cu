@@ -26,12 +26,13 @@ class PageRankProblem {
 
   void expect(uint64_t) {}  // the check needs no precomputed reference
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+    return pagerank<Access>(g, true, max_warps, params_, state_);
+  }
+  // `frontier`: pagerank's work-list schedule, which leaves its Access unused.
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return pagerank<NaiveAccess>(g, true, max_warps, params_, state_);
-      case Variant::Merged: return pagerank<MergedAccess>(g, true, max_warps, params_, state_);
-      case Variant::MergedAligned: return pagerank<MergedAlignedAccess>(g, true, max_warps, params_, state_);
-      case Variant::Chunked: return pagerank<ChunkedAccess>(g, true, max_warps, params_, state_);
       case Variant::Frontier: return pagerank<MergedAlignedAccess>(g, false, max_warps, params_, state_);
       case Variant::GaussSeidel: return pagerank_gauss_seidel(g, max_warps, params_, state_);
       default: throw std::logic_error("no PageRank kernel for this variant");

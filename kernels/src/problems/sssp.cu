@@ -43,12 +43,12 @@ class SsspProblem {
     expected_[root] = fingerprint(reference(root));
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+    return sssp_scan<Access>(g, root, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return sssp_scan<NaiveAccess>(g, root, max_warps, state_);
-      case Variant::Merged: return sssp_scan<MergedAccess>(g, root, max_warps, state_);
-      case Variant::MergedAligned: return sssp_scan<MergedAlignedAccess>(g, root, max_warps, state_);
-      case Variant::Chunked: return sssp_scan<ChunkedAccess>(g, root, max_warps, state_);
       case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, least_in_.data(), state_);
       default: throw std::logic_error("no SSSP kernel for this variant");
     }
