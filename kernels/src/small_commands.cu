@@ -15,19 +15,20 @@
 #include "emogi/references.hpp"
 
 namespace emogi {
+namespace {
 
 // CPU references, written as raw little-endian arrays: bfs depths / sssp distances (uint32, 0xFFFFFFFF = not
 // reached), cc labels (uint64, the smallest vertex id of the component). pagerank checks given float32 values
 // (--values) against the fixed point instead, and prints the verdict.
 template <class Index>
 int reference_for(const MappedCsr& g, const CliArgs& args) {
-  const std::string algorithm = args.get("algorithm", "bfs");
+  const std::string algorithm = args.get("algorithm");
   auto write = [&](const void* data, size_t bytes) {
     AtomicFile out(args.get("out"));
     out.stream().write(static_cast<const char*>(data), bytes);
     out.commit();
   };
-  auto root = [&] { return args.get_u64("root", 0); };
+  auto root = [&] { return args.get_u64("root"); };
   if (algorithm == "bfs") {
     const ReferenceBfs r = reference_bfs(g.offsets(), g.edges_as<Index>(), g.num_vertices(), root());
     write(r.depth.data(), r.depth.size() * sizeof(uint32_t));
@@ -47,7 +48,7 @@ int reference_for(const MappedCsr& g, const CliArgs& args) {
     if (!in.read(reinterpret_cast<char*>(value.data()), value.size() * sizeof(float)))
       throw std::invalid_argument("--values must hold V float32 values");
     const PageRankCheck c = check_pagerank(g.offsets(), g.edges_as<Index>(), g.num_vertices(), !g.directed(), value,
-                                           std::stod(args.get("alpha", "0.85")), std::stod(args.get("tolerance", "0.001")));
+                                           std::stod(args.get("alpha")), std::stod(args.get("tolerance")));
     std::printf("{\"ok\": %s, \"worst_residual\": %.9g}\n", c.failure.empty() ? "true" : "false", c.worst_residual);
     if (!c.failure.empty()) std::fprintf(stderr, "%s\n", c.failure.c_str());
     return c.failure.empty() ? 0 : 3;
@@ -57,17 +58,15 @@ int reference_for(const MappedCsr& g, const CliArgs& args) {
   return 0;
 }
 
-int reference_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"graph", "algorithm", "root", "out", "values", "alpha", "tolerance"}, {});
-  const std::string algorithm = args.get("algorithm", "bfs");
+int run_reference(const CliArgs& args) {
+  const std::string algorithm = args.get("algorithm");
   if ((algorithm == "bfs" || algorithm == "sssp") && !args.has("root"))
     throw std::invalid_argument("missing required option --root");
   const MappedCsr g(args.get("graph"));
   return g.index_bytes() == 4 ? reference_for<uint32_t>(g, args) : reference_for<uint64_t>(g, args);
 }
 
-int info_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"graph"}, {});
+int run_info(const CliArgs& args) {
   const MappedCsr g(args.get("graph"));
   std::printf("{\"num_vertices\": %llu, \"num_edges\": %llu, \"index_bytes\": %u, \"directed\": %s, "
               "\"has_weights\": %s, \"checksum\": \"%016llx\"}\n",
@@ -77,8 +76,7 @@ int info_command(int argc, char** argv) {
   return 0;
 }
 
-int list_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {}, {});
+int run_list(const CliArgs&) {
   auto json_list = [](const auto& names) {
     std::string s = "[";
     for (size_t i = 0; i < names.size(); ++i) s += (i ? ", \"" : "\"") + std::string(names[i]) + "\"";
@@ -97,10 +95,33 @@ int list_command(int argc, char** argv) {
   return 0;
 }
 
-int device_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"device"}, {});
-  std::printf("%s\n", device_json(int(args.get_u64("device", 0))).c_str());
+int run_device(const CliArgs& args) {
+  std::printf("%s\n", device_json(int(args.get_u64("device"))).c_str());
   return 0;
+}
+
+}  // namespace
+
+CommandSpec reference_command() {
+  return {"reference",
+          "CPU reference results: bfs depths, sssp distances, cc labels as raw arrays; pagerank checks --values",
+          {required("graph", "PATH", "the graph file (emogi CSR)"),
+           option("algorithm", "NAME", "bfs, sssp, cc or pagerank", "bfs"),
+           option("root", "INT", "the source vertex (bfs, sssp)"),
+           option("out", "PATH", "the array to write (bfs, sssp, cc)"),
+           option("values", "PATH", "V float32 PageRank values to check (pagerank)"),
+           option("alpha", "X", "PageRank damping factor", "0.85"),
+           option("tolerance", "X", "PageRank residual a vertex may keep", "0.001")},
+          run_reference};
+}
+CommandSpec info_command() {
+  return {"info", "a graph file's header, as JSON", {required("graph", "PATH", "the graph file (emogi CSR)")}, run_info};
+}
+CommandSpec list_command() {
+  return {"list", "the algorithms, variants, memory modes and auto orders this build knows, as JSON", {}, run_list};
+}
+CommandSpec device_command() {
+  return {"device", "the GPU, as JSON", {option("device", "INT", "the CUDA device", "0")}, run_device};
 }
 
 }  // namespace emogi

@@ -53,18 +53,14 @@ uint64_t walk(const std::vector<uint32_t>& lines, uint64_t start, uint64_t steps
   return index;
 }
 
-}  // namespace
-
-int chase_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"modes", "footprints", "steps", "reps", "seed", "out", "device"},
-                     {"allow-managed-oversubscription"});
+int run_chase(const CliArgs& args) {
   const auto modes = micro_modes(args);
-  const auto footprints = byte_list(args, "footprints", "4M,64M,256M,1G,4G,8G");
-  const uint64_t steps = args.get_u64("steps", 20000), reps = args.get_u64("reps", 3), seed = args.get_u64("seed", 1);
+  const auto footprints = byte_list(args, "footprints");
+  const uint64_t steps = args.get_u64("steps"), reps = args.get_u64("reps"), seed = args.get_u64("seed");
   ManagedPolicy policy;
   policy.allow_oversubscription = args.flag("allow-managed-oversubscription");
   AtomicFile out(args.get("out"));
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
 
   DeviceArray<uint64_t> end(1);
   EventTimer timer;
@@ -103,6 +99,19 @@ int chase_command(int argc, char** argv) {
   }
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec chase_command() {
+  return {"chase", "latency of one dependent 128-byte read: a pointer chase through a random cycle of lines",
+          {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "4M,64M,256M,1G,4G,8G"),
+           option("steps", "INT", "dependent reads per timed walk", "20000"),
+           option("reps", "INT", "timed walks per mode and size", "3"),
+           option("seed", "INT", "the cycle's random seed", "1"),
+           required("out", "PATH", "the CSV to write, one row per walk"), option("device", "INT", "the CUDA device", "0"),
+           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+          run_chase};
 }
 
 }  // namespace emogi

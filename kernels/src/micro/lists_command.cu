@@ -172,14 +172,9 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
   }
 }
 
-}  // namespace
-
-int lists_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"graph", "name", "variants", "modes", "reps", "warmup", "out", "device",
-                                  "gpu-memory-budget"},
-                     {"allow-managed-oversubscription", "no-verify-checksum", "whole-lines"});
+int run_lists(const CliArgs& args) {
   std::vector<Variant> variants;
-  for (const auto& s : args.get_list("variants", "merged-aligned")) {
+  for (const auto& s : args.get_list("variants")) {
     variants.push_back(parse_variant(s));
     if (!is_access_variant(variants.back()))
       throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
@@ -191,16 +186,16 @@ int lists_command(int argc, char** argv) {
       throw std::invalid_argument(std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), "
                                               "not ") + name_of(v));
   const auto modes = micro_modes(args);
-  const uint64_t reps = args.get_u64("reps", 5), warmup = args.get_u64("warmup", 1);
+  const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
   PlacementOptions placement;
   placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
   AtomicFile out(args.get("out"));
 
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
-  const std::string name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
+  const std::string name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
   if (graph.index_bytes() == 4)
     measure<uint32_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
@@ -208,6 +203,23 @@ int lists_command(int argc, char** argv) {
     measure<uint64_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec lists_command() {
+  return {"lists", "every neighbour list read once per access pattern: the link use a walk can reach",
+          {required("graph", "PATH", "the graph file (emogi CSR)"),
+           option("name", "NAME", "the graph's name in the table (default: the file name)"),
+           option("variants", "LIST", "naive, merged, merged-aligned and/or chunked", "merged-aligned"),
+           micro_modes_option(), option("reps", "INT", "timed passes per variant and mode", "5"),
+           option("warmup", "INT", "untimed passes before them", "1"),
+           required("out", "PATH", "the CSV to write, one row per pass"), option("device", "INT", "the CUDA device", "0"),
+           option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
+           flag("no-verify-checksum", "skip the graph file's checksum"),
+           flag("whole-lines", "the aligned walks read their first and last lines whole (an experiment)")},
+          run_lists};
 }
 
 }  // namespace emogi
