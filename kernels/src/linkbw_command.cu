@@ -54,7 +54,8 @@ int run_linkbw(const CliArgs& args) {
           out.stream() << direction << "," << memory << "," << size << "," << rep << "," << ms << ","
                        << size / (ms * 1e6) << "\n";
         }
-        std::fprintf(stderr, "%-8s %s %10llu bytes: best %.1f GB/s\n", memory, direction, (unsigned long long)size, best);
+        std::fprintf(stderr, "%-8s %s %10llu bytes: best %.1f GB/s\n", memory, direction, (unsigned long long)size,
+                     best);
       }
       // The copies must have moved the right bytes: read the device buffer back and compare.
       if (h2d) {
@@ -71,12 +72,13 @@ int run_linkbw(const CliArgs& args) {
 }  // namespace
 
 CommandSpec linkbw_command() {
-  return {"linkbw", "cudaMemcpy bandwidth between host and GPU: pinned and pageable, both directions",
-          {option("sizes", "LIST", "copy sizes (K, M, G: binary units)", "1M,16M,64M,256M,1G"),
-           option("reps", "INT", "timed copies per size", "5"),
-           required("out", "PATH", "the CSV to write, one row per copy"),
-           option("device", "INT", "the CUDA device", "0")},
-          run_linkbw};
+  return {
+      "linkbw",
+      "cudaMemcpy bandwidth between host and GPU: pinned and pageable, both directions",
+      {option("sizes", "LIST", "copy sizes (K, M, G: binary units)", "1M,16M,64M,256M,1G"),
+       option("reps", "INT", "timed copies per size", "5"),
+       required("out", "PATH", "the CSV to write, one row per copy"), option("device", "INT", "the CUDA device", "0")},
+      run_linkbw};
 }
 
 }  // namespace emogi

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "emogi/access.cuh"
 #include "emogi/atomic_file.hpp"
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
 #include "emogi/csr.hpp"
-#include "emogi/access.cuh"
 #include "emogi/device_info.hpp"
 #include "emogi/names.hpp"
 #include "emogi/reference_bfs.hpp"
@@ -33,7 +33,8 @@ int reference_for(const MappedCsr& g, const CliArgs& args) {
     const ReferenceBfs r = reference_bfs(g.offsets(), g.edges_as<Index>(), g.num_vertices(), root());
     write(r.depth.data(), r.depth.size() * sizeof(uint32_t));
     std::printf("{\"root\": %llu, \"levels\": %u, \"reached\": %llu, \"edges_traversed\": %llu}\n",
-                (unsigned long long)root(), r.levels, (unsigned long long)r.reached, (unsigned long long)r.edges_traversed);
+                (unsigned long long)root(), r.levels, (unsigned long long)r.reached,
+                (unsigned long long)r.edges_traversed);
   } else if (algorithm == "sssp") {
     if (!g.has_weights()) throw std::invalid_argument(g.path() + " has no weights");
     const auto d = reference_sssp(g.offsets(), g.edges_as<Index>(), g.weights(), g.num_vertices(), root());
@@ -68,11 +69,11 @@ int run_reference(const CliArgs& args) {
 
 int run_info(const CliArgs& args) {
   const MappedCsr g(args.get("graph"));
-  std::printf("{\"num_vertices\": %llu, \"num_edges\": %llu, \"index_bytes\": %u, \"directed\": %s, "
-              "\"has_weights\": %s, \"checksum\": \"%016llx\"}\n",
-              (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(), g.index_bytes(),
-              g.directed() ? "true" : "false", g.has_weights() ? "true" : "false",
-              (unsigned long long)g.header().checksum);
+  std::printf(
+      "{\"num_vertices\": %llu, \"num_edges\": %llu, \"index_bytes\": %u, \"directed\": %s, "
+      "\"has_weights\": %s, \"checksum\": \"%016llx\"}\n",
+      (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(), g.index_bytes(),
+      g.directed() ? "true" : "false", g.has_weights() ? "true" : "false", (unsigned long long)g.header().checksum);
   return 0;
 }
 
@@ -88,10 +89,11 @@ int run_list(const CliArgs&) {
     for (Variant v : variants_of(static_cast<Algorithm>(a))) names.push_back(name_of(v));
     variants_of_json += (a ? ", \"" : "\"") + std::string(kAlgorithmNames[a]) + "\": " + json_list(names);
   }
-  std::printf("{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, "
-              "\"auto_orders\": %s, \"loads_in_flight\": %u}\n",
-              json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), variants_of_json.c_str(),
-              json_list(kModeNames).c_str(), json_list(kAutoOrderNames).c_str(), kLoadsInFlight);
+  std::printf(
+      "{\"algorithms\": %s, \"variants\": %s, \"variants_of\": {%s}, \"modes\": %s, "
+      "\"auto_orders\": %s, \"loads_in_flight\": %u}\n",
+      json_list(kAlgorithmNames).c_str(), json_list(kVariantNames).c_str(), variants_of_json.c_str(),
+      json_list(kModeNames).c_str(), json_list(kAutoOrderNames).c_str(), kLoadsInFlight);
   return 0;
 }
 
@@ -115,7 +117,8 @@ CommandSpec reference_command() {
           run_reference};
 }
 CommandSpec info_command() {
-  return {"info", "a graph file's header, as JSON", {required("graph", "PATH", "the graph file (emogi CSR)")}, run_info};
+  return {
+      "info", "a graph file's header, as JSON", {required("graph", "PATH", "the graph file (emogi CSR)")}, run_info};
 }
 CommandSpec list_command() {
   return {"list", "the algorithms, variants, memory modes and auto orders this build knows, as JSON", {}, run_list};

@@ -26,8 +26,8 @@ static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGH
 // Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
 // before visiting them.
 template <unsigned kDepth, class Read, class Visit>
-__device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride,
-                                             Read read, Visit visit) {
+__device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride, Read read,
+                                             Visit visit) {
   using Value = decltype(read(first));
   for (uint64_t i = first; i < end; i += kDepth * stride) {
     Value x[kDepth]{};

@@ -13,8 +13,8 @@
 namespace emogi {
 
 struct OptionSpec {
-  std::string name;                     // without the leading --
-  std::string type;                     // shown in --help: PATH, INT, LIST, ...; empty for a flag
+  std::string name;  // without the leading --
+  std::string type;  // shown in --help: PATH, INT, LIST, ...; empty for a flag
   std::string help;
   std::optional<std::string> fallback;  // the value when the option is not given
   bool required = false;                // checked once the line is parsed: "missing required option --name"
@@ -34,7 +34,8 @@ inline OptionSpec flag(std::string name, std::string help) {
 // The values of one parsed command line: what was given, else the option's fallback.
 class CliArgs {
  public:
-  CliArgs(const std::vector<OptionSpec>& options, std::map<std::string, std::string> given, std::set<std::string> flags);
+  CliArgs(const std::vector<OptionSpec>& options, std::map<std::string, std::string> given,
+          std::set<std::string> flags);
 
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
   bool has(const std::string& name) const { return values_.count(name) > 0; }

@@ -98,12 +98,13 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         placement.prepare_run();
         RunStats stats;
         {
-          NvtxRange range(std::string(algorithm) + "|" + label + "|" + (source == kNoSource ? "" : std::to_string(source)) +
-                          "|" + std::to_string(opt.max_warps));
+          NvtxRange range(std::string(algorithm) + "|" + label + "|" +
+                          (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
           stats = run_variant(problem, variant, dg, source, opt.max_warps);
         }
-        const Verified v = problem.verify(source, stats, opt.name + " " + algorithm + " " + label +
-                                                             (source == kNoSource ? "" : " root " + std::to_string(source)));
+        const Verified v = problem.verify(
+            source, stats,
+            opt.name + " " + algorithm + " " + label + (source == kNoSource ? "" : " root " + std::to_string(source)));
         if (out) *out = v;
         return stats;
       };

@@ -67,7 +67,8 @@ int run_chase(const CliArgs& args) {
   out.stream() << "mode,footprint_bytes,steps,rep,time_ms,latency_ns,verified\n";
   for (uint64_t footprint : footprints) {
     const uint64_t n = footprint / kCacheLineBytes;
-    if (n < 2 || footprint % kCacheLineBytes) throw std::invalid_argument("footprints must be multiples of 128 bytes, >= 256");
+    if (n < 2 || footprint % kCacheLineBytes)
+      throw std::invalid_argument("footprints must be multiples of 128 bytes, >= 256");
     std::vector<uint32_t> lines(n * kWordsPerLine);
     build_chain(lines, n, seed);
     // The end of the walk on the host is what the GPU must reach; a short permutation is also checked whole.
@@ -90,8 +91,8 @@ int run_chase(const CliArgs& args) {
         if (reached != expected)
           throw std::runtime_error(std::string("chase in ") + name_of(mode) + " memory ended at the wrong line");
         ns.push_back(ms * 1e6 / steps);
-        out.stream() << name_of(mode) << "," << footprint << "," << steps << "," << rep << "," << ms << ","
-                     << ns.back() << ",true\n";
+        out.stream() << name_of(mode) << "," << footprint << "," << steps << "," << rep << "," << ms << "," << ns.back()
+                     << ",true\n";
       }
       std::fprintf(stderr, "chase %-15s %12llu bytes: median %7.1f ns per dependent read\n", name_of(mode),
                    (unsigned long long)footprint, median_of(ns));
@@ -104,14 +105,16 @@ int run_chase(const CliArgs& args) {
 }  // namespace
 
 CommandSpec chase_command() {
-  return {"chase", "latency of one dependent 128-byte read: a pointer chase through a random cycle of lines",
-          {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "4M,64M,256M,1G,4G,8G"),
-           option("steps", "INT", "dependent reads per timed walk", "20000"),
-           option("reps", "INT", "timed walks per mode and size", "3"),
-           option("seed", "INT", "the cycle's random seed", "1"),
-           required("out", "PATH", "the CSV to write, one row per walk"), option("device", "INT", "the CUDA device", "0"),
-           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
-          run_chase};
+  return {
+      "chase",
+      "latency of one dependent 128-byte read: a pointer chase through a random cycle of lines",
+      {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "4M,64M,256M,1G,4G,8G"),
+       option("steps", "INT", "dependent reads per timed walk", "20000"),
+       option("reps", "INT", "timed walks per mode and size", "3"),
+       option("seed", "INT", "the cycle's random seed", "1"),
+       required("out", "PATH", "the CSV to write, one row per walk"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_chase};
 }
 
 }  // namespace emogi

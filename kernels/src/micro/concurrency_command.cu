@@ -112,14 +112,14 @@ int run_concurrency(const CliArgs& args) {
               const double ms = timer.elapsed_ms();
               const double requests = double(w) * k * iterations;
               rate.push_back(requests / (ms * 1e3));
-              out.stream() << name_of(mode) << "," << footprint << "," << d << "," << w << "," << k << "," << rep
-                           << "," << uint64_t(requests) << "," << ms << "," << requests * d / (ms * 1e6) << ","
-                           << rate.back() << "\n";
+              out.stream() << name_of(mode) << "," << footprint << "," << d << "," << w << "," << k << "," << rep << ","
+                           << uint64_t(requests) << "," << ms << "," << requests * d / (ms * 1e6) << "," << rate.back()
+                           << "\n";
             }
             if (w == warps.back())
               std::fprintf(stderr, "concurrency %-15s %11llu B, %3llu-B reads x %llu per warp, %llu warps: %7.1f M/s\n",
-                           name_of(mode), (unsigned long long)footprint, (unsigned long long)d,
-                           (unsigned long long)k, (unsigned long long)w, median_of(rate));
+                           name_of(mode), (unsigned long long)footprint, (unsigned long long)d, (unsigned long long)k,
+                           (unsigned long long)w, median_of(rate));
           }
     }
   out.commit();
@@ -129,18 +129,19 @@ int run_concurrency(const CliArgs& args) {
 }  // namespace
 
 CommandSpec concurrency_command() {
-  return {"concurrency", "random-read throughput against the reads in flight (warps x reads per warp)",
-          {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "256M,8G"),
-           option("request-bytes", "LIST", "bytes per read: 32, 64, 96 or 128", "32,64,96,128"),
-           option("warps", "LIST", "warps reading at once", "1,2,4,8,16,32,64,128,256,512,1024,2048,4096"),
-           option("reads-per-warp", "LIST", "independent reads a warp keeps in flight: 1, 2, 4 or 8", "1,4"),
-           option("iterations", "INT", "reads per warp and slot in a timed launch", "256"),
-           option("reps", "INT", "timed launches per setting", "3"),
-           option("warmup", "INT", "untimed launches before them", "1"),
-           required("out", "PATH", "the CSV to write, one row per launch"),
-           option("device", "INT", "the CUDA device", "0"),
-           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
-          run_concurrency};
+  return {
+      "concurrency",
+      "random-read throughput against the reads in flight (warps x reads per warp)",
+      {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "256M,8G"),
+       option("request-bytes", "LIST", "bytes per read: 32, 64, 96 or 128", "32,64,96,128"),
+       option("warps", "LIST", "warps reading at once", "1,2,4,8,16,32,64,128,256,512,1024,2048,4096"),
+       option("reads-per-warp", "LIST", "independent reads a warp keeps in flight: 1, 2, 4 or 8", "1,4"),
+       option("iterations", "INT", "reads per warp and slot in a timed launch", "256"),
+       option("reps", "INT", "timed launches per setting", "3"),
+       option("warmup", "INT", "untimed launches before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per launch"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_concurrency};
 }
 
 }  // namespace emogi

@@ -155,18 +155,18 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
                                    std::to_string(*bad.second) + " on the CPU");
         if (rep < warmup) continue;
         times.push_back(ms);
-        out.stream() << name << "," << walk << "," << name_of(mode) << "," << sizeof(Index) << ","
-                     << rep - warmup << "," << ms << "," << g.edge_list_bytes() << ","
-                     << g.edge_list_bytes() / (ms * 1e6) << ",";
-        if (requests.requests) out.stream() << requests.requests << "," << requests.sectors;
-        else out.stream() << ",";
+        out.stream() << name << "," << walk << "," << name_of(mode) << "," << sizeof(Index) << "," << rep - warmup
+                     << "," << ms << "," << g.edge_list_bytes() << "," << g.edge_list_bytes() / (ms * 1e6) << ",";
+        if (requests.requests)
+          out.stream() << requests.requests << "," << requests.sectors;
+        else
+          out.stream() << ",";
         out.stream() << ",true\n";
       }
       const double med = median_of(times);
       std::fprintf(stderr, "lists %s w%zu %-15s %-15s median %8.2f ms, %6.1f GB/s of lists", name.c_str(),
                    sizeof(Index), name_of(mode), walk.c_str(), med, g.edge_list_bytes() / (med * 1e6));
-      if (requests.requests)
-        std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
+      if (requests.requests) std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
       std::fprintf(stderr, "\n");
     }
   }
@@ -177,14 +177,14 @@ int run_lists(const CliArgs& args) {
   for (const auto& s : args.get_list("variants")) {
     variants.push_back(parse_variant(s));
     if (!is_access_variant(variants.back()))
-      throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
-                                  "chunked), not " + s);
+      throw std::invalid_argument(
+          "emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, chunked), not " + s);
   }
   const bool whole_lines = args.flag("whole-lines");
   for (Variant v : variants)
     if (whole_lines && v != Variant::MergedAligned && v != Variant::Chunked)
-      throw std::invalid_argument(std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), "
-                                              "not ") + name_of(v));
+      throw std::invalid_argument(
+          std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), not ") + name_of(v));
   const auto modes = micro_modes(args);
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
@@ -195,7 +195,8 @@ int run_lists(const CliArgs& args) {
 
   select_device(int(args.get_u64("device")));
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
-  const std::string name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
+  const std::string name =
+      args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
   if (graph.index_bytes() == 4)
     measure<uint32_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
@@ -208,18 +209,20 @@ int run_lists(const CliArgs& args) {
 }  // namespace
 
 CommandSpec lists_command() {
-  return {"lists", "every neighbour list read once per access pattern: the link use a walk can reach",
-          {required("graph", "PATH", "the graph file (emogi CSR)"),
-           option("name", "NAME", "the graph's name in the table (default: the file name)"),
-           option("variants", "LIST", "naive, merged, merged-aligned and/or chunked", "merged-aligned"),
-           micro_modes_option(), option("reps", "INT", "timed passes per variant and mode", "5"),
-           option("warmup", "INT", "untimed passes before them", "1"),
-           required("out", "PATH", "the CSV to write, one row per pass"), option("device", "INT", "the CUDA device", "0"),
-           option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
-           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
-           flag("no-verify-checksum", "skip the graph file's checksum"),
-           flag("whole-lines", "the aligned walks read their first and last lines whole (an experiment)")},
-          run_lists};
+  return {
+      "lists",
+      "every neighbour list read once per access pattern: the link use a walk can reach",
+      {required("graph", "PATH", "the graph file (emogi CSR)"),
+       option("name", "NAME", "the graph's name in the table (default: the file name)"),
+       option("variants", "LIST", "naive, merged, merged-aligned and/or chunked", "merged-aligned"),
+       micro_modes_option(), option("reps", "INT", "timed passes per variant and mode", "5"),
+       option("warmup", "INT", "untimed passes before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per pass"), option("device", "INT", "the CUDA device", "0"),
+       option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
+       flag("no-verify-checksum", "skip the graph file's checksum"),
+       flag("whole-lines", "the aligned walks read their first and last lines whole (an experiment)")},
+      run_lists};
 }
 
 }  // namespace emogi

@@ -95,8 +95,8 @@ int run_toy(const CliArgs& args) {
           timer.stop(0);
           const double ms = timer.elapsed_ms();
           gbps.push_back(bytes / (ms * 1e6));
-          out.stream() << pattern << "," << name_of(mode) << "," << element << "," << bytes << "," << rep << ","
-                       << ms << "," << gbps.back() << ",true\n";
+          out.stream() << pattern << "," << name_of(mode) << "," << element << "," << bytes << "," << rep << "," << ms
+                       << "," << gbps.back() << ",true\n";
         }
         // The misaligned pattern skips the first 32 bytes; everything it copies must equal the source.
         const uint64_t skip = pattern == "merged-misaligned" ? 32 : 0;
@@ -115,15 +115,18 @@ int run_toy(const CliArgs& args) {
 }  // namespace
 
 CommandSpec toy_command() {
-  return {"toy", "EMOGI's zero-copy toy: an array copied to GPU memory by each access pattern, then checked",
-          {option("bytes", "SIZE", "the array's size (K, M, G), a multiple of 128", "2G"), micro_modes_option(),
-           option("patterns", "LIST", "strided, merged-aligned and/or merged-misaligned",
-                  "strided,merged-aligned,merged-misaligned"),
-           option("elements", "LIST", "element sizes in bytes: 4 and/or 8", "4,8"),
-           option("reps", "INT", "timed copies per setting", "3"), option("warmup", "INT", "untimed copies before them", "1"),
-           required("out", "PATH", "the CSV to write, one row per copy"), option("device", "INT", "the CUDA device", "0"),
-           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
-          run_toy};
+  return {
+      "toy",
+      "EMOGI's zero-copy toy: an array copied to GPU memory by each access pattern, then checked",
+      {option("bytes", "SIZE", "the array's size (K, M, G), a multiple of 128", "2G"), micro_modes_option(),
+       option("patterns", "LIST", "strided, merged-aligned and/or merged-misaligned",
+              "strided,merged-aligned,merged-misaligned"),
+       option("elements", "LIST", "element sizes in bytes: 4 and/or 8", "4,8"),
+       option("reps", "INT", "timed copies per setting", "3"),
+       option("warmup", "INT", "untimed copies before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per copy"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_toy};
 }
 
 }  // namespace emogi

@@ -1,9 +1,10 @@
 // BFS: the paper's scan variants, work lists and direction-optimising; depths checked against a queue BFS.
+#include "emogi/bfs.cuh"
+
 #include <map>
 #include <stdexcept>
 #include <string>
 
-#include "emogi/bfs.cuh"
 #include "emogi/bfs_frontier.cuh"
 #include "emogi/fingerprint.hpp"
 #include "emogi/problems.hpp"
@@ -48,8 +49,8 @@ class BfsProblem {
   }
 
   Verified verify(uint64_t root, const RunStats& stats, const std::string& what) {
-    EMOGI_CUDA_CHECK(cudaMemcpy(depth_.data(), state_.depth.data(), depth_.size() * sizeof(uint32_t),
-                                cudaMemcpyDeviceToHost));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(depth_.data(), state_.depth.data(), depth_.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (corrupt_) depth_.back() ^= 1;
     const Expected& e = expected_.at(root);
     if (fingerprint(depth_) != e.fingerprint || stats.iterations != e.levels) {
@@ -78,8 +79,6 @@ class BfsProblem {
 
 }  // namespace
 
-void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<BfsProblem>(g, opt);
-}
+void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<BfsProblem>(g, opt); }
 
 }  // namespace emogi

@@ -1,9 +1,10 @@
 // CC: the paper's label-propagation scan variants and Afforest; labels (smallest vertex id of each component)
 // checked against union-find.
+#include "emogi/cc.cuh"
+
 #include <stdexcept>
 #include <string>
 
-#include "emogi/cc.cuh"
 #include "emogi/fingerprint.hpp"
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
@@ -17,13 +18,15 @@ class CcProblem {
   static constexpr Algorithm kAlgorithm = Algorithm::Cc;
   static constexpr bool kRooted = false, kWeighted = false;
   static std::string unsupported(Variant, const MappedCsr& g) {
-    if (g.directed()) return "connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
+    if (g.directed())
+      return "connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
     return "";
   }
 
   CcProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices()), label_(g.num_vertices()) {
-    for (uint64_t v = 0; v < g.num_vertices(); ++v) sampled_entries_ += std::min<uint64_t>(g.degree(v), kAfforestRounds);
+    for (uint64_t v = 0; v < g.num_vertices(); ++v)
+      sampled_entries_ += std::min<uint64_t>(g.degree(v), kAfforestRounds);
   }
 
   void expect(uint64_t) {
@@ -49,8 +52,8 @@ class CcProblem {
   }
 
   Verified verify(uint64_t, const RunStats& stats, const std::string& what) {
-    EMOGI_CUDA_CHECK(cudaMemcpy(label_.data(), state_.label.data(), label_.size() * sizeof(Label),
-                                cudaMemcpyDeviceToHost));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(label_.data(), state_.label.data(), label_.size() * sizeof(Label), cudaMemcpyDeviceToHost));
     if (corrupt_) label_.back() ^= 1;
     if (fingerprint(label_) != expected_) {
       std::vector<uint64_t> gpu(label_.begin(), label_.end());
@@ -60,7 +63,9 @@ class CcProblem {
   }
 
  private:
-  std::vector<uint64_t> reference() const { return reference_cc(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices()); }
+  std::vector<uint64_t> reference() const {
+    return reference_cc(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices());
+  }
   const MappedCsr& g_;
   bool corrupt_;
   CcState state_;
@@ -70,8 +75,6 @@ class CcProblem {
 
 }  // namespace
 
-void measure_cc(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<CcProblem>(g, opt);
-}
+void measure_cc(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<CcProblem>(g, opt); }
 
 }  // namespace emogi

@@ -1,9 +1,10 @@
 // PageRank: the paper's push-style delta PageRank in scan, work-list and Gauss-Seidel schedules; values checked
 // against the fixed point they approximate (references.hpp).
+#include "emogi/pagerank.cuh"
+
 #include <stdexcept>
 #include <string>
 
-#include "emogi/pagerank.cuh"
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
 
@@ -41,15 +42,14 @@ class PageRankProblem {
 
   Verified verify(uint64_t, const RunStats& stats, const std::string& what) {
     if (stats.iterations >= params_.max_iterations)
-      throw std::runtime_error("PageRank did not converge in " + std::to_string(params_.max_iterations) +
-                               " rounds (" + what + ")");
-    EMOGI_CUDA_CHECK(cudaMemcpy(value_.data(), state_.value.data(), value_.size() * sizeof(float),
-                                cudaMemcpyDeviceToHost));
+      throw std::runtime_error("PageRank did not converge in " + std::to_string(params_.max_iterations) + " rounds (" +
+                               what + ")");
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(value_.data(), state_.value.data(), value_.size() * sizeof(float), cudaMemcpyDeviceToHost));
     if (corrupt_) value_.back() += 1.0f;
     const PageRankCheck check = check_pagerank(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices(), !g_.directed(),
                                                value_, params_.alpha, params_.tolerance);
-    if (!check.failure.empty())
-      throw std::runtime_error("PageRank result mismatch (" + what + "): " + check.failure);
+    if (!check.failure.empty()) throw std::runtime_error("PageRank result mismatch (" + what + "): " + check.failure);
     return {stats.edges_traversed, 0, 0};
   }
 
@@ -63,8 +63,6 @@ class PageRankProblem {
 
 }  // namespace
 
-void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<PageRankProblem>(g, opt);
-}
+void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<PageRankProblem>(g, opt); }
 
 }  // namespace emogi
