@@ -57,6 +57,8 @@ def header_text(v: Vocabulary, matrix_columns) -> str:
     variants_of = "\n".join(
         f"    case Algorithm::{a.enum}:\n      return {{{', '.join('Variant::' + v.variant(n).enum for n in a.variants)}}};"
         for a in algorithms)
+    weight_cases = "\n".join(f"    case Algorithm::{a.enum}:\n      return {a.weight_bytes};"
+                             for a in algorithms if a.weight_bytes)
     return f"""\
 // GENERATED from emogi/registry.yaml by `python -m emogi.registry_codegen --write`: edit the registry, not this.
 // The names users type and tables store for algorithms, kernel variants, memory modes and auto orders, which
@@ -95,6 +97,15 @@ inline const char* name_of(AutoOrder o) {{ return kAutoOrderNames[static_cast<in
 {_flag_switch("is_access_variant", "Variant", variants, "access")}
 // The algorithms that run from a source vertex.
 {_flag_switch("is_rooted", "Algorithm", algorithms, "rooted")}
+
+// Bytes an algorithm reads beside each neighbour id (SSSP's weight).
+constexpr unsigned weight_bytes(Algorithm a) {{
+  switch (a) {{
+{weight_cases}
+    default:
+      return 0;
+  }}
+}}
 
 // The variants each algorithm has, in registry order.
 inline std::vector<Variant> variants_of(Algorithm a) {{

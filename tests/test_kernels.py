@@ -117,6 +117,7 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
 
 @pytest.mark.parametrize("args,message", [
     (["bfs", "--bogus", "1"], "unknown option --bogus"),
+    (["bfs", "--graph", "g.csr", "--out", "x.csv", "stray"], "unexpected argument 'stray'"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"], "unknown variant 'fancy'"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"], "unknown memory mode 'swap'"),
     (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "uvm-warm", "--warmup", "0"],
@@ -132,6 +133,38 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
     done = run([emogi_binary, *args], cwd=tmp_path)
     assert done.returncode == 1 and message in done.stderr
+
+
+def test_help_lists_the_commands(emogi_binary):
+    done = run([emogi_binary, "--help"])
+    assert done.returncode == 0
+    for command in ("run", "bfs", "linkbw", "reference", "info", "list", "device", "toy", "lists", "chase",
+                    "concurrency"):
+        assert f"\n  {command} " in done.stdout, done.stdout
+
+
+def test_run_help_lists_its_options(emogi_binary):
+    done = run([emogi_binary, "run", "--help"])
+    assert done.returncode == 0
+    for option in ("--algorithm", "--graph", "--roots", "--roots-file", "--variants", "--modes", "--reps", "--warmup",
+                   "--out", "--device", "--gpu-memory-budget", "--max-warps", "--sssp-delta", "--pr-alpha",
+                   "--pr-tolerance", "--pr-max-iterations", "--auto-reserve", "--auto-order",
+                   "--allow-managed-oversubscription", "--no-verify-checksum"):
+        assert option in done.stdout, option
+    assert "--reps INT=3" in done.stdout  # defaults are shown
+
+
+def test_run_needs_the_algorithm(emogi_binary, tmp_path):
+    """`emogi run` has no default algorithm (it used to run BFS): one line naming the missing option."""
+    done = run([emogi_binary, "run", "--graph", "g.csr", "--out", "x.csv", "--roots", "0"], cwd=tmp_path)
+    assert done.returncode == 1 and "--algorithm" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_missing_or_unknown_command_shows_usage(emogi_binary):
+    for args in ([], ["fly"]):
+        done = run([emogi_binary, *args])
+        assert done.returncode == 2 and "usage: emogi {run|" in done.stderr and "--help" in done.stderr
 
 
 def test_build_setting_reaches_cmake(monkeypatch, tmp_path):

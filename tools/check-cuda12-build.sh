@@ -10,6 +10,9 @@ for d in nvidia-cuda-toolkit_12.4.131~12.4.1-2_amd64.deb nvidia-cuda-dev_12.4.12
   [ -f "$d" ] || curl -sSfO "$P/$d"
   dpkg -x "$d" "$R"
 done
+# CUB (emogi/warp_ops.cuh) is not in Debian's nvidia-cuda-dev: CUDA 12.4's own CCCL headers, from their wheel.
+[ -d $W/cccl ] || { python3 -m pip download -q --no-deps nvidia-cuda-cccl-cu12==12.4.127.post1 -d $W/whl &&
+  python3 -m zipfile -e $W/whl/nvidia_cuda_cccl_cu12-12.4.127.post1-*.whl $W/cccl; }
 # Standard CUDA layout made of symlinks; the real nvcc binary is copied so that it reads the nvcc.profile next to it.
 rm -rf $T; mkdir -p $T/bin $T/nvvm/bin
 cp $R/usr/lib/nvidia-cuda-toolkit/bin/nvcc $T/bin/nvcc
@@ -29,6 +32,7 @@ LIBRARIES        =+ $(_SPACE_) "-L$(TOP)/lib64/stubs" "-L$(TOP)/lib64"
 CUDAFE_FLAGS    +=
 PTXAS_FLAGS     +=
 EOF
+echo "SYSTEM_INCLUDES += \"-isystem\" \"$W/cccl/nvidia/cuda_cccl/include\" \$(_SPACE_)" >> $T/bin/nvcc.profile
 $T/bin/nvcc --version | tail -2
 rm -rf $W/build
 cmake -S $SRC -B $W/build -G Ninja -DCMAKE_CUDA_COMPILER=$T/bin/nvcc '-DCMAKE_CUDA_ARCHITECTURES=70;90'

@@ -1,25 +1,16 @@
 #include "emogi/cli_args.hpp"
 
-#include <cctype>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace emogi {
 
-CliArgs::CliArgs(int argc, char** argv, const std::set<std::string>& options, const std::set<std::string>& flags) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + arg + "'");
-    const std::string name = arg.substr(2);
-    if (flags.count(name)) {
-      flags_.insert(name);
-    } else if (options.count(name)) {
-      if (i + 1 >= argc) throw std::invalid_argument("option --" + name + " needs a value");
-      values_[name] = argv[++i];
-    } else {
-      throw std::invalid_argument("unknown option --" + name);
-    }
-  }
+CliArgs::CliArgs(const std::vector<OptionSpec>& options, std::map<std::string, std::string> given,
+                 std::set<std::string> flags)
+    : values_(std::move(given)), flags_(std::move(flags)) {
+  for (const OptionSpec& o : options)
+    if (o.fallback && !values_.count(o.name)) values_[o.name] = *o.fallback;
 }
 
 std::string CliArgs::get(const std::string& name) const {
@@ -28,13 +19,7 @@ std::string CliArgs::get(const std::string& name) const {
   return it->second;
 }
 
-std::string CliArgs::get(const std::string& name, const std::string& fallback) const {
-  auto it = values_.find(name);
-  return it == values_.end() ? fallback : it->second;
-}
-
-uint64_t CliArgs::get_u64(const std::string& name, uint64_t fallback) const {
-  if (!has(name)) return fallback;
+uint64_t CliArgs::get_u64(const std::string& name) const {
   const std::string text = get(name);
   size_t used = 0;
   unsigned long long value = 0;
@@ -48,9 +33,10 @@ uint64_t CliArgs::get_u64(const std::string& name, uint64_t fallback) const {
   return value;
 }
 
-std::vector<std::string> CliArgs::get_list(const std::string& name, const std::string& fallback) const {
+std::vector<std::string> CliArgs::get_list(const std::string& name) const {
   std::vector<std::string> items;
-  std::stringstream in(get(name, fallback));
+  if (!has(name)) return items;
+  std::stringstream in(get(name));
   for (std::string item; std::getline(in, item, ',');)
     if (!item.empty()) items.push_back(item);
   return items;

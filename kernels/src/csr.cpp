@@ -44,7 +44,7 @@ MappedCsr::MappedCsr(const std::string& path, bool verify_checksum) : path_(path
 
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
-  struct stat st {};
+  struct stat st{};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     fail(std::string("cannot stat: ") + std::strerror(errno));
@@ -66,12 +66,12 @@ MappedCsr::MappedCsr(const std::string& path, bool verify_checksum) : path_(path
     if (std::memcmp(header_.magic, kCsrMagic, sizeof kCsrMagic) != 0) fail("not an EMOGI CSR file (wrong magic)");
     if (header_.version != kCsrVersion)
       fail("unsupported format version " + std::to_string(header_.version) + " (this build reads 1)");
-    if (header_.flags & ~(kFlagHasWeights | kFlagDirected))
-      fail("unknown flag bits " + hex(header_.flags));
+    if (header_.flags & ~(kFlagHasWeights | kFlagDirected)) fail("unknown flag bits " + hex(header_.flags));
     if (header_.index_bytes != 4 && header_.index_bytes != 8)
       fail("index_bytes is " + std::to_string(header_.index_bytes) + ", must be 4 or 8");
     if (header_.index_bytes == 4 && header_.num_vertices > 0xFFFFFFFFull)
-      fail(std::to_string(header_.num_vertices) + " vertices with 4-byte edge ids, which name at most 2^32 - 1; "
+      fail(std::to_string(header_.num_vertices) +
+           " vertices with 4-byte edge ids, which name at most 2^32 - 1; "
            "write the graph with 8-byte ids");
     layout_ = CsrLayout::of(header_);
     if (size < layout_.file_size)
@@ -89,8 +89,7 @@ MappedCsr::MappedCsr(const std::string& path, bool verify_checksum) : path_(path
 
     if (verify_checksum) {
       const uint64_t actual = csr_payload_checksum(base_, size);
-      if (actual != header_.checksum)
-        fail("corrupt: checksum " + hex(actual) + " expected " + hex(header_.checksum));
+      if (actual != header_.checksum) fail("corrupt: checksum " + hex(actual) + " expected " + hex(header_.checksum));
     }
     ::madvise(const_cast<unsigned char*>(base_), size, MADV_WILLNEED);
   } catch (...) {

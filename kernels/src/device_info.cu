@@ -1,8 +1,9 @@
+#include "emogi/device_info.hpp"
+
 #include <cstdio>
 #include <string>
 
 #include "emogi/cuda_check.hpp"
-#include "emogi/device_info.hpp"
 
 namespace emogi {
 namespace {

@@ -1,12 +1,14 @@
+#include "emogi/edge_store.cuh"
+
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <sys/mman.h>
 #include <stdexcept>
 #include <string>
 
 #include "emogi/cuda_check.hpp"
-#include "emogi/edge_store.cuh"
 #include "emogi/host_copy.hpp"
 
 namespace emogi {
@@ -54,15 +56,17 @@ void check_managed_allocation(size_t bytes, const ManagedPolicy& policy) {
   if (bytes + kManagedHeadroom <= usable) return;
   const std::string available = gib(usable) + (usable < free ? " (--gpu-memory-budget)" : "") + " of GPU memory";
   if (policy.allow_oversubscription) {
-    std::fprintf(stderr, "emogi: warning: allocating %s of managed memory with only %s usable "
-                 "(--allow-managed-oversubscription)\n", gib(bytes).c_str(), available.c_str());
+    std::fprintf(stderr,
+                 "emogi: warning: allocating %s of managed memory with only %s usable "
+                 "(--allow-managed-oversubscription)\n",
+                 gib(bytes).c_str(), available.c_str());
     return;
   }
   throw std::runtime_error(
-      "refusing to allocate " + gib(bytes) + " of managed memory: only " + available + " is usable (" +
-      gib(free) + " free of " + gib(total) + ", a " + gib(kManagedHeadroom) + " margin kept). Oversubscribed "
-      "managed memory can hang a shared GPU. Use a smaller graph or the zerocopy-pinned mode, or, on a machine "
-      "of your own, pass --allow-managed-oversubscription.");
+      "refusing to allocate " + gib(bytes) + " of managed memory: only " + available + " is usable (" + gib(free) +
+      " free of " + gib(total) + ", a " + gib(kManagedHeadroom) +
+      " margin kept). Oversubscribed managed memory can hang a shared GPU. Use a smaller graph or the zerocopy-pinned "
+      "mode, or, on a machine of your own, pass --allow-managed-oversubscription.");
 }
 
 EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const ManagedPolicy& policy)
@@ -117,8 +121,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
         cudaGetLastError();  // clear it: the process goes on to the next mode or exits with this message
         std::free(allocation_);
         allocation_ = nullptr;
-        throw std::runtime_error("zerocopy-registered: cudaHostRegister of " + gib(bytes) + " failed: " +
-                                 cudaGetErrorString(e) + "; use zerocopy-pinned");
+        throw std::runtime_error("zerocopy-registered: cudaHostRegister of " + gib(bytes) +
+                                 " failed: " + cudaGetErrorString(e) + "; use zerocopy-pinned");
       }
       void* mapped = nullptr;
       EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, allocation_, 0));
@@ -147,8 +151,7 @@ EdgeStore::~EdgeStore() {
   else if (mode_ == MemoryMode::ZeroCopyRegistered) {
     cudaHostUnregister(allocation_);
     std::free(allocation_);
-  }
-  else
+  } else
     cudaFree(allocation_);
 }
 

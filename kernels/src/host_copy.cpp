@@ -15,9 +15,8 @@ void parallel_copy(void* dst, const void* src, size_t bytes) {
   for (size_t t = 0; t < threads; ++t) {
     const size_t begin = t * chunk, end = std::min(bytes, begin + chunk);
     if (begin >= end) break;
-    workers.emplace_back([=] {
-      std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, end - begin);
-    });
+    workers.emplace_back(
+        [=] { std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin, end - begin); });
   }
   for (auto& w : workers) w.join();
 }

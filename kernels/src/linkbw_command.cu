@@ -14,13 +14,14 @@
 
 namespace emogi {
 
-int linkbw_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"sizes", "reps", "out", "device"}, {});
+namespace {
+
+int run_linkbw(const CliArgs& args) {
   std::vector<uint64_t> sizes;
-  for (const auto& s : args.get_list("sizes", "1M,16M,64M,256M,1G")) sizes.push_back(parse_bytes(s));
-  const uint64_t reps = args.get_u64("reps", 5);
+  for (const auto& s : args.get_list("sizes")) sizes.push_back(parse_bytes(s));
+  const uint64_t reps = args.get_u64("reps");
   AtomicFile out(args.get("out"));
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
 
   uint64_t largest = 0;
   for (uint64_t s : sizes) largest = std::max(largest, s);
@@ -53,7 +54,8 @@ int linkbw_command(int argc, char** argv) {
           out.stream() << direction << "," << memory << "," << size << "," << rep << "," << ms << ","
                        << size / (ms * 1e6) << "\n";
         }
-        std::fprintf(stderr, "%-8s %s %10llu bytes: best %.1f GB/s\n", memory, direction, (unsigned long long)size, best);
+        std::fprintf(stderr, "%-8s %s %10llu bytes: best %.1f GB/s\n", memory, direction, (unsigned long long)size,
+                     best);
       }
       // The copies must have moved the right bytes: read the device buffer back and compare.
       if (h2d) {
@@ -65,6 +67,18 @@ int linkbw_command(int argc, char** argv) {
   }
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec linkbw_command() {
+  return {
+      "linkbw",
+      "cudaMemcpy bandwidth between host and GPU: pinned and pageable, both directions",
+      {option("sizes", "LIST", "copy sizes (K, M, G: binary units)", "1M,16M,64M,256M,1G"),
+       option("reps", "INT", "timed copies per size", "5"),
+       required("out", "PATH", "the CSV to write, one row per copy"), option("device", "INT", "the CUDA device", "0")},
+      run_linkbw};
 }
 
 }  // namespace emogi

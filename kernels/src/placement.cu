@@ -59,7 +59,8 @@ void PlacedArray::prepare_run() {
 GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_weights, const PlacementOptions& options)
     : num_vertices_(g.num_vertices()), num_edges_(g.num_edges()), mode_(mode), order_(options.auto_order) {
   if (with_weights && !g.has_weights())
-    throw std::invalid_argument(g.path() + " has no weights section (SSSP needs one; regenerate or convert it with weights)");
+    throw std::invalid_argument(g.path() +
+                                " has no weights section (SSSP needs one; regenerate or convert it with weights)");
   const size_t edge_bytes = g.edge_list_bytes(), weight_bytes = with_weights ? g.num_edges() * sizeof(uint32_t) : 0;
   // Managed modes: edges and weights together must pass the guard, not just each on its own.
   if (is_managed(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed);
@@ -97,8 +98,8 @@ void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, si
   const size_t weight = with_weights ? sizeof(uint32_t) : 0;
   const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so every order uses the same memory
   budget = budget > starts_bytes ? budget - starts_bytes : 0;
-  const MovedLists moved = move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget,
-                                      order_ == AutoOrder::LongestFirst);
+  const MovedLists moved =
+      move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget, order_ == AutoOrder::LongestFirst);
   lists_moved_ = moved.vertices.size();
   entries_in_gpu_ = moved.entries;
   starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_);
@@ -121,10 +122,10 @@ std::string GraphPlacement::describe() const {
   const double gib = double(size_t(1) << 30);
   const std::string order = mode_ == MemoryMode::Auto ? std::string(" (") + name_of(order_) + ")" : "";
   const std::string lists = lists_moved_ ? ", " + std::to_string(lists_moved_) + " whole lists" : "";
-  std::snprintf(buf, sizeof buf, "%s%s: edges %.2f GiB in GPU memory (%llu of %llu entries%s)%s", name_of(mode_),
-                order.c_str(), edges_->device_bytes() / gib, (unsigned long long)entries_in_gpu_,
-                (unsigned long long)num_edges_, lists.c_str(),
-                weights_ ? (", weights " + std::to_string(weights_->device_bytes() >> 20) + " MiB in GPU memory").c_str() : "");
+  std::snprintf(
+      buf, sizeof buf, "%s%s: edges %.2f GiB in GPU memory (%llu of %llu entries%s)%s", name_of(mode_), order.c_str(),
+      edges_->device_bytes() / gib, (unsigned long long)entries_in_gpu_, (unsigned long long)num_edges_, lists.c_str(),
+      weights_ ? (", weights " + std::to_string(weights_->device_bytes() >> 20) + " MiB in GPU memory").c_str() : "");
   return buf;
 }
 

@@ -8,8 +8,8 @@ namespace emogi {
 template <class Index>
 ReferenceBfs reference_bfs(const uint64_t* offsets, const Index* edges, uint64_t num_vertices, uint64_t root) {
   if (root >= num_vertices)
-    throw std::invalid_argument("root " + std::to_string(root) + " is not a vertex (V = " +
-                                std::to_string(num_vertices) + ")");
+    throw std::invalid_argument("root " + std::to_string(root) +
+                                " is not a vertex (V = " + std::to_string(num_vertices) + ")");
   ReferenceBfs r;
   r.depth.assign(num_vertices, kReferenceUnvisited);
   std::vector<uint64_t> frontier{root}, next;

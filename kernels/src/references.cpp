@@ -114,11 +114,15 @@ PageRankCheck check_pagerank(const uint64_t* offsets, const Index* edges, uint64
   return check;
 }
 
-template std::vector<uint32_t> reference_sssp<uint32_t>(const uint64_t*, const uint32_t*, const uint32_t*, uint64_t, uint64_t);
-template std::vector<uint32_t> reference_sssp<uint64_t>(const uint64_t*, const uint64_t*, const uint32_t*, uint64_t, uint64_t);
+template std::vector<uint32_t> reference_sssp<uint32_t>(const uint64_t*, const uint32_t*, const uint32_t*, uint64_t,
+                                                        uint64_t);
+template std::vector<uint32_t> reference_sssp<uint64_t>(const uint64_t*, const uint64_t*, const uint32_t*, uint64_t,
+                                                        uint64_t);
 template std::vector<uint64_t> reference_cc<uint32_t>(const uint64_t*, const uint32_t*, uint64_t);
 template std::vector<uint64_t> reference_cc<uint64_t>(const uint64_t*, const uint64_t*, uint64_t);
-template PageRankCheck check_pagerank<uint32_t>(const uint64_t*, const uint32_t*, uint64_t, bool, const std::vector<float>&, double, double);
-template PageRankCheck check_pagerank<uint64_t>(const uint64_t*, const uint64_t*, uint64_t, bool, const std::vector<float>&, double, double);
+template PageRankCheck check_pagerank<uint32_t>(const uint64_t*, const uint32_t*, uint64_t, bool,
+                                                const std::vector<float>&, double, double);
+template PageRankCheck check_pagerank<uint64_t>(const uint64_t*, const uint64_t*, uint64_t, bool,
+                                                const std::vector<float>&, double, double);
 
 }  // namespace emogi

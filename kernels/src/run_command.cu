@@ -22,21 +22,43 @@ std::vector<uint64_t> read_roots(const CliArgs& args) {
     for (uint64_t r; in >> r;) roots.push_back(r);
     if (!in.eof()) throw std::invalid_argument("roots file " + args.get("roots-file") + " holds a non-integer");
   }
-  for (const auto& r : args.get_list("roots", "")) roots.push_back(std::stoull(r));
+  for (const auto& r : args.get_list("roots")) roots.push_back(std::stoull(r));
   return roots;
 }
 
-int run_algorithm(Algorithm algorithm, int argc, char** argv) {
-  const CliArgs args(argc, argv,
-                     {"algorithm", "graph", "name", "roots", "roots-file", "variants", "modes", "reps", "warmup", "out",
-                      "device", "gpu-memory-budget", "max-warps", "sssp-delta", "pr-alpha", "pr-tolerance",
-                      "pr-max-iterations", "auto-reserve", "auto-order"},
-                     {"allow-managed-oversubscription", "no-verify-checksum", "test-corrupt-result"});
-  if (args.has("algorithm")) algorithm = parse_algorithm(args.get("algorithm"));
+// `algorithm` is the --algorithm option: required by `run`, "bfs" for `bfs`.
+std::vector<OptionSpec> run_options(OptionSpec algorithm) {
+  return {algorithm,
+          required("graph", "PATH", "the graph file (emogi CSR)"),
+          option("name", "NAME", "the graph's name in the table (default: the file name)"),
+          option("roots", "LIST", "source vertices of bfs and sssp, comma-separated"),
+          option("roots-file", "PATH", "source vertices, one per line (before --roots' own)"),
+          option("variants", "LIST", "kernel variants (default: every one the algorithm has; emogi list)"),
+          option("modes", "LIST", "memory modes of the edge list", "device,zerocopy,zerocopy-pinned,uvm"),
+          option("reps", "INT", "timed runs per variant, mode and root", "3"),
+          option("warmup", "INT", "untimed runs before them", "1"),
+          required("out", "PATH", "the CSV to write, one row per timed run"),
+          option("device", "INT", "the CUDA device", "0"),
+          option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+          option("max-warps", "INT",
+                 "at most this many warps per scan, walking the vertices grid-stride (0: enough for all)", "0"),
+          option("sssp-delta", "INT", "frontier SSSP's bucket width (0: from the weights)", "0"),
+          option("pr-alpha", "X", "PageRank damping factor", "0.85"),
+          option("pr-tolerance", "X", "PageRank residual a vertex may keep", "0.001"),
+          option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
+          option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
+          option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
+          flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
+          flag("no-verify-checksum", "skip the graph file's checksum"),
+          flag("test-corrupt-result", "spoil one result before verification (tests)")};
+}
+
+int run_algorithm(const CliArgs& args) {
+  const Algorithm algorithm = parse_algorithm(args.get("algorithm"));
   MatrixOptions opt;
   opt.out = args.get("out");
   opt.roots = read_roots(args);
-  for (const auto& v : args.get_list("variants", "")) opt.variants.push_back(parse_variant(v));
+  for (const auto& v : args.get_list("variants")) opt.variants.push_back(parse_variant(v));
   const std::vector<Variant> own = variants_of(algorithm);
   if (opt.variants.empty()) opt.variants = own;  // none named: every variant it has
   for (Variant v : opt.variants)
@@ -46,10 +68,10 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
       throw std::invalid_argument(std::string(name_of(algorithm)) + " has no variant " + name_of(v) + " (it has " +
                                   names + ")");
     }
-  for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned,uvm")) opt.modes.push_back(parse_mode(m));
-  opt.reps = args.get_u64("reps", 3);
-  opt.warmup = args.get_u64("warmup", 1);
-  opt.max_warps = args.get_u64("max-warps", 0);
+  for (const auto& m : args.get_list("modes")) opt.modes.push_back(parse_mode(m));
+  opt.reps = args.get_u64("reps");
+  opt.warmup = args.get_u64("warmup");
+  opt.max_warps = args.get_u64("max-warps");
   if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
   if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
     throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
@@ -59,16 +81,16 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
   opt.placement.auto_order =
       args.has("auto-order") ? parse_auto_order(args.get("auto-order")) : default_auto_order(algorithm);
   opt.corrupt_for_testing = args.flag("test-corrupt-result");
-  opt.sssp_delta = uint32_t(args.get_u64("sssp-delta", 0));
-  opt.pr_alpha = std::stof(args.get("pr-alpha", "0.85"));
-  opt.pr_tolerance = std::stof(args.get("pr-tolerance", "0.001"));
-  opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations", 5000));
+  opt.sssp_delta = uint32_t(args.get_u64("sssp-delta"));
+  opt.pr_alpha = std::stof(args.get("pr-alpha"));
+  opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
+  opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
-  opt.name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
+  opt.name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   std::fprintf(stderr, "graph %s: V = %llu, E = %llu, %u-byte edges%s%s\n", graph.path().c_str(),
                (unsigned long long)graph.num_vertices(), (unsigned long long)graph.num_edges(), graph.index_bytes(),
                graph.has_weights() ? ", weights" : "", graph.directed() ? ", directed" : "");
@@ -83,7 +105,13 @@ int run_algorithm(Algorithm algorithm, int argc, char** argv) {
 
 }  // namespace
 
-int run_command(int argc, char** argv) { return run_algorithm(Algorithm::Bfs, argc, argv); }
-int bfs_command(int argc, char** argv) { return run_algorithm(Algorithm::Bfs, argc, argv); }
+CommandSpec run_command() {
+  return {"run", "time and verify one algorithm's variants x memory modes on one graph, one CSV row per run",
+          run_options(required("algorithm", "NAME", "bfs, sssp, cc or pagerank")), run_algorithm};
+}
+CommandSpec bfs_command() {
+  return {"bfs", "`run --algorithm bfs`", run_options(option("algorithm", "NAME", "bfs, sssp, cc or pagerank", "bfs")),
+          run_algorithm};
+}
 
 }  // namespace emogi

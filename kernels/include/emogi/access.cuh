@@ -4,7 +4,7 @@
 // A policy says how many consecutive threads share a vertex (kLanes), how many consecutive vertices one such
 // group handles in turn (kChunk), and, for one thread (`lane`), which positions of [begin, end) it reads.
 // Algorithms call Access::walk with a reader (graph_view.cuh: what one position holds) and a visitor, which
-// receives what was read.
+// receives what was read. A new access pattern is one policy struct plus its entry in AccessPolicies (bottom).
 #pragma once
 #include <cstdint>
 
@@ -26,8 +26,8 @@ static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGH
 // Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
 // before visiting them.
 template <unsigned kDepth, class Read, class Visit>
-__device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride,
-                                             Read read, Visit visit) {
+__device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride, Read read,
+                                             Visit visit) {
   using Value = decltype(read(first));
   for (uint64_t i = first; i < end; i += kDepth * stride) {
     Value x[kDepth]{};
@@ -87,5 +87,31 @@ struct ChunkedAccess : MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::Chunked;
   static constexpr unsigned kChunk = 8;
 };
+
+// Every policy, so that a runtime Variant finds its policy type in one place (with_access).
+template <class... Policies>
+struct AccessList {};
+using AccessPolicies = AccessList<NaiveAccess, MergedAccess, MergedAlignedAccess, ChunkedAccess>;
+
+// The list agrees with emogi/registry.yaml (names.hpp's is_access_variant): each policy is an access variant there,
+// and each access variant there has one policy here.
+template <class... Policies>
+constexpr bool agrees_with_registry(AccessList<Policies...>) {
+  size_t access_variants = 0;
+  for (size_t v = 0; v < kVariantNames.size(); ++v) access_variants += is_access_variant(static_cast<Variant>(v));
+  return (is_access_variant(Policies::kVariant) && ...) && access_variants == sizeof...(Policies);
+}
+static_assert(agrees_with_registry(AccessPolicies{}),
+              "AccessPolicies and the variants emogi/registry.yaml marks `access: true` differ");
+
+template <class F, class... Policies>
+bool with_access(Variant v, F&& f, AccessList<Policies...>) {
+  return ((v == Policies::kVariant && (f(Policies{}), true)) || ...);
+}
+// Calls f(Access{}) with the policy whose kVariant is v; false (f not called) when v names no access policy.
+template <class F>
+bool with_access(Variant v, F&& f) {
+  return with_access(v, f, AccessPolicies{});
+}
 
 }  // namespace emogi

@@ -52,8 +52,8 @@ RunStats bfs_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps
   uint32_t level = 0;
   for (;; ++level) {
     s.loop.reset();
-    bfs_scan_level<Access, Index><<<dim3(unsigned(blocks)), kBlockThreads, 0, s.loop.stream()>>>(
-        g, s.depth.data(), level, s.loop.counters());
+    bfs_scan_level<Access, Index>
+        <<<dim3(unsigned(blocks)), kBlockThreads, 0, s.loop.stream()>>>(g, s.depth.data(), level, s.loop.counters());
     EMOGI_CHECK_LAUNCH();
     if (s.loop.read()[kActive] == 0) break;
   }

@@ -80,8 +80,8 @@ RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_w
     }
     previous_frontier = frontier;
     if (bottom_up) {
-      bfs_bottom_up<Index><<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(g.num_vertices, max_warps))),
-                             kBlockThreads, 0, loop.stream()>>>(g, s.depth.data(), level);
+      bfs_bottom_up<Index><<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(g.num_vertices, max_warps))), kBlockThreads,
+                             0, loop.stream()>>>(g, s.depth.data(), level);
       EMOGI_CHECK_LAUNCH();
     } else {
       s.list.expand(g, entries, max_warps, g.neighbors(), DiscoverOp{s.depth.data(), level}, loop);

@@ -3,6 +3,7 @@
 // 16.7M vertices with most of them active spent 1.3–2.8 ms on it, 12% of a `frontier` SSSP run (Nsight Compute,
 // launch by launch). Every thread of the block must construct it, call reserve() and flush() together; add() may
 // be called by any thread, warp_add() by a whole warp. One per kernel: all instances share the same shared memory.
+// Not CUB: cub::BlockScan needs a __syncthreads before its storage is reused, a third barrier per reserve() (untimed).
 #pragma once
 #include <cstdint>
 

@@ -85,11 +85,12 @@ RunStats cc_scan(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s) {
   loop.start();
   for (;;) {
     loop.reset();
-    cc_scan_propagate<Access, Index><<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0,
-                                       loop.stream()>>>(g, s.label.data(), current, next, loop.counters());
+    cc_scan_propagate<Access, Index>
+        <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+            g, s.label.data(), current, next, loop.counters());
     EMOGI_CHECK_LAUNCH();
-    cc_scan_advance<Index><<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, loop.stream()>>>(
-        g, current, next, loop.counters());
+    cc_scan_advance<Index>
+        <<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, loop.stream()>>>(g, current, next, loop.counters());
     EMOGI_CHECK_LAUNCH();
     ++r.iterations;
     const unsigned long long* c = loop.read();
@@ -137,9 +138,8 @@ __global__ void cc_gather(const Label* __restrict__ label, const uint64_t* __res
 
 // Warp per vertex outside the giant component: link with the neighbours after the sampled ones.
 template <class Index>
-__global__ void __launch_bounds__(kBlockThreads)
-    cc_finish(DeviceGraph<Index> g, Label* __restrict__ label, Label giant, unsigned sampled,
-              unsigned long long* counters) {
+__global__ void __launch_bounds__(kBlockThreads) cc_finish(DeviceGraph<Index> g, Label* __restrict__ label, Label giant,
+                                                           unsigned sampled, unsigned long long* counters) {
   BlockCounters tally;
   for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (label[v] == giant) return;
@@ -181,8 +181,8 @@ RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s
   cc_gather<<<dim3((kAfforestSamples + kBlockThreads - 1) / kBlockThreads), kBlockThreads, 0, st>>>(
       s.label.data(), at_device.data(), votes_device.data(), kAfforestSamples);
   EMOGI_CHECK_LAUNCH();
-  EMOGI_CUDA_CHECK(cudaMemcpyAsync(votes.data(), votes_device.data(), votes.size() * sizeof(Label),
-                                   cudaMemcpyDeviceToHost, st));
+  EMOGI_CUDA_CHECK(
+      cudaMemcpyAsync(votes.data(), votes_device.data(), votes.size() * sizeof(Label), cudaMemcpyDeviceToHost, st));
   EMOGI_CUDA_CHECK(cudaStreamSynchronize(st));
   std::sort(votes.begin(), votes.end());
   Label giant = votes[0];

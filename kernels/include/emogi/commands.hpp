@@ -1,18 +1,19 @@
-// The sub-commands of the `emogi` binary; each takes the arguments after its name and returns the exit code.
+// The sub-commands of the `emogi` binary: each is its name, its options and what it runs (cli_args.hpp).
 #pragma once
+#include "emogi/cli_args.hpp"
 
 namespace emogi {
 
-int run_command(int argc, char** argv);        // time and verify one algorithm's variants x memory modes
-int bfs_command(int argc, char** argv);        // `run --algorithm bfs`
-int linkbw_command(int argc, char** argv);     // host<->device cudaMemcpy bandwidth probe
-int reference_command(int argc, char** argv);  // CPU reference results (for tests and debugging)
-int info_command(int argc, char** argv);       // a graph file's header, as JSON
-int list_command(int argc, char** argv);       // algorithms, variants and modes this build knows, as JSON
-int device_command(int argc, char** argv);     // the GPU, as JSON
-int toy_command(int argc, char** argv);        // EMOGI's zero-copy toy: a host array copied per access pattern
-int lists_command(int argc, char** argv);      // every list read once per access pattern: the link use a walk can reach
-int chase_command(int argc, char** argv);      // latency of one dependent 128-byte read (pointer chase)
-int concurrency_command(int argc, char** argv);  // random-read throughput vs reads in flight
+CommandSpec run_command();          // time and verify one algorithm's variants x memory modes
+CommandSpec bfs_command();          // `run --algorithm bfs`
+CommandSpec linkbw_command();       // host<->device cudaMemcpy bandwidth probe
+CommandSpec reference_command();    // CPU reference results (for tests and debugging)
+CommandSpec info_command();         // a graph file's header, as JSON
+CommandSpec list_command();         // algorithms, variants and modes this build knows, as JSON
+CommandSpec device_command();       // the GPU, as JSON
+CommandSpec toy_command();          // EMOGI's zero-copy toy: a host array copied per access pattern
+CommandSpec lists_command();        // every list read once per access pattern: the link use a walk can reach
+CommandSpec chase_command();        // latency of one dependent 128-byte read (pointer chase)
+CommandSpec concurrency_command();  // random-read throughput vs reads in flight
 
 }  // namespace emogi

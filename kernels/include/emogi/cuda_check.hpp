@@ -14,8 +14,8 @@ struct CudaError : std::runtime_error {
 
 inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
   if (status == cudaSuccess) return;
-  throw CudaError(std::string("CUDA error ") + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) +
-                  ") in " + call + " at " + file + ":" + std::to_string(line));
+  throw CudaError(std::string("CUDA error ") + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ") in " +
+                  call + " at " + file + ":" + std::to_string(line));
 }
 
 }  // namespace emogi

@@ -23,7 +23,8 @@ std::string first_difference(const std::vector<T>& gpu, const std::vector<T>& cp
     if (gpu[v] != cpu[v] && wrong++ == 0) first = v;
   std::ostringstream msg;
   msg << wrong << " vertices differ";
-  if (wrong) msg << ", first at vertex " << first << ": GPU " << quantity << " " << gpu[first] << ", CPU " << cpu[first];
+  if (wrong)
+    msg << ", first at vertex " << first << ": GPU " << quantity << " " << gpu[first] << ", CPU " << cpu[first];
   return msg.str();
 }
 

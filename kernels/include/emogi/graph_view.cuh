@@ -15,7 +15,7 @@ struct SplitArray {
   const T* near = nullptr;  // GPU-memory copy of positions [0, split)
   const T* far = nullptr;   // the whole array, as the mode placed it
   uint64_t split = 0;
-  uint64_t far_from = 0;    // position i >= split is far[i - far_from]
+  uint64_t far_from = 0;  // position i >= split is far[i - far_from]
   __device__ __forceinline__ T operator[](uint64_t i) const { return i < split ? near[i] : far[i - far_from]; }
 };
 

@@ -32,13 +32,13 @@ class IterationLoop {
   // Zeroes the counters, kAux set to `aux` (asynchronously, in stream order).
   void reset(unsigned long long aux = 0) {
     for (int i = 0; i < kNumCounters; ++i) host_[i] = i == kAux ? aux : 0;
-    EMOGI_CUDA_CHECK(cudaMemcpyAsync(device_, host_, kNumCounters * sizeof(unsigned long long),
-                                     cudaMemcpyHostToDevice, stream_));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpyAsync(device_, host_, kNumCounters * sizeof(unsigned long long), cudaMemcpyHostToDevice, stream_));
   }
   // Waits for the stream and returns the counters.
   const unsigned long long* read() {
-    EMOGI_CUDA_CHECK(cudaMemcpyAsync(host_, device_, kNumCounters * sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, stream_));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpyAsync(host_, device_, kNumCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_));
     EMOGI_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return host_;
   }
@@ -58,8 +58,8 @@ class IterationLoop {
 // What one timed run reports besides its result (which the algorithm keeps on the GPU for verification).
 struct RunStats {
   float time_ms = 0;
-  uint32_t iterations = 0;        // launches of the outer loop (BFS: levels)
-  uint64_t edges_traversed = 0;   // list entries the run read (BFS: the reference's count, see docs)
+  uint32_t iterations = 0;       // launches of the outer loop (BFS: levels)
+  uint64_t edges_traversed = 0;  // list entries the run read (BFS: the reference's count, see docs)
 };
 
 }  // namespace emogi

@@ -2,19 +2,23 @@
 // run warm-up and timed repetitions, verify every run against the CPU reference, and write one CSV row per
 // timed run. An algorithm plugs in as a Problem:
 //
-//   static constexpr Algorithm kAlgorithm; static constexpr bool kRooted, kWeighted;
-//   static std::string unsupported(Variant, const MappedCsr&);     // "" when one of its variants (names.hpp,
-//                                                                   // checked by the caller) can run here
+//   static constexpr Algorithm kAlgorithm;   // whether it is rooted, reads weights and what it needs of a graph
+//                                             // come from emogi/registry.yaml (names.hpp)
 //   Problem(const MappedCsr&, const MatrixOptions&);                // GPU state, reused by every run
 //   void expect(uint64_t source);                                   // the CPU reference, before any GPU run
-//   RunStats run(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);
+//   template <class Access>                                         // a scan variant: an access policy
+//   RunStats scan(const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);   // (access.cuh)
+//   RunStats own(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);  // its other variants
 //   Verified verify(uint64_t source, const RunStats&, const std::string& what);  // throws on a mismatch
+//
+// run_variant is the one place a Variant becomes a kernel: access policies go to scan, the rest to own.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "emogi/access.cuh"
 #include "emogi/atomic_file.hpp"
 #include "emogi/csr.hpp"
 #include "emogi/device_array.cuh"
@@ -53,15 +57,23 @@ inline double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+template <class P, class Index>
+RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps) {
+  RunStats stats;
+  if (with_access(v, [&](auto access) { stats = problem.template scan<decltype(access)>(g, source, max_warps); }))
+    return stats;
+  return problem.own(v, g, source, max_warps);
+}
+
 template <template <class> class Problem, class Index>
 void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   using P = Problem<Index>;
   const char* algorithm = name_of(P::kAlgorithm);
   for (Variant v : opt.variants) {
-    const std::string why = P::unsupported(v, g);
+    const std::string why = unmet_requirement(P::kAlgorithm, v, g.path(), g.directed(), g.has_weights());
     if (!why.empty()) throw std::invalid_argument(std::string(algorithm) + " " + name_of(v) + ": " + why);
   }
-  std::vector<uint64_t> sources = P::kRooted ? opt.roots : std::vector<uint64_t>{kNoSource};
+  std::vector<uint64_t> sources = is_rooted(P::kAlgorithm) ? opt.roots : std::vector<uint64_t>{kNoSource};
   if (sources.empty()) throw std::invalid_argument(std::string(algorithm) + " needs roots (--roots or --roots-file)");
 
   P problem(g, opt);
@@ -76,7 +88,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   };
   std::vector<Row> rows;
   for (MemoryMode mode : opt.modes) {
-    GraphPlacement placement(g, mode, P::kWeighted, opt.placement);
+    GraphPlacement placement(g, mode, weight_bytes(P::kAlgorithm) > 0, opt.placement);
     std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
     const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
     for (Variant variant : opt.variants) {
@@ -85,12 +97,13 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         placement.prepare_run();
         RunStats stats;
         {
-          NvtxRange range(std::string(algorithm) + "|" + label + "|" + (source == kNoSource ? "" : std::to_string(source)) +
-                          "|" + std::to_string(opt.max_warps));
-          stats = problem.run(variant, dg, source, opt.max_warps);
+          NvtxRange range(std::string(algorithm) + "|" + label + "|" +
+                          (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
+          stats = run_variant(problem, variant, dg, source, opt.max_warps);
         }
-        const Verified v = problem.verify(source, stats, opt.name + " " + algorithm + " " + label +
-                                                             (source == kNoSource ? "" : " root " + std::to_string(source)));
+        const Verified v = problem.verify(
+            source, stats,
+            opt.name + " " + algorithm + " " + label + (source == kNoSource ? "" : " root " + std::to_string(source)));
         if (out) *out = v;
         return stats;
       };
@@ -102,7 +115,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
           Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
           row.stats = run(source, &row.verified);
           times.push_back(row.stats.time_ms);
-          bytes += double(row.verified.edges_traversed) * (sizeof(Index) + (P::kWeighted ? 4 : 0));
+          bytes += double(row.verified.edges_traversed) * (sizeof(Index) + weight_bytes(P::kAlgorithm));
           rows.push_back(row);
         }
       const double med = median_of(times);
@@ -114,8 +127,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   }
 
   AtomicFile out(opt.out);
-  out.stream() << "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,"
-                  "iterations,components,verified\n";
+  out.stream() << kMatrixCsvHeader << "\n";  // the columns, from the registry's schema (emogi.schema.APP_COLUMNS)
   for (const Row& r : rows) {
     out.stream() << opt.name << "," << algorithm << "," << r.variant << "," << r.mode << "," << sizeof(Index) << ","
                  << opt.max_warps << ",";

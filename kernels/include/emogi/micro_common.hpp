@@ -12,9 +12,12 @@ namespace emogi {
 
 // Microbenchmarks place their array in device memory or by the two zero-copy allocations the model is fitted to
 // (a migrating buffer measures the driver, not the link).
+inline OptionSpec micro_modes_option() {
+  return option("modes", "LIST", "device, zerocopy and/or zerocopy-pinned", "device,zerocopy,zerocopy-pinned");
+}
 inline std::vector<MemoryMode> micro_modes(const CliArgs& args) {
   std::vector<MemoryMode> modes;
-  for (const auto& m : args.get_list("modes", "device,zerocopy,zerocopy-pinned")) {
+  for (const auto& m : args.get_list("modes")) {
     modes.push_back(parse_mode(m));
     const MemoryMode mode = modes.back();
     if (mode != MemoryMode::Device && mode != MemoryMode::ZeroCopy && mode != MemoryMode::ZeroCopyPinned)
@@ -23,9 +26,9 @@ inline std::vector<MemoryMode> micro_modes(const CliArgs& args) {
   return modes;
 }
 
-inline std::vector<uint64_t> byte_list(const CliArgs& args, const std::string& name, const std::string& fallback) {
+inline std::vector<uint64_t> byte_list(const CliArgs& args, const std::string& name) {
   std::vector<uint64_t> values;
-  for (const auto& s : args.get_list(name, fallback)) values.push_back(parse_bytes(s));
+  for (const auto& s : args.get_list(name)) values.push_back(parse_bytes(s));
   return values;
 }
 

@@ -71,6 +71,16 @@ constexpr bool is_rooted(Algorithm x) {
   }
 }
 
+// Bytes an algorithm reads beside each neighbour id (SSSP's weight).
+constexpr unsigned weight_bytes(Algorithm a) {
+  switch (a) {
+    case Algorithm::Sssp:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
 // The variants each algorithm has, in registry order.
 inline std::vector<Variant> variants_of(Algorithm a) {
   switch (a) {

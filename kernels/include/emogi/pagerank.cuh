@@ -51,9 +51,8 @@ __global__ void pagerank_init(float* __restrict__ value, float* __restrict__ res
 // Every run starts from value 0 and residual 1 - alpha at every vertex.
 template <class Index>
 void start_pagerank(uint64_t n, const PageRankParams& p, PageRankState<Index>& s) {
-  pagerank_init<<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, s.loop.stream()>>>(s.value.data(),
-                                                                                      s.residual.data(), n,
-                                                                                      1.0f - p.alpha);
+  pagerank_init<<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, s.loop.stream()>>>(
+      s.value.data(), s.residual.data(), n, 1.0f - p.alpha);
   EMOGI_CHECK_LAUNCH();
 }
 
@@ -174,8 +173,7 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
   while (r.iterations < p.max_iterations) {
     loop.reset();
     if (scan) {
-      pagerank_scan_absorb<Index><<<grid, kBlockThreads, 0, loop.stream()>>>(g, absorb, s.push.data(),
-                                                                             loop.counters());
+      pagerank_scan_absorb<Index><<<grid, kBlockThreads, 0, loop.stream()>>>(g, absorb, s.push.data(), loop.counters());
       EMOGI_CHECK_LAUNCH();
     } else {
       s.list.build(g, absorb, loop);
@@ -185,8 +183,9 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
     ++r.iterations;
     r.edges_traversed += c[kEdges];
     if (scan) {
-      pagerank_scan_push<Access, Index><<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0,
-                                          loop.stream()>>>(g, s.push.data(), s.delta.data(), s.residual.data());
+      pagerank_scan_push<Access, Index>
+          <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+              g, s.push.data(), s.delta.data(), s.residual.data());
       EMOGI_CHECK_LAUNCH();
     } else {
       s.list.expand(g, c[kSegments], max_warps, g.neighbors(), PushOp{s.delta.data(), s.residual.data()}, loop);

@@ -27,7 +27,7 @@ inline AutoOrder default_auto_order(Algorithm a) {
 struct PlacementOptions {
   ManagedPolicy managed;
   size_t auto_reserve_bytes = size_t(1) << 30;  // GPU memory `auto` leaves free for vertex data and the driver
-  AutoOrder auto_order = AutoOrder::Prefix;  // run_command sets default_auto_order(algorithm)
+  AutoOrder auto_order = AutoOrder::Prefix;     // run_command sets default_auto_order(algorithm)
 };
 
 // One array (edges or weights): whole in one fixed mode, or (auto) positions [0, split) read from a copy in GPU

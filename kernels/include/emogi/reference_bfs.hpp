@@ -8,10 +8,10 @@ namespace emogi {
 constexpr uint32_t kReferenceUnvisited = 0xFFFFFFFFu;
 
 struct ReferenceBfs {
-  std::vector<uint32_t> depth;  // kReferenceUnvisited for vertices not reached
-  uint32_t levels = 0;          // deepest depth + 1
-  uint64_t reached = 0;         // vertices reached, the root included
-  uint64_t edges_traversed = 0; // sum of the out-degrees of reached vertices
+  std::vector<uint32_t> depth;   // kReferenceUnvisited for vertices not reached
+  uint32_t levels = 0;           // deepest depth + 1
+  uint64_t reached = 0;          // vertices reached, the root included
+  uint64_t edges_traversed = 0;  // sum of the out-degrees of reached vertices
 };
 
 template <class Index>

@@ -52,8 +52,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
     const uint32_t d = tentative[v];
-    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(),
-                                 [&](WeightedNeighbor e) {
+    Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(), [&](WeightedNeighbor e) {
       const uint32_t nd = d + e.weight;
       if (nd < tentative[e.id]) atomicMin(&tentative[e.id], nd);
     });
@@ -92,8 +91,9 @@ RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warp
   loop.start();
   for (;;) {
     loop.reset();
-    sssp_scan_relax<Access, Index><<<dim3(unsigned(scan_blocks<Access>(g.num_vertices, max_warps))), kBlockThreads,
-                                     0, loop.stream()>>>(g, s.flag.data(), s.tentative.data());
+    sssp_scan_relax<Access, Index>
+        <<<dim3(unsigned(scan_blocks<Access>(g.num_vertices, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+            g, s.flag.data(), s.tentative.data());
     EMOGI_CHECK_LAUNCH();
     sssp_scan_commit<Index><<<dim3(unsigned(vertex_blocks(g.num_vertices))), kBlockThreads, 0, loop.stream()>>>(
         g, s.dist.data(), s.tentative.data(), s.flag.data(), loop.counters());
@@ -148,7 +148,7 @@ struct SettledSkippingReader {
 
 template <class Index>
 __device__ __forceinline__ SettledSkippingReader<Index> reader_for(const SettledSkippingReader<Index>& read,
-                                                                    uint64_t source) {
+                                                                   uint64_t source) {
   SettledSkippingReader<Index> r = read;
   r.source_dist = read.dist[source];
   return r;

@@ -1,7 +1,12 @@
 // Warp-wide sums and prefix sums (every lane of the warp must call these together; the callers' loops are
-// warp-uniform). block_counters.cuh builds the block-wide counting on them.
+// warp-uniform), by CUB's shuffle-based WarpReduce and WarpScan. block_counters.cuh builds the block-wide counting
+// on them.
 #pragma once
 #include <cstdint>
+#include <cub/warp/warp_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
+
+#include "emogi/gpu_constants.hpp"
 
 namespace emogi {
 
@@ -11,16 +16,16 @@ __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
 
 // The warp's total of `value`, in lane 0.
 __device__ __forceinline__ unsigned long long warp_sum(unsigned long long value) {
-  for (int offset = 16; offset > 0; offset >>= 1) value += __shfl_down_sync(kFullMask, value, offset);
-  return value;
+  using Reduce = cub::WarpReduce<unsigned long long>;
+  __shared__ typename Reduce::TempStorage storage[kMaxWarpsPerBlock];  // empty for a full warp (shuffles only)
+  return Reduce(storage[threadIdx.x / kWarpSize]).Sum(value);
 }
 
 // The sum of `value` over this lane and the lanes below it.
 __device__ __forceinline__ unsigned long long warp_inclusive_sum(unsigned long long value) {
-  for (int offset = 1; offset < 32; offset <<= 1) {
-    const unsigned long long below = __shfl_up_sync(kFullMask, value, offset);
-    if (lane_id() >= unsigned(offset)) value += below;
-  }
+  using Scan = cub::WarpScan<unsigned long long>;
+  __shared__ typename Scan::TempStorage storage[kMaxWarpsPerBlock];  // empty for a full warp (shuffles only)
+  Scan(storage[threadIdx.x / kWarpSize]).InclusiveSum(value, value);
   return value;
 }
 

@@ -19,7 +19,9 @@ constexpr uint64_t kSegmentBytes = 4096;
 constexpr unsigned kPartBits = 24;  // an entry is vertex << 24 | segment number within the list
 
 template <class Index>
-constexpr uint64_t segment_edges() { return kSegmentBytes / sizeof(Index); }
+constexpr uint64_t segment_edges() {
+  return kSegmentBytes / sizeof(Index);
+}
 
 template <class Index>
 __device__ __forceinline__ uint64_t segments_of(uint64_t begin, uint64_t end) {
@@ -103,8 +105,7 @@ class Worklist {
     EMOGI_CHECK_LAUNCH();
   }
   template <class Read, class Op>
-  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Read read, Op op,
-              IterationLoop& loop) {
+  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Read read, Op op, IterationLoop& loop) {
     expand_worklist<Index><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
         g, entries_, count, read, op);
     EMOGI_CHECK_LAUNCH();

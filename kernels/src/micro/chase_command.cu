@@ -53,25 +53,22 @@ uint64_t walk(const std::vector<uint32_t>& lines, uint64_t start, uint64_t steps
   return index;
 }
 
-}  // namespace
-
-int chase_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"modes", "footprints", "steps", "reps", "seed", "out", "device"},
-                     {"allow-managed-oversubscription"});
+int run_chase(const CliArgs& args) {
   const auto modes = micro_modes(args);
-  const auto footprints = byte_list(args, "footprints", "4M,64M,256M,1G,4G,8G");
-  const uint64_t steps = args.get_u64("steps", 20000), reps = args.get_u64("reps", 3), seed = args.get_u64("seed", 1);
+  const auto footprints = byte_list(args, "footprints");
+  const uint64_t steps = args.get_u64("steps"), reps = args.get_u64("reps"), seed = args.get_u64("seed");
   ManagedPolicy policy;
   policy.allow_oversubscription = args.flag("allow-managed-oversubscription");
   AtomicFile out(args.get("out"));
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
 
   DeviceArray<uint64_t> end(1);
   EventTimer timer;
   out.stream() << "mode,footprint_bytes,steps,rep,time_ms,latency_ns,verified\n";
   for (uint64_t footprint : footprints) {
     const uint64_t n = footprint / kCacheLineBytes;
-    if (n < 2 || footprint % kCacheLineBytes) throw std::invalid_argument("footprints must be multiples of 128 bytes, >= 256");
+    if (n < 2 || footprint % kCacheLineBytes)
+      throw std::invalid_argument("footprints must be multiples of 128 bytes, >= 256");
     std::vector<uint32_t> lines(n * kWordsPerLine);
     build_chain(lines, n, seed);
     // The end of the walk on the host is what the GPU must reach; a short permutation is also checked whole.
@@ -94,8 +91,8 @@ int chase_command(int argc, char** argv) {
         if (reached != expected)
           throw std::runtime_error(std::string("chase in ") + name_of(mode) + " memory ended at the wrong line");
         ns.push_back(ms * 1e6 / steps);
-        out.stream() << name_of(mode) << "," << footprint << "," << steps << "," << rep << "," << ms << ","
-                     << ns.back() << ",true\n";
+        out.stream() << name_of(mode) << "," << footprint << "," << steps << "," << rep << "," << ms << "," << ns.back()
+                     << ",true\n";
       }
       std::fprintf(stderr, "chase %-15s %12llu bytes: median %7.1f ns per dependent read\n", name_of(mode),
                    (unsigned long long)footprint, median_of(ns));
@@ -103,6 +100,21 @@ int chase_command(int argc, char** argv) {
   }
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec chase_command() {
+  return {
+      "chase",
+      "latency of one dependent 128-byte read: a pointer chase through a random cycle of lines",
+      {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "4M,64M,256M,1G,4G,8G"),
+       option("steps", "INT", "dependent reads per timed walk", "20000"),
+       option("reps", "INT", "timed walks per mode and size", "3"),
+       option("seed", "INT", "the cycle's random seed", "1"),
+       required("out", "PATH", "the CSV to write, one row per walk"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_chase};
 }
 
 }  // namespace emogi

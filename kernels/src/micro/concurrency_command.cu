@@ -63,26 +63,20 @@ void launch(uint64_t reads_per_warp, unsigned blocks, unsigned threads, const ui
   EMOGI_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-int concurrency_command(int argc, char** argv) {
-  const CliArgs args(argc, argv,
-                     {"modes", "footprints", "request-bytes", "warps", "reads-per-warp", "iterations", "reps", "warmup",
-                      "out", "device"},
-                     {"allow-managed-oversubscription"});
+int run_concurrency(const CliArgs& args) {
   const auto modes = micro_modes(args);
-  const auto footprints = byte_list(args, "footprints", "256M,8G");
-  const auto sizes = byte_list(args, "request-bytes", "32,64,96,128");
-  const auto warps = byte_list(args, "warps", "1,2,4,8,16,32,64,128,256,512,1024,2048,4096");
-  const auto per_warp = byte_list(args, "reads-per-warp", "1,4");
-  const uint64_t iterations = args.get_u64("iterations", 256), reps = args.get_u64("reps", 3);
-  const uint64_t warmup = args.get_u64("warmup", 1);
+  const auto footprints = byte_list(args, "footprints");
+  const auto sizes = byte_list(args, "request-bytes");
+  const auto warps = byte_list(args, "warps");
+  const auto per_warp = byte_list(args, "reads-per-warp");
+  const uint64_t iterations = args.get_u64("iterations"), reps = args.get_u64("reps");
+  const uint64_t warmup = args.get_u64("warmup");
   for (uint64_t d : sizes)
     if (d == 0 || d > kCacheLineBytes || d % 32) throw std::invalid_argument("--request-bytes takes 32, 64, 96, 128");
   ManagedPolicy policy;
   policy.allow_oversubscription = args.flag("allow-managed-oversubscription");
   AtomicFile out(args.get("out"));
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
 
   uint64_t largest = 0;
   for (uint64_t f : footprints) largest = std::max(largest, f);
@@ -118,18 +112,36 @@ int concurrency_command(int argc, char** argv) {
               const double ms = timer.elapsed_ms();
               const double requests = double(w) * k * iterations;
               rate.push_back(requests / (ms * 1e3));
-              out.stream() << name_of(mode) << "," << footprint << "," << d << "," << w << "," << k << "," << rep
-                           << "," << uint64_t(requests) << "," << ms << "," << requests * d / (ms * 1e6) << ","
-                           << rate.back() << "\n";
+              out.stream() << name_of(mode) << "," << footprint << "," << d << "," << w << "," << k << "," << rep << ","
+                           << uint64_t(requests) << "," << ms << "," << requests * d / (ms * 1e6) << "," << rate.back()
+                           << "\n";
             }
             if (w == warps.back())
               std::fprintf(stderr, "concurrency %-15s %11llu B, %3llu-B reads x %llu per warp, %llu warps: %7.1f M/s\n",
-                           name_of(mode), (unsigned long long)footprint, (unsigned long long)d,
-                           (unsigned long long)k, (unsigned long long)w, median_of(rate));
+                           name_of(mode), (unsigned long long)footprint, (unsigned long long)d, (unsigned long long)k,
+                           (unsigned long long)w, median_of(rate));
           }
     }
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec concurrency_command() {
+  return {
+      "concurrency",
+      "random-read throughput against the reads in flight (warps x reads per warp)",
+      {micro_modes_option(), option("footprints", "LIST", "array sizes (K, M, G)", "256M,8G"),
+       option("request-bytes", "LIST", "bytes per read: 32, 64, 96 or 128", "32,64,96,128"),
+       option("warps", "LIST", "warps reading at once", "1,2,4,8,16,32,64,128,256,512,1024,2048,4096"),
+       option("reads-per-warp", "LIST", "independent reads a warp keeps in flight: 1, 2, 4 or 8", "1,4"),
+       option("iterations", "INT", "reads per warp and slot in a timed launch", "256"),
+       option("reps", "INT", "timed launches per setting", "3"),
+       option("warmup", "INT", "untimed launches before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per launch"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_concurrency};
 }
 
 }  // namespace emogi

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "emogi/access.cuh"
@@ -74,18 +75,14 @@ void launch(Variant v, bool whole_lines, const DeviceGraph<Index>& g, uint64_t* 
     kernel<<<dim3(unsigned(blocks)), kBlockThreads>>>(g, sums);
     EMOGI_CHECK_LAUNCH();
   };
-  const uint64_t n = g.num_vertices;
-  switch (v) {
-    case Variant::Naive: return run(sum_lists<NaiveAccess, false, Index>, scan_blocks<NaiveAccess>(n, 0));
-    case Variant::Merged: return run(sum_lists<MergedAccess, false, Index>, scan_blocks<MergedAccess>(n, 0));
-    case Variant::MergedAligned:
-      return whole_lines ? run(sum_lists<MergedAlignedAccess, true, Index>, scan_blocks<MergedAlignedAccess>(n, 0))
-                         : run(sum_lists<MergedAlignedAccess, false, Index>, scan_blocks<MergedAlignedAccess>(n, 0));
-    case Variant::Chunked:
-      return whole_lines ? run(sum_lists<ChunkedAccess, true, Index>, scan_blocks<ChunkedAccess>(n, 0))
-                         : run(sum_lists<ChunkedAccess, false, Index>, scan_blocks<ChunkedAccess>(n, 0));
-    default: throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
-  }
+  const bool known = with_access(v, [&](auto access) {
+    using Access = decltype(access);
+    const uint64_t blocks = scan_blocks<Access>(g.num_vertices, 0);
+    if constexpr (std::is_base_of_v<MergedAlignedAccess, Access>)  // only the aligned walks widen to whole lines
+      if (whole_lines) return run(sum_lists<Access, true, Index>, blocks);
+    run(sum_lists<Access, false, Index>, blocks);
+  });
+  if (!known) throw std::invalid_argument(std::string("emogi lists has no variant ") + name_of(v));
 }
 
 template <class Index>
@@ -158,52 +155,48 @@ void measure(const MappedCsr& g, const std::string& name, const std::vector<Vari
                                    std::to_string(*bad.second) + " on the CPU");
         if (rep < warmup) continue;
         times.push_back(ms);
-        out.stream() << name << "," << walk << "," << name_of(mode) << "," << sizeof(Index) << ","
-                     << rep - warmup << "," << ms << "," << g.edge_list_bytes() << ","
-                     << g.edge_list_bytes() / (ms * 1e6) << ",";
-        if (requests.requests) out.stream() << requests.requests << "," << requests.sectors;
-        else out.stream() << ",";
+        out.stream() << name << "," << walk << "," << name_of(mode) << "," << sizeof(Index) << "," << rep - warmup
+                     << "," << ms << "," << g.edge_list_bytes() << "," << g.edge_list_bytes() / (ms * 1e6) << ",";
+        if (requests.requests)
+          out.stream() << requests.requests << "," << requests.sectors;
+        else
+          out.stream() << ",";
         out.stream() << ",true\n";
       }
       const double med = median_of(times);
       std::fprintf(stderr, "lists %s w%zu %-15s %-15s median %8.2f ms, %6.1f GB/s of lists", name.c_str(),
                    sizeof(Index), name_of(mode), walk.c_str(), med, g.edge_list_bytes() / (med * 1e6));
-      if (requests.requests)
-        std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
+      if (requests.requests) std::fprintf(stderr, ", %.1f B a request", 32.0 * requests.sectors / requests.requests);
       std::fprintf(stderr, "\n");
     }
   }
 }
 
-}  // namespace
-
-int lists_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"graph", "name", "variants", "modes", "reps", "warmup", "out", "device",
-                                  "gpu-memory-budget"},
-                     {"allow-managed-oversubscription", "no-verify-checksum", "whole-lines"});
+int run_lists(const CliArgs& args) {
   std::vector<Variant> variants;
-  for (const auto& s : args.get_list("variants", "merged-aligned")) {
+  for (const auto& s : args.get_list("variants")) {
     variants.push_back(parse_variant(s));
-    if (static_cast<int>(variants.back()) > static_cast<int>(Variant::Chunked))
-      throw std::invalid_argument("emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, "
-                                  "chunked), not " + s);
+    if (!is_access_variant(variants.back()))
+      throw std::invalid_argument(
+          "emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, chunked), not " + s);
   }
   const bool whole_lines = args.flag("whole-lines");
   for (Variant v : variants)
     if (whole_lines && v != Variant::MergedAligned && v != Variant::Chunked)
-      throw std::invalid_argument(std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), "
-                                              "not ") + name_of(v));
+      throw std::invalid_argument(
+          std::string("--whole-lines widens the aligned walks only (merged-aligned, chunked), not ") + name_of(v));
   const auto modes = micro_modes(args);
-  const uint64_t reps = args.get_u64("reps", 5), warmup = args.get_u64("warmup", 1);
+  const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
   PlacementOptions placement;
   placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
   AtomicFile out(args.get("out"));
 
-  select_device(int(args.get_u64("device", 0)));
+  select_device(int(args.get_u64("device")));
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
-  const std::string name = args.get("name", graph.path().substr(graph.path().find_last_of('/') + 1));
+  const std::string name =
+      args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
   if (graph.index_bytes() == 4)
     measure<uint32_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
@@ -211,6 +204,25 @@ int lists_command(int argc, char** argv) {
     measure<uint64_t>(graph, name, variants, modes, whole_lines, reps, warmup, placement, out);
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec lists_command() {
+  return {
+      "lists",
+      "every neighbour list read once per access pattern: the link use a walk can reach",
+      {required("graph", "PATH", "the graph file (emogi CSR)"),
+       option("name", "NAME", "the graph's name in the table (default: the file name)"),
+       option("variants", "LIST", "naive, merged, merged-aligned and/or chunked", "merged-aligned"),
+       micro_modes_option(), option("reps", "INT", "timed passes per variant and mode", "5"),
+       option("warmup", "INT", "untimed passes before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per pass"), option("device", "INT", "the CUDA device", "0"),
+       option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
+       flag("no-verify-checksum", "skip the graph file's checksum"),
+       flag("whole-lines", "the aligned walks read their first and last lines whole (an experiment)")},
+      run_lists};
 }
 
 }  // namespace emogi

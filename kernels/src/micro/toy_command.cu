@@ -50,24 +50,20 @@ void launch(const std::string& pattern, const void* src, void* dst, uint64_t byt
   EMOGI_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-int toy_command(int argc, char** argv) {
-  const CliArgs args(argc, argv, {"bytes", "modes", "patterns", "elements", "reps", "warmup", "out", "device"},
-                     {"allow-managed-oversubscription"});
-  const uint64_t bytes = parse_bytes(args.get("bytes", "2G"));
+int run_toy(const CliArgs& args) {
+  const uint64_t bytes = parse_bytes(args.get("bytes"));
   const auto modes = micro_modes(args);
-  const auto patterns = args.get_list("patterns", "strided,merged-aligned,merged-misaligned");
+  const auto patterns = args.get_list("patterns");
   for (const auto& p : patterns)
     if (std::find(kPatterns.begin(), kPatterns.end(), p) == kPatterns.end())
       throw std::invalid_argument("unknown pattern '" + p + "' (strided, merged-aligned, merged-misaligned)");
-  const auto elements = args.get_list("elements", "4,8");
-  const uint64_t reps = args.get_u64("reps", 3), warmup = args.get_u64("warmup", 1);
+  const auto elements = args.get_list("elements");
+  const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   if (bytes % kCacheLineBytes) throw std::invalid_argument("--bytes must be a multiple of 128");
   ManagedPolicy policy;
   policy.allow_oversubscription = args.flag("allow-managed-oversubscription");
   AtomicFile out(args.get("out"));
-  const int device = int(args.get_u64("device", 0));
+  const int device = int(args.get_u64("device"));
   select_device(device);
   int sms = 0;
   EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -99,8 +95,8 @@ int toy_command(int argc, char** argv) {
           timer.stop(0);
           const double ms = timer.elapsed_ms();
           gbps.push_back(bytes / (ms * 1e6));
-          out.stream() << pattern << "," << name_of(mode) << "," << element << "," << bytes << "," << rep << ","
-                       << ms << "," << gbps.back() << ",true\n";
+          out.stream() << pattern << "," << name_of(mode) << "," << element << "," << bytes << "," << rep << "," << ms
+                       << "," << gbps.back() << ",true\n";
         }
         // The misaligned pattern skips the first 32 bytes; everything it copies must equal the source.
         const uint64_t skip = pattern == "merged-misaligned" ? 32 : 0;
@@ -114,6 +110,23 @@ int toy_command(int argc, char** argv) {
   }
   out.commit();
   return 0;
+}
+
+}  // namespace
+
+CommandSpec toy_command() {
+  return {
+      "toy",
+      "EMOGI's zero-copy toy: an array copied to GPU memory by each access pattern, then checked",
+      {option("bytes", "SIZE", "the array's size (K, M, G), a multiple of 128", "2G"), micro_modes_option(),
+       option("patterns", "LIST", "strided, merged-aligned and/or merged-misaligned",
+              "strided,merged-aligned,merged-misaligned"),
+       option("elements", "LIST", "element sizes in bytes: 4 and/or 8", "4,8"),
+       option("reps", "INT", "timed copies per setting", "3"),
+       option("warmup", "INT", "untimed copies before them", "1"),
+       required("out", "PATH", "the CSV to write, one row per copy"), option("device", "INT", "the CUDA device", "0"),
+       flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
+      run_toy};
 }
 
 }  // namespace emogi

@@ -1,9 +1,10 @@
 // BFS: the paper's scan variants, work lists and direction-optimising; depths checked against a queue BFS.
+#include "emogi/bfs.cuh"
+
 #include <map>
 #include <stdexcept>
 #include <string>
 
-#include "emogi/bfs.cuh"
 #include "emogi/bfs_frontier.cuh"
 #include "emogi/fingerprint.hpp"
 #include "emogi/problems.hpp"
@@ -16,12 +17,6 @@ template <class Index>
 class BfsProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::Bfs;
-  static constexpr bool kRooted = true, kWeighted = false;
-  static std::string unsupported(Variant v, const MappedCsr& g) {
-    if (v == Variant::DirectionOptimizing && g.directed())
-      return "bottom-up steps read in-neighbours, which a directed graph's lists are not";
-    return "";
-  }
 
   BfsProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), depth_(g.num_vertices()) {}
@@ -35,12 +30,12 @@ class BfsProblem {
                  ref.levels, (unsigned long long)ref.edges_traversed);
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+    return bfs_scan<Access>(g, root, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return bfs_scan<NaiveAccess>(g, root, max_warps, state_);
-      case Variant::Merged: return bfs_scan<MergedAccess>(g, root, max_warps, state_);
-      case Variant::MergedAligned: return bfs_scan<MergedAlignedAccess>(g, root, max_warps, state_);
-      case Variant::Chunked: return bfs_scan<ChunkedAccess>(g, root, max_warps, state_);
       case Variant::Frontier: return bfs_frontier(g, root, max_warps, false, state_);
       case Variant::DirectionOptimizing: return bfs_frontier(g, root, max_warps, true, state_);
       default: throw std::logic_error("no BFS kernel for this variant");
@@ -48,8 +43,8 @@ class BfsProblem {
   }
 
   Verified verify(uint64_t root, const RunStats& stats, const std::string& what) {
-    EMOGI_CUDA_CHECK(cudaMemcpy(depth_.data(), state_.depth.data(), depth_.size() * sizeof(uint32_t),
-                                cudaMemcpyDeviceToHost));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(depth_.data(), state_.depth.data(), depth_.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (corrupt_) depth_.back() ^= 1;
     const Expected& e = expected_.at(root);
     if (fingerprint(depth_) != e.fingerprint || stats.iterations != e.levels) {
@@ -78,8 +73,6 @@ class BfsProblem {
 
 }  // namespace
 
-void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<BfsProblem>(g, opt);
-}
+void measure_bfs(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<BfsProblem>(g, opt); }
 
 }  // namespace emogi

@@ -1,9 +1,10 @@
 // CC: the paper's label-propagation scan variants and Afforest; labels (smallest vertex id of each component)
 // checked against union-find.
+#include "emogi/cc.cuh"
+
 #include <stdexcept>
 #include <string>
 
-#include "emogi/cc.cuh"
 #include "emogi/fingerprint.hpp"
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
@@ -15,15 +16,11 @@ template <class Index>
 class CcProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::Cc;
-  static constexpr bool kRooted = false, kWeighted = false;
-  static std::string unsupported(Variant, const MappedCsr& g) {
-    if (g.directed()) return "connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
-    return "";
-  }
 
   CcProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices()), label_(g.num_vertices()) {
-    for (uint64_t v = 0; v < g.num_vertices(); ++v) sampled_entries_ += std::min<uint64_t>(g.degree(v), kAfforestRounds);
+    for (uint64_t v = 0; v < g.num_vertices(); ++v)
+      sampled_entries_ += std::min<uint64_t>(g.degree(v), kAfforestRounds);
   }
 
   void expect(uint64_t) {
@@ -33,12 +30,12 @@ class CcProblem {
     std::fprintf(stderr, "reference CC: %llu components\n", (unsigned long long)components_);
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+    return cc_scan<Access>(g, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return cc_scan<NaiveAccess>(g, max_warps, state_);
-      case Variant::Merged: return cc_scan<MergedAccess>(g, max_warps, state_);
-      case Variant::MergedAligned: return cc_scan<MergedAlignedAccess>(g, max_warps, state_);
-      case Variant::Chunked: return cc_scan<ChunkedAccess>(g, max_warps, state_);
       case Variant::Afforest: {
         RunStats r = cc_afforest(g, max_warps, state_);
         r.edges_traversed += sampled_entries_;
@@ -49,8 +46,8 @@ class CcProblem {
   }
 
   Verified verify(uint64_t, const RunStats& stats, const std::string& what) {
-    EMOGI_CUDA_CHECK(cudaMemcpy(label_.data(), state_.label.data(), label_.size() * sizeof(Label),
-                                cudaMemcpyDeviceToHost));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(label_.data(), state_.label.data(), label_.size() * sizeof(Label), cudaMemcpyDeviceToHost));
     if (corrupt_) label_.back() ^= 1;
     if (fingerprint(label_) != expected_) {
       std::vector<uint64_t> gpu(label_.begin(), label_.end());
@@ -60,7 +57,9 @@ class CcProblem {
   }
 
  private:
-  std::vector<uint64_t> reference() const { return reference_cc(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices()); }
+  std::vector<uint64_t> reference() const {
+    return reference_cc(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices());
+  }
   const MappedCsr& g_;
   bool corrupt_;
   CcState state_;
@@ -70,8 +69,6 @@ class CcProblem {
 
 }  // namespace
 
-void measure_cc(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<CcProblem>(g, opt);
-}
+void measure_cc(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<CcProblem>(g, opt); }
 
 }  // namespace emogi

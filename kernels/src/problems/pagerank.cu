@@ -1,9 +1,10 @@
 // PageRank: the paper's push-style delta PageRank in scan, work-list and Gauss-Seidel schedules; values checked
 // against the fixed point they approximate (references.hpp).
+#include "emogi/pagerank.cuh"
+
 #include <stdexcept>
 #include <string>
 
-#include "emogi/pagerank.cuh"
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
 
@@ -14,8 +15,6 @@ template <class Index>
 class PageRankProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
-  static constexpr bool kRooted = false, kWeighted = false;
-  static std::string unsupported(Variant, const MappedCsr&) { return ""; }
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), value_(g.num_vertices()) {
@@ -26,12 +25,13 @@ class PageRankProblem {
 
   void expect(uint64_t) {}  // the check needs no precomputed reference
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+    return pagerank<Access>(g, true, max_warps, params_, state_);
+  }
+  // `frontier`: pagerank's work-list schedule, which leaves its Access unused.
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return pagerank<NaiveAccess>(g, true, max_warps, params_, state_);
-      case Variant::Merged: return pagerank<MergedAccess>(g, true, max_warps, params_, state_);
-      case Variant::MergedAligned: return pagerank<MergedAlignedAccess>(g, true, max_warps, params_, state_);
-      case Variant::Chunked: return pagerank<ChunkedAccess>(g, true, max_warps, params_, state_);
       case Variant::Frontier: return pagerank<MergedAlignedAccess>(g, false, max_warps, params_, state_);
       case Variant::GaussSeidel: return pagerank_gauss_seidel(g, max_warps, params_, state_);
       default: throw std::logic_error("no PageRank kernel for this variant");
@@ -40,15 +40,14 @@ class PageRankProblem {
 
   Verified verify(uint64_t, const RunStats& stats, const std::string& what) {
     if (stats.iterations >= params_.max_iterations)
-      throw std::runtime_error("PageRank did not converge in " + std::to_string(params_.max_iterations) +
-                               " rounds (" + what + ")");
-    EMOGI_CUDA_CHECK(cudaMemcpy(value_.data(), state_.value.data(), value_.size() * sizeof(float),
-                                cudaMemcpyDeviceToHost));
+      throw std::runtime_error("PageRank did not converge in " + std::to_string(params_.max_iterations) + " rounds (" +
+                               what + ")");
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(value_.data(), state_.value.data(), value_.size() * sizeof(float), cudaMemcpyDeviceToHost));
     if (corrupt_) value_.back() += 1.0f;
     const PageRankCheck check = check_pagerank(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices(), !g_.directed(),
                                                value_, params_.alpha, params_.tolerance);
-    if (!check.failure.empty())
-      throw std::runtime_error("PageRank result mismatch (" + what + "): " + check.failure);
+    if (!check.failure.empty()) throw std::runtime_error("PageRank result mismatch (" + what + "): " + check.failure);
     return {stats.edges_traversed, 0, 0};
   }
 
@@ -62,8 +61,6 @@ class PageRankProblem {
 
 }  // namespace
 
-void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<PageRankProblem>(g, opt);
-}
+void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<PageRankProblem>(g, opt); }
 
 }  // namespace emogi

@@ -1,5 +1,7 @@
 // SSSP: the paper's Bellman-Ford scan variants and the bucketed work-list variant; distances checked against
 // Dial's algorithm.
+#include "emogi/sssp.cuh"
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -10,7 +12,6 @@
 #include "emogi/parallel_for.hpp"
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
-#include "emogi/sssp.cuh"
 
 namespace emogi {
 namespace {
@@ -19,11 +20,6 @@ template <class Index>
 class SsspProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::Sssp;
-  static constexpr bool kRooted = true, kWeighted = true;
-  static std::string unsupported(Variant, const MappedCsr& g) {
-    if (!g.has_weights()) return g.path() + " has no weights (make the graph with weights)";
-    return "";
-  }
 
   SsspProblem(const MappedCsr& g, const MatrixOptions& opt)
       : g_(g), corrupt_(opt.corrupt_for_testing), delta_(opt.sssp_delta ? opt.sssp_delta : default_delta(g)),
@@ -31,8 +27,8 @@ class SsspProblem {
         dist_(g.num_vertices()) {
     if (least_in_.size() == 0) return;  // only `frontier` reads the bucket width and the least in-edge weights
     const std::vector<uint32_t> least = least_incoming(g);
-    EMOGI_CUDA_CHECK(cudaMemcpy(least_in_.data(), least.data(), least.size() * sizeof(uint32_t),
-                                cudaMemcpyHostToDevice));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(least_in_.data(), least.data(), least.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
     const uint32_t overall = least.empty() ? kInfinity : *std::min_element(least.begin(), least.end());
     std::fprintf(stderr, "sssp: frontier bucket width delta = %u, least weight %u\n", delta_, overall);
   }
@@ -43,24 +39,24 @@ class SsspProblem {
     expected_[root] = fingerprint(reference(root));
   }
 
-  RunStats run(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  template <class Access>
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+    return sssp_scan<Access>(g, root, max_warps, state_);
+  }
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
     switch (v) {
-      case Variant::Naive: return sssp_scan<NaiveAccess>(g, root, max_warps, state_);
-      case Variant::Merged: return sssp_scan<MergedAccess>(g, root, max_warps, state_);
-      case Variant::MergedAligned: return sssp_scan<MergedAlignedAccess>(g, root, max_warps, state_);
-      case Variant::Chunked: return sssp_scan<ChunkedAccess>(g, root, max_warps, state_);
       case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, least_in_.data(), state_);
       default: throw std::logic_error("no SSSP kernel for this variant");
     }
   }
 
   Verified verify(uint64_t root, const RunStats& stats, const std::string& what) {
-    EMOGI_CUDA_CHECK(cudaMemcpy(dist_.data(), state_.dist.data(), dist_.size() * sizeof(uint32_t),
-                                cudaMemcpyDeviceToHost));
+    EMOGI_CUDA_CHECK(
+        cudaMemcpy(dist_.data(), state_.dist.data(), dist_.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     if (corrupt_) dist_.back() ^= 1;
     if (fingerprint(dist_) != expected_.at(root))
-      throw std::runtime_error("SSSP result mismatch (" + what + "): " +
-                               first_difference(dist_, reference(root), "distance"));
+      throw std::runtime_error("SSSP result mismatch (" + what +
+                               "): " + first_difference(dist_, reference(root), "distance"));
     return {stats.edges_traversed, 0, 0};
   }
 
@@ -114,8 +110,6 @@ class SsspProblem {
 
 }  // namespace
 
-void measure_sssp(const MappedCsr& g, const MatrixOptions& opt) {
-  measure_by_width<SsspProblem>(g, opt);
-}
+void measure_sssp(const MappedCsr& g, const MatrixOptions& opt) { measure_by_width<SsspProblem>(g, opt); }
 
 }  // namespace emogi
