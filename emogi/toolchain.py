@@ -40,7 +40,7 @@ def find_nvcc(preference="auto"):
         if c and Path(c).is_file():
             return Path(c)
     raise ToolchainError(
-        "no CUDA compiler found: install a CUDA toolkit, or `pip install \"cuda-toolkit[nvcc,cudart,nvtx]==13.0.*\"` "
+        "no CUDA compiler found: install a CUDA toolkit, or `pip install \"cuda-toolkit[nvcc,cudart,nvtx,cccl]==13.0.*\"` "
         "(envs/requirements.txt does), or set build.nvcc in the config")
 
 
