@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# The bench as rules (`snakemake bench`) against the one-job bench it replaced (emogi/bench.py before the rules,
-# commit adc5067), on the same small config: the same cells (algorithm x graph x width x variant x mode, in the
-# same order, with the same run counts), the same columns in runs.csv and summary.csv, the same roots, graphs and
-# edges traversed, every run verified. On the development machine first:
-#   git show adc5067:emogi/bench.py > old_bench.py      (untracked, so it travels with the working tree)
-#   (device) bash tools/device/bench_same_cells.sh      -> $OUT/{old,new}/ and "same cells" or the difference
-# GRAPHS (default kron:12,urand:12); needs the wheels (snakemake). EMOGI_BINARY=path skips the build.
+# The bench as rules (`snakemake bench`) against an older tree's bench (its emogi/ and kernels/, built here), on the
+# same small config: the same cells (algorithm x graph x width x variant x mode, in the same order, with the same
+# run counts), the same columns in runs.csv and summary.csv, the same roots, graphs and edges traversed, every run
+# verified. On the development machine first (the one-job bench, before the rules, is adc5067):
+#   mkdir -p build/old-src && git archive adc5067 emogi kernels | tar -x -C build/old-src
+#   (device, carry build/old-src) bash tools/device/bench_same_cells.sh  -> $OUT/{old,new}/, "same cells" or the difference
+# OLD_TREE (default build/old-src), GRAPHS (default kron:12,urand:12); needs the wheels (snakemake).
 set -uo pipefail
 . tools/device/setup.sh
+OLD=${OLD_TREE:-build/old-src}
+[ -f "$OLD/emogi/bench.py" ] || { echo "$OLD/emogi/bench.py missing: see the header of $0"; exit 1; }
+python3 -m emogi.toolchain --source "$OLD/kernels" --build build/old-bin --arch 90 > "$OUT/build_old.log" 2>&1 &
 build_kernels
+wait
 G=${GRAPHS:-kron:12,urand:12}
-[ -f old_bench.py ] || { echo "old_bench.py missing: git show adc5067:emogi/bench.py > old_bench.py"; exit 1; }
 log "old: one job"
 mkdir -p "$OUT/old"
-timeout 500 python3 old_bench.py --binary "$EMOGI_BINARY" --graphs "$G" --widths 8,4 --roots 2 --reps 1 --warmup 1 \
-  --graph-dir /tmp/oldg --out-dir "$OUT/old" > "$OUT/old/stdout.txt" 2> "$OUT/old/bench.log"; echo "old exit $?"
+(cd "$OLD" && PYTHONPATH=$PWD:/tmp/site timeout 500 python3 -m emogi.bench --binary "$OLDPWD/build/old-bin/emogi" \
+  --graphs "$G" --widths 8,4 --roots 2 --reps 1 --warmup 1 --graph-dir /tmp/oldg --out-dir "$OUT/old") \
+  > "$OUT/old/stdout.txt" 2> "$OUT/old/bench.log"; echo "old exit $?"
 log "new: snakemake bench"
 bench_target "$OUT/new" 500 graphs="[$G]" widths=[8,4] roots=2 reps=1 warmup=1; echo "new exit $?"
 python3 - "$OUT" <<'PY'
