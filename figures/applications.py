@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import ALGORITHMS, APP_COLUMNS
-from emogi.tables import TableError, default_launch, read_table
-from figures import style
+from emogi.tables import TableError, default_launch, read_table, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.bounds import mean_of_root_medians
 
 ALGORITHM_LABELS = {"bfs": "BFS", "sssp": "SSSP", "cc": "CC", "pagerank": "PR"}
@@ -25,17 +26,17 @@ def load_apps(path, figure: str) -> pd.DataFrame:
         return read_table(path, "apps")
     except TableError as e:
         if e.state == "columns":
-            raise style.FigureDataError(f"figure {figure}: {e}") from None
+            raise FigureDataError(f"figure {figure}: {e}") from None
         return pd.DataFrame(columns=APP_COLUMNS)
 
 
-APPS_INPUT = style.Input("apps", load_apps, "apps.csv (schema table 'apps'); empty: the figure says so")
+APPS_INPUT = cli.Input("apps", load_apps, "apps.csv (schema table 'apps'); empty: the figure says so")
 
 
 def app_times(apps: pd.DataFrame) -> pd.DataFrame:
     """Time per KEYS: the mean over roots of the per-root median over reps (as Fig. 9 does for BFS; CC and
     PageRank have no root, so their time is the median over reps). Default launches, verified rows only."""
-    runs = style.verified_rows(default_launch(apps)).copy()
+    runs = verified_rows(default_launch(apps)).copy()
     if runs.empty:
         return pd.DataFrame(columns=KEYS + ["time_ms", "n_roots", "n_reps_min"])
     runs["root"] = pd.to_numeric(runs["root"], errors="coerce").fillna(-1)  # CC, PageRank: one placeholder root

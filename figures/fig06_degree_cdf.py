@@ -26,6 +26,7 @@ import pandas as pd
 
 from emogi.degree_histogram import COLUMNS, edges_cdf
 from figures import style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig06_degree_cdf"
 CUT = 96  # the paper's axis limit
@@ -41,10 +42,10 @@ def load_histograms(paths) -> pd.DataFrame:
         try:
             frame = pd.read_csv(p)
         except (FileNotFoundError, pd.errors.EmptyDataError) as e:
-            raise style.FigureDataError(f"figure {FIGURE}: cannot read {p}: {e}") from None
+            raise FigureDataError(f"figure {FIGURE}: cannot read {p}: {e}") from None
         missing = [c for c in COLUMNS if c not in frame.columns]
         if missing or frame.empty:
-            raise style.FigureDataError(f"figure {FIGURE}: {p} is empty or lacks columns {missing}")
+            raise FigureDataError(f"figure {FIGURE}: {p} is empty or lacks columns {missing}")
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
@@ -89,7 +90,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         table = cdf_table(load_histograms(args.degrees))
-    except style.FigureDataError as e:
+    except FigureDataError as e:
         raise SystemExit(f"error: {e}") from None
     style.save(draw(table), args.out)
     if args.out_csv:

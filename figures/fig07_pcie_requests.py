@@ -23,7 +23,8 @@ import pandas as pd
 
 from emogi.schema import VARIANTS, ZERO_COPY_MODES
 from emogi.tables import default_launch
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig07"
 DEFINITION = ("requests = system-memory read requests of the profiled traversal's kernels (Nsight Compute "
@@ -38,8 +39,8 @@ def requests(profile: pd.DataFrame) -> pd.DataFrame:
     prof = default_launch(profile)
     prof = prof[prof["mode"].isin(ZERO_COPY_MODES) & (prof["algorithm"] == "bfs")]
     if prof.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the "
-                                    "zero-copy modes")
+        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the "
+                              "zero-copy modes")
     keys = ["graph", "edge_bytes", "variant", "mode"]
     out = prof.groupby(keys, as_index=False).agg(requests=("sysmem_read_requests", "sum"),
                                                  sectors=("sysmem_read_sectors", "sum"))
@@ -80,8 +81,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 7 analogue: PCIe read requests of BFS",
-                             tables=["profile"], compute=requests, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 7 analogue: PCIe read requests of BFS",
+                           tables=["profile"], compute=requests, draw=draw)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ import pandas as pd
 
 from emogi.schema import VARIANTS
 from emogi.tables import default_launch
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig08"
@@ -43,12 +44,12 @@ def bandwidths(profile: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
     try:
         peak, spread = fit_link_bandwidth(link)
     except ValueError as e:
-        raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
+        raise FigureDataError(f"figure {FIGURE}: {e}") from None
     profile = default_launch(profile)
     prof = profile[profile["mode"].isin(PLOTTED_MODES) & (profile["algorithm"] == "bfs")]
     if prof.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in modes "
-                                    f"{list(PLOTTED_MODES)}")
+        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in modes "
+                              f"{list(PLOTTED_MODES)}")
     keys = ["graph", "edge_bytes", "variant", "mode"]
     out = prof.groupby(keys, as_index=False).agg(pcie_read_bytes=("pcie_read_bytes", "sum"),
                                                  gpu_time_ns=("gpu_time_ns", "sum"),
@@ -83,8 +84,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 8 analogue: achieved PCIe read bandwidth of BFS", tables=["profile", "link"],
-                             compute=bandwidths, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 8 analogue: achieved PCIe read bandwidth of BFS", tables=["profile", "link"],
+                           compute=bandwidths, draw=draw)
 
 
 if __name__ == "__main__":

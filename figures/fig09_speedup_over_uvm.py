@@ -23,7 +23,8 @@ import pandas as pd
 
 from emogi.schema import VARIANTS
 from emogi.tables import default_launch
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.bounds import traversal_time_ms
 
 FIGURE = "fig09"
@@ -41,7 +42,7 @@ def speedups(runs: pd.DataFrame) -> pd.DataFrame:
     times = traversal_time_ms(default_launch(runs))
     uvm = times[times["mode"] == "uvm"]
     if uvm.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the runs table has no uvm rows (the baseline)")
+        raise FigureDataError(f"figure {FIGURE} has no data: the runs table has no uvm rows (the baseline)")
     best = uvm.loc[uvm.groupby(["graph", "edge_bytes"])["time_ms"].idxmin(),
                    ["graph", "edge_bytes", "time_ms", "variant"]]
     best = best.rename(columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
@@ -51,7 +52,7 @@ def speedups(runs: pd.DataFrame) -> pd.DataFrame:
     if lost:  # a panel without a baseline cannot show speedups; say so rather than drop it silently
         print(f"{FIGURE}: no uvm runs for {sorted(lost)}; those panels are left out", file=sys.stderr)
     if out.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: no graph has both uvm and zero-copy runs")
+        raise FigureDataError(f"figure {FIGURE} has no data: no graph has both uvm and zero-copy runs")
     out["speedup"] = out["uvm_baseline_ms"] / out["time_ms"]
     out = out.assign(_v=out["variant"].map(VARIANTS.index), _m=out["mode"].map(PLOTTED_MODES.index))
     out = out.sort_values(["graph", "edge_bytes", "_v", "_m"], ignore_index=True)
@@ -84,8 +85,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 9 analogue: BFS speedup over UVM", tables=["runs"],
-                             compute=speedups, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 9 analogue: BFS speedup over UVM", tables=["runs"],
+                           compute=speedups, draw=draw)
 
 
 if __name__ == "__main__":

@@ -35,12 +35,14 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import ZERO_COPY_MODES
-from figures import style
+from emogi.tables import summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError, load_parameters
 
 FIGURE = "fig_concurrency"
 # optional here: without it the figure has no W and N_max lines
-PARAMETERS_OPTIONAL = style.Input("parameters", style.load_parameters, "parameters.json of the model (model.fit); "
-                                  "optional", required=False)
+PARAMETERS_OPTIONAL = cli.Input("parameters", load_parameters, "parameters.json of the model (model.fit); "
+                                "optional", required=False)
 MIN_LEVELS = 3  # a footprint "has a sweep" with at least this many in-flight levels
 KEYS = ["mode", "footprint_bytes", "request_bytes", "warps", "reads_per_warp"]
 DEFINITION = ("T = median over reps of requests × d / time (error bar: IQR); in flight = warps × reads per warp; "
@@ -56,8 +58,8 @@ def _latency_at(lat: pd.DataFrame, mode: str, footprint: int) -> tuple[float, bo
     chased footprints, clamped at the ends (as model.fit.params_for does). Returns (L_us, interpolated)."""
     rows = lat[lat["mode"] == mode].sort_values("footprint_bytes")
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
-                                    f"cannot be computed for that allocation")
+        raise FigureDataError(f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
+                              f"cannot be computed for that allocation")
     exact = rows[rows["footprint_bytes"] == footprint]
     if len(exact):
         return float(exact["latency_us"].iloc[0]), False
@@ -70,8 +72,8 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
     """The plotted numbers: one row per (allocation, footprint, request size, warps, reads per warp)."""
     rows = concurrency[concurrency["mode"].isin(ZERO_COPY_MODES)]
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no rows in the "
-                                    f"zero-copy modes {list(ZERO_COPY_MODES)}")
+        raise FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no rows in the "
+                              f"zero-copy modes {list(ZERO_COPY_MODES)}")
     rows = rows.assign(in_flight=rows["warps"] * rows["reads_per_warp"])
     levels = rows.groupby(["mode", "footprint_bytes"])["in_flight"].nunique()
     swept = levels[levels >= MIN_LEVELS].reset_index()
@@ -81,15 +83,15 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
         g = swept.groupby("mode")["footprint_bytes"]
         chosen = swept[(swept["footprint_bytes"] == g.transform("min")) | (swept["footprint_bytes"] == g.transform("max"))]
     if chosen.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
-                                    f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints
+        raise FigureDataError(f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
+                              f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints
                                                                           else ""))
     rows = rows.merge(chosen[["mode", "footprint_bytes"]], on=["mode", "footprint_bytes"])
-    out = style.summarise_reps(rows, KEYS, "gbps")
+    out = summarise_reps(rows, KEYS, "gbps")
     out = out.merge(rows.groupby(KEYS, as_index=False)["mrps"].median(), on=KEYS)
     out["in_flight"] = out["warps"] * out["reads_per_warp"]
 
-    lat = style.verified_rows(latency).assign(latency_us=lambda f: f["latency_ns"] / 1e3)
+    lat = verified_rows(latency).assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     lat = lat.groupby(["mode", "footprint_bytes"], as_index=False)["latency_us"].median()
     at = {(m, f): _latency_at(lat, m, f) for m, f in out[["mode", "footprint_bytes"]].drop_duplicates().itertuples(
         index=False)}
@@ -197,11 +199,11 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(
+    return cli.figure_main(
         argv, figure=FIGURE, description="CXL Fig. 10 analogue: throughput and requests in flight",
         tables=["concurrency", "latency"], inputs=[PARAMETERS_OPTIONAL], compute=concurrency_curves, draw=draw,
-        options=[style.Option("footprints", int, None, "footprints (bytes) to show; default: smallest and largest "
-                              "swept per allocation", nargs="+")])
+        options=[cli.Option("footprints", int, None, "footprints (bytes) to show; default: smallest and largest "
+                            "swept per allocation", nargs="+")])
 
 
 if __name__ == "__main__":

@@ -21,7 +21,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from figures import style
+from emogi.tables import summarise_reps
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_copy_bandwidth"
@@ -41,10 +43,10 @@ def copy_bandwidth(link: pd.DataFrame) -> pd.DataFrame:
     try:
         W, spread = fit_link_bandwidth(link)
     except ValueError as e:
-        raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
+        raise FigureDataError(f"figure {FIGURE}: {e}") from None
     rows = link[link["direction"].isin(DIRECTIONS) & link["host_memory"].isin(HOST_MEMORY)]
     rows = rows[np.isfinite(rows["gbps"].astype(float))]
-    out = style.summarise_reps(rows, ["direction", "host_memory", "size_bytes"], "gbps")
+    out = summarise_reps(rows, ["direction", "host_memory", "size_bytes"], "gbps")
     pinned_h2d = out[(out["direction"] == "h2d") & (out["host_memory"] == "pinned")]
     W_size = int(pinned_h2d.loc[pinned_h2d["gbps"].idxmax(), "size_bytes"])
     line = out.groupby(["direction", "host_memory"])["gbps"]
@@ -102,8 +104,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
-                             tables=["link"], compute=copy_bandwidth, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
+                           tables=["link"], compute=copy_bandwidth, draw=draw)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ import sys
 
 import pandas as pd
 
-from figures import style
+from emogi.tables import summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig_latency"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")
@@ -34,12 +36,12 @@ CSV_COLUMNS = ["mode", "footprint_bytes", "n_reps", "steps", "latency_us", "late
 
 def latencies(latency: pd.DataFrame) -> pd.DataFrame:
     """The plotted numbers: one row per (allocation, footprint); see the module doc."""
-    rows = style.verified_rows(latency)
+    rows = verified_rows(latency)
     rows = rows[rows["mode"].isin(PLOTTED_MODES)].assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the latency table has no verified rows in modes "
-                                    f"{list(PLOTTED_MODES)}")
-    out = style.summarise_reps(rows, ["mode", "footprint_bytes"], "latency_us")
+        raise FigureDataError(f"figure {FIGURE} has no data: the latency table has no verified rows in modes "
+                              f"{list(PLOTTED_MODES)}")
+    out = summarise_reps(rows, ["mode", "footprint_bytes"], "latency_us")
     out = out.merge(rows.groupby(["mode", "footprint_bytes"], as_index=False)["steps"].min(),
                     on=["mode", "footprint_bytes"])
     out = out.assign(_m=out["mode"].map(PLOTTED_MODES.index))
@@ -77,8 +79,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="CXL Fig. 9 analogue: pointer-chase latency",
-                             tables=["latency"], compute=latencies, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="CXL Fig. 9 analogue: pointer-chase latency",
+                           tables=["latency"], compute=latencies, draw=draw)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import MODES, VARIANTS
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig_model_vs_measured"
 DEFINITION = ("measured = mean over roots of the per-root median over reps; predicted = model.predict (D / T(d) of "
@@ -40,8 +41,8 @@ def model_vs_measured(predictions: pd.DataFrame, summary: dict) -> pd.DataFrame:
         (p["predicted_ms"] > 0)
     p = p[ok]
     if p.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: no row of the predictions table has a finite "
-                                    f"measured and predicted time")
+        raise FigureDataError(f"figure {FIGURE} has no data: no row of the predictions table has a finite "
+                              f"measured and predicted time")
     p["ratio"] = p["predicted_ms"] / p["measured_ms"]
     p["rel_error_check"] = p["ratio"] - 1
     p["within_10"] = (p["rel_error_check"].abs() <= 0.10)
@@ -130,9 +131,9 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Model-predicted against measured BFS time",
-                             tables=[], inputs=[style.PREDICTIONS_INPUT, style.SUMMARY_INPUT],
-                             compute=model_vs_measured, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Model-predicted against measured BFS time",
+                           tables=[], inputs=[cli.PREDICTIONS_INPUT, cli.SUMMARY_INPUT],
+                           compute=model_vs_measured, draw=draw)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,9 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import TOY_PATTERNS
-from figures import style
+from emogi.tables import summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_zero_copy_toy"
@@ -46,13 +48,13 @@ def toy_bandwidths(toy: pd.DataFrame, toy_profile: pd.DataFrame | None, link: pd
     try:
         peak, _ = fit_link_bandwidth(link)
     except ValueError as e:
-        raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
-    rows = style.verified_rows(toy)
+        raise FigureDataError(f"figure {FIGURE}: {e}") from None
+    rows = verified_rows(toy)
     rows = rows[rows["pattern"].isin(TOY_PATTERNS) & rows["mode"].isin(PLOTTED_MODES)]
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the toy table has no rows of patterns "
-                                    f"{list(TOY_PATTERNS)} in modes {list(PLOTTED_MODES)}")
-    out = style.summarise_reps(rows, KEYS, "gbps", "timed_gbps")
+        raise FigureDataError(f"figure {FIGURE} has no data: the toy table has no rows of patterns "
+                              f"{list(TOY_PATTERNS)} in modes {list(PLOTTED_MODES)}")
+    out = summarise_reps(rows, KEYS, "gbps", "timed_gbps")
     out = out.merge(rows.groupby(KEYS, as_index=False)["array_bytes"].max(), on=KEYS)
     if toy_profile is not None:
         prof = toy_profile.groupby(KEYS, as_index=False).agg(
@@ -132,9 +134,9 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="EMOGI Fig. 4 analogue: the zero-copy toy copy",
-                             tables=["toy", style.table_input("toy_profile", required=False), "link"],
-                             compute=toy_bandwidths, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="EMOGI Fig. 4 analogue: the zero-copy toy copy",
+                           tables=["toy", cli.table_input("toy_profile", required=False), "link"],
+                           compute=toy_bandwidths, draw=draw)
 
 
 if __name__ == "__main__":

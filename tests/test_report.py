@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from figures import style
+from figures import inputs
 from tests.test_figures import write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def test_pdf_and_json_written(built):
     assert not list(built["pdf"].parent.glob(".*")), "temporary files left behind"
     data = json.loads(built["json"].read_text())
     src = json.loads(built["tables"]["source"].read_text())
-    assert data["source"]["label"] == style.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
+    assert data["source"]["label"] == inputs.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
                                                                  "2000-01-01"
 
 

@@ -49,8 +49,10 @@ from emogi.dataset_table import fmt_count  # noqa: E402
 from emogi.schema import ALGORITHMS, MODES, VARIANTS, WEIGHT_BYTES, ZERO_COPY_MODES  # noqa: E402
 from emogi.tables import TableError, default_launch, read_table, throttled  # noqa: E402
 from figures import style  # noqa: E402
+from figures.inputs import FigureDataError, load_source, source_label  # noqa: E402
 from model.bounds import traversal_time_ms  # noqa: E402
 from model.littles_law import fit_link_bandwidth  # noqa: E402
+from model.outputs import PREDICTION_COLUMNS  # noqa: E402
 
 TEMPLATE = _REPO / "paper" / "report.typ"
 NOT_RECORDED = "not recorded"
@@ -118,6 +120,15 @@ def paper_value(entry: dict, fmt) -> str:
     else:
         text = fmt(v)
     return ("≈ " + text + " (derived)") if entry.get("derived") else text
+
+
+def interval_text(entry: dict, fmt: str = ".3g", unit: str = "") -> str:
+    """A fitted value with its interval, '55.3 GB/s [54.9, 55.6]'."""
+    v, lo, hi = entry.get("value"), entry.get("lo"), entry.get("hi")
+    text = format(float(v), fmt) + unit
+    if lo is not None and hi is not None and math.isfinite(float(lo)) and math.isfinite(float(hi)):
+        text += f" [{format(float(lo), fmt)}, {format(float(hi), fmt)}]"
+    return text
 
 
 def frange(lo: float, hi: float, fmt) -> str:
@@ -747,7 +758,7 @@ def parameters_section(parameters: dict) -> dict:
     def iv(e, fmt, unit=""):
         if e.get("value") is None:
             return "–"
-        return style.interval_text(e, fmt, unit)
+        return interval_text(e, fmt, unit)
 
     rows = [["W (link bandwidth)", "all", "–", iv(parameters["W_gbps"], ".4g", " GB/s"),
              str(parameters["W_gbps"].get("source", ""))]]
@@ -792,9 +803,9 @@ def cxl_comparison(paper: dict, parameters: dict | None, csvs: dict, link_name: 
         W, N = float(parameters["W_gbps"]["value"]), float(parameters["N_max"]["value"])
         rows += [
             ["N_max, requests in flight", f"{e('n_max_gen3')['value']} (Gen 3), {e('n_max_gen45')['value']} (Gen 4, 5)",
-             style.interval_text(parameters["N_max"], ".0f") + f" ({link_name})", e("n_max_gen45")["section"]],
+             interval_text(parameters["N_max"], ".0f") + f" ({link_name})", e("n_max_gen45")["section"]],
             ["W, effective link bandwidth", paper_value(e("W_gen4_gbps"), fgb) + " (Gen 4)",
-             style.interval_text(parameters["W_gbps"], ".3g", " GB/s"), e("W_gen4_gbps")["section"]],
+             interval_text(parameters["W_gbps"], ".3g", " GB/s"), e("W_gen4_gbps")["section"]],
             [f"S needed to fill W with d = {EMOGI_D} B (S ≥ W / d)",
              f"{e('S_required_gen4_miops')['value']} MIOPS (Gen 4), {e('S_required_gen3_miops')['value']} (Gen 3)",
              f"{required_S(W, EMOGI_D):.0f} MIOPS", e("S_required_gen4_miops")["section"]],
@@ -940,7 +951,7 @@ def micro_section(a, root: Path, paper: dict, source: dict) -> dict:
     predictions = None
     if a.predictions:
         predictions = read_csv(a.predictions, "model predictions")
-        missing = [c for c in style.PREDICTION_COLUMNS if c not in predictions.columns]
+        missing = [c for c in PREDICTION_COLUMNS if c not in predictions.columns]
         if missing:
             raise ReportError(f"report: {a.predictions} lacks columns {missing} (model predictions)")
         predictions["max_warps"] = pd.to_numeric(predictions["max_warps"], errors="coerce").fillna(0)
@@ -982,8 +993,8 @@ def rooted(path: Path, root: Path) -> str:
 
 
 def build(a) -> tuple[dict, Path]:
-    source = style.load_source(a.source)
-    label = style.source_label(source)
+    source = load_source(a.source)
+    label = source_label(source)
     paper = yaml.safe_load(a.paper_numbers.read_text())
     runs = read_csv(a.runs, "runs table", "runs")
     link = read_csv(a.link, "link table", "link")
@@ -1077,7 +1088,7 @@ def main(argv=None) -> int:
         json_path = a.out.with_suffix(".json")
         write_bytes(json.dumps(data, indent=1, ensure_ascii=False).encode(), json_path)
         write_bytes(compile_pdf(json_path, root), a.out)
-    except (ReportError, style.FigureDataError, ValueError) as e:
+    except (ReportError, FigureDataError, ValueError) as e:
         raise SystemExit(f"error: {e}") from None
     for w in data["warnings"]:
         print(f"report warning: {w}", file=sys.stderr)
