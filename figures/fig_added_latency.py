@@ -43,6 +43,9 @@ from figures.inputs import FigureDataError, load_summary
 from model.littles_law import LinkParams, max_L
 
 FIGURE = "fig_added_latency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Runtime against added latency (CXL paper Figure 11)"
+DRAWN_FROM = "the model's predictions and parameters"
 STEPS = 101  # points per model line
 RUN_KEYS = ["graph", "algorithm", "variant", "mode", "edge_bytes"]
 DEFINITION = ("lines: model runtime with L + added latency / model runtime at 0 (| = where N_max/L starts to bind); "

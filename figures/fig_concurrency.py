@@ -35,11 +35,15 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import ZERO_COPY_MODES
-from emogi.tables import summarise_reps, verified_rows
+from emogi.tables import TableError, read_table, summarise_reps, verified_rows
 from figures import cli, style
-from figures.inputs import FigureDataError, load_parameters
+from figures.inputs import FigureDataError, ReportError, load_parameters
+from figures.report_format import fbytes, fnum
 
 FIGURE = "fig_concurrency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Throughput and requests in flight (CXL paper Figure 10)"
+DRAWN_FROM = "the concurrency and latency tables"
 # optional here: without it the figure has no W and N_max lines
 PARAMETERS_OPTIONAL = cli.Input("parameters", load_parameters, "parameters.json of the model (model.fit); "
                                 "optional", required=False)
@@ -196,6 +200,31 @@ def draw(table: pd.DataFrame, source: dict):
     style.legend_on_top(fig, handles, labels, ncol=4)
     style.stamp(fig, source, DEFINITION)
     return fig
+
+
+# --- in the report -----------------------------------------------------------------------------------------
+def read_sizes_section(path) -> dict | None:
+    """What a random d-byte read is on the link (Nsight counters of the concurrency sweep): link requests and
+    bytes per read, the request size the L2 saw and the link's bytes per request beyond the payload."""
+    if path is None:
+        return None
+    try:
+        t = read_table(path, "concurrency_profile")
+    except TableError as e:
+        if e.state == "empty":  # an archive that did not profile the reads restores the table header-only
+            return None
+        raise ReportError(f"report: {e} (concurrency profile)") from None
+    rows = []
+    for (mode, footprint, d), g in t.groupby(["mode", "footprint_bytes", "request_bytes"]):
+        reads, requests = float(g["reads"].sum()), float(g["sysmem_read_requests"].sum())
+        payload = 32.0 * float(g["sysmem_read_sectors"].sum())
+        pcie = float(g["pcie_read_bytes"].sum())
+        rows.append([style.MODE_SHORT_LABELS.get(mode, mode), fbytes(footprint), f"{int(d)} B",
+                     fnum(requests / reads) if reads else "–", f"{payload / requests:.1f} B" if requests else "–",
+                     f"{pcie / reads:.1f} B" if reads else "–",
+                     f"{(pcie - payload) / requests:.1f} B" if requests else "–"])
+    return {"columns": ["allocation", "footprint", "read", "link requests per read", "request size (L2)",
+                        "PCIe bytes per read", "overhead per request"], "align": "lllrrrr", "rows": rows}
 
 
 def main(argv=None) -> int:

@@ -16,6 +16,7 @@ Definitions (also printed in the figure footer):
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -24,9 +25,13 @@ import pandas as pd
 from emogi.tables import summarise_reps
 from figures import cli, style
 from figures.inputs import FigureDataError
+from figures.report_format import fgb, fsize, fx, paper_entry, paper_value
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_copy_bandwidth"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Copy bandwidth against transfer size (CF'17 Figure 2)"
+DRAWN_FROM = "the link table"
 DIRECTIONS = ("h2d", "d2h")
 HOST_MEMORY = ("pinned", "pageable")
 NEAR_PEAK = 0.95
@@ -101,6 +106,35 @@ def draw(table: pd.DataFrame, source: dict):
     style.legend_on_top(fig, handles, labels)
     style.stamp(fig, source, DEFINITION)
     return fig
+
+
+# --- in the report -----------------------------------------------------------------------------------------
+def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """CF'17's pinned and pageable copy bandwidth beside ours (fig_copy_bandwidth's CSV)."""
+    def line(direction, host):
+        r = t[(t["direction"] == direction) & (t["host_memory"] == host)]
+        return (float(r["gbps"].max()), float(r["near_peak_size_bytes"].iloc[0])) if len(r) else (math.nan, math.nan)
+
+    pin, pin_size = line("h2d", "pinned")
+    page, page_size = line("h2d", "pageable")
+    d2h_pin, _ = line("d2h", "pinned")
+    d2h_page, _ = line("d2h", "pageable")
+    e = lambda k: paper_entry(paper, "copy_bandwidth", k)  # noqa: E731
+    rows = [
+        ["pageable, host to device (best size)", paper_value(e("pageable_gbps"), lambda v: fgb(v, 0)), fgb(page),
+         e("pageable_gbps")["section"]],
+        ["pinned, host to device (best size) = W", "≈ " + paper_value(e("pinned_gbps"), lambda v: fgb(v, 0)), fgb(pin),
+         e("pinned_gbps")["section"]],
+        ["pinned / pageable, host to device", "≈ " + paper_value(e("pinned_over_pageable"), lambda v: f"{v:g}×"),
+         fx(pin / page, 1),
+         e("pinned_over_pageable")["section"]],
+        ["smallest size within 5% of the best (pinned / pageable)", "> " + fsize(e("peak_from_bytes")["value"]),
+         f"{fsize(pin_size)} / {fsize(page_size)}", e("peak_from_bytes")["section"]],
+        ["device to host, pinned / pageable (best size)", "–", f"{fgb(d2h_pin)} / {fgb(d2h_page)}", "–"],
+    ]
+    ref = paper.get("references", {}).get("cf2017", {})
+    return {"columns": ["quantity", f"paper ({ref.get('system', 'CF’17')})", "ours", "paper section"],
+            "align": "lrrl", "rows": rows}
 
 
 def main(argv=None) -> int:

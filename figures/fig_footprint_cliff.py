@@ -29,6 +29,9 @@ from figures import cli, style
 from figures.inputs import FigureDataError
 
 FIGURE = "fig_footprint_cliff"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Random reads against footprint: the pinned-memory cliff"
+DRAWN_FROM = "the concurrency table"
 REQUEST_SIZES = (128, 32)  # the largest request and the smallest
 SIZE_STYLE = {128: {"linestyle": "-", "marker": "o"}, 32: {"linestyle": "--", "marker": "s"}}
 CLIFF_BYTES = 1 << 30

@@ -25,6 +25,9 @@ from figures import cli, style
 from figures.inputs import FigureDataError
 
 FIGURE = "fig_latency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Latency of one read (CXL paper Figure 9)"
+DRAWN_FROM = "the latency table"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")
 PAPER_HOST_DRAM_US = 1.2  # CXL paper §3.3.1: "which is around 1.2 usec as seen from the GPU" (paper_numbers.yaml)
 DEFINITION = ("latency = median over reps of time / steps of a one-warp pointer chase (128-B-spaced pointers, random "

@@ -38,6 +38,9 @@ from figures.inputs import FigureDataError
 from model.littles_law import optimal_transfer_size, request_rate_miops
 
 FIGURE = "fig_runtime_vs_transfer_size"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Runtime against transfer size (CXL paper Figure 4)"
+DRAWN_FROM = "the amplification table and the model's parameters"
 DEFAULT_PRESET = "pcie4-x16"
 SIZE_RANGE = (32, 4096)  # bytes: zero-copy's sector to a storage page
 HW_STYLES = ("--", "-")  # preset, ours

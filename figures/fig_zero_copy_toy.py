@@ -26,13 +26,17 @@ import sys
 import numpy as np
 import pandas as pd
 
-from emogi.schema import TOY_PATTERNS
+from emogi.schema import TOY_PATTERNS, ZERO_COPY_MODES
 from emogi.tables import summarise_reps, verified_rows
 from figures import cli, style
 from figures.inputs import FigureDataError
+from figures.report_format import fgb, fpct, paper_entry, paper_value, span
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_zero_copy_toy"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "The zero-copy toy copy (EMOGI Figure 4)"
+DRAWN_FROM = "the toy table (and toy_profile, link)"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")  # device last: the off-scale reference
 KEYS = ["pattern", "mode", "element_bytes"]
 DEFINITION = ("bars = median over reps of array bytes / copy-kernel time (error bar: IQR); ◇ = PCIe read bytes / "
@@ -131,6 +135,38 @@ def draw(table: pd.DataFrame, source: dict):
     style.legend_on_top(fig, handles, labels)
     style.stamp(fig, source, DEFINITION)
     return fig
+
+
+# --- in the report -----------------------------------------------------------------------------------------
+def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """EMOGI's toy (§3.3) beside ours (fig_zero_copy_toy's CSV): GB/s, fraction of the copy peak, request size."""
+    e = lambda k: paper_entry(paper, "zero_copy_toy", k)  # noqa: E731
+    modes = [m for m in ZERO_COPY_MODES if m in set(t["mode"])]
+    peak = float(t["peak_gbps"].iloc[0])
+    paper_cell = {
+        "merged-aligned": (paper_value(e("aligned_gbps"), lambda v: fgb(v, 2)) + " (" + paper_value(e("aligned_fraction_of_peak"), fpct)
+                           + ")", e("aligned_gbps")["section"]),
+        "strided": ("≤ " + paper_value(e("strided_bound_gbps"), lambda v: fgb(v, 2)) + " (bound at 1.6–1.0 µs RTT; "
+                    + paper_value(e("strided_fraction_of_peak"), fpct) + ")", e("strided_bound_gbps")["section"]),
+        "merged-misaligned": (paper_value(e("misaligned"), str), e("misaligned")["section"]),
+    }
+    rows = [["pinned cudaMemcpy H2D peak", paper_value(e("copy_peak_gbps"), fgb), span(fgb(peak), len(modes)),
+             e("copy_peak_gbps")["section"]]]
+    for eb in sorted(t["element_bytes"].unique()):
+        for pattern in ("merged-aligned", "strided", "merged-misaligned"):
+            cells = []
+            for m in modes:
+                r = t[(t["pattern"] == pattern) & (t["mode"] == m) & (t["element_bytes"] == eb)]
+                if r.empty:
+                    cells.append("–")
+                    continue
+                r = r.iloc[0]
+                d = "" if pd.isna(r["avg_request_bytes"]) else f", d {r['avg_request_bytes']:.0f} B"
+                cells.append(f"{fgb(r['timed_gbps'])} ({fpct(r['fraction_of_peak'])}{d})")
+            rows.append([f"{style.PATTERN_LABELS[pattern]}, {int(eb)}-B elements", paper_cell[pattern][0], *cells,
+                         paper_cell[pattern][1]])
+    return {"columns": ["quantity", "paper (V100, PCIe 3.0)", *[f"ours, {style.MODE_SHORT_LABELS[m]}" for m in modes],
+                        "paper section"], "align": "l" + "r" * (len(modes) + 1) + "l", "rows": rows}
 
 
 def main(argv=None) -> int:

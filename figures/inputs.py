@@ -8,6 +8,7 @@ input. Both say which file is missing, empty or malformed (emogi.tables and mode
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -106,6 +107,14 @@ def load_summary(path, figure_name: str) -> dict:
 
 
 # --- the report's inputs ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReportFigure:
+    """A figure as the report shows it: its image (absolute from the typst root, as the .typ wants it) and the
+    CSV of its plotted numbers, which the figure script wrote beside the image."""
+    image: str
+    csv: Path
+
+
 def report_csv(path, what: str, table: str | None = None) -> pd.DataFrame:
     """A CSV the report shows (a figure's numbers, a table); ReportError naming `what` if unusable."""
     try:
@@ -116,7 +125,7 @@ def report_csv(path, what: str, table: str | None = None) -> pd.DataFrame:
 
 def report_model_file(read, path, what: str):
     """One of the model's files (a model.outputs reader) for the report; None when there is none."""
-    if not Path(path).is_file():
+    if path is None or not Path(path).is_file():
         return None
     try:
         return read(path)
