@@ -1,5 +1,6 @@
 """Reading the study's tables: one place that says what is wrong with a table a figure, the model or the
-report needs (missing, empty, lacking columns); callers add what they were trying to make."""
+report needs (missing, empty, lacking columns); callers add what they were trying to make. Also the row
+selections and the reduction over reps that every reader of the tables applies the same way."""
 from pathlib import Path
 
 import pandas as pd
@@ -10,7 +11,7 @@ from emogi.schema import check_columns
 class TableError(ValueError):
     def __init__(self, message, state):
         super().__init__(message)
-        self.state = state  # "missing", "empty" or "columns"
+        self.state = state  # "missing", "empty", "columns" or (a JSON file of the model) "invalid"
 
 
 def read_table_or_exit(path, table, program, check_columns=True):
@@ -59,3 +60,21 @@ def throttled(frame: pd.DataFrame) -> pd.DataFrame:
         return frame.iloc[0:0]
     warps = pd.to_numeric(frame["max_warps"], errors="coerce").fillna(0)
     return frame[warps > 0]
+
+
+def verified_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows whose `verified` flag is not false (rows are only written when verified; this guards hand-made ones)."""
+    if "verified" not in frame.columns:
+        return frame
+    return frame[~frame["verified"].astype(str).str.strip().str.lower().isin(["false", "0", "no"])]
+
+
+def summarise_reps(frame: pd.DataFrame, keys: list[str], value: str, prefix: str | None = None) -> pd.DataFrame:
+    """Median and IQR over reps of `value` per `keys`: columns <prefix>, <prefix>_q25, <prefix>_q75, n_reps."""
+    prefix = prefix or value
+    g = frame.groupby(keys, sort=True)[value]
+    out = g.median().rename(prefix).to_frame()
+    out[f"{prefix}_q25"] = g.quantile(0.25)
+    out[f"{prefix}_q75"] = g.quantile(0.75)
+    out["n_reps"] = g.size()
+    return out.reset_index()

@@ -18,6 +18,7 @@ Definitions (also printed in the figure footer):
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -26,6 +27,8 @@ import pandas as pd
 
 from emogi.datasets.degree_histogram import COLUMNS, edges_cdf
 from figures import style
+from figures.inputs import FigureDataError, ReportError, ReportFigure, report_csv
+from figures.report_format import fpct1
 
 FIGURE = "fig06_degree_cdf"
 CUT = 96  # the paper's axis limit
@@ -41,10 +44,10 @@ def load_histograms(paths) -> pd.DataFrame:
         try:
             frame = pd.read_csv(p)
         except (FileNotFoundError, pd.errors.EmptyDataError) as e:
-            raise style.FigureDataError(f"figure {FIGURE}: cannot read {p}: {e}") from None
+            raise FigureDataError(f"figure {FIGURE}: cannot read {p}: {e}") from None
         missing = [c for c in COLUMNS if c not in frame.columns]
         if missing or frame.empty:
-            raise style.FigureDataError(f"figure {FIGURE}: {p} is empty or lacks columns {missing}")
+            raise FigureDataError(f"figure {FIGURE}: {p} is empty or lacks columns {missing}")
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
@@ -81,6 +84,50 @@ def draw(table: pd.DataFrame):
     return fig
 
 
+# --- in the report -----------------------------------------------------------------------------------------
+# What the paper says about Fig. 6, per dataset (quoted from §5.3 and §5.3.1; tests check the quotes).
+PAPER_STATEMENTS = {
+    "GU": ("all of its edges associated with vertices with degree between 16 and 48", "Fig. 6 caption"),
+    "GK": ("The neighbor lists of the GK graph are extremely unbalanced", "§5.3.1"),
+    "ML": ("the ML graph has nearly no edges associated with small degree vertices", "§5.3.1"),
+    "FS": ("have some edges associated with small degree vertices", "§5.3.1"),
+}
+PAPER_CUT_QUOTE = "The horizontal axis of this CDF is cut to 96 as many of the graphs have vertices with an extremely high degree"
+
+
+def report_section(fig: ReportFigure, symbols: dict) -> dict:
+    """Fig. 6 in numbers: the share of each graph's edges by degree band, beside what the paper says
+    (`symbols`: the paper's symbol of each graph, from Table 2)."""
+    t = report_csv(fig.csv, "fig06 numbers")
+    missing = [c for c in CSV_COLUMNS if c not in t.columns]
+    if missing:
+        raise ReportError(f"report: {fig.csv} lacks columns {missing} (fig06)")
+
+    rows, shares = [], {}
+    for graph, g in t.groupby("graph", sort=False):
+        cdf = g.set_index("degree")["edges_cdf"]
+        at = lambda d: float(cdf.get(d, math.nan))  # noqa: E731
+        beyond = float(g["share_beyond_cut"].iloc[0])
+        s = {"below_16": at(15), "16_to_48": at(48) - at(15), "49_to_96": at(CUT) - at(48), "beyond_96": beyond}
+        shares[str(graph)] = s
+        symbol = symbols.get(str(graph))
+        quote, where = PAPER_STATEMENTS.get(symbol, ("–", "")) if symbol else ("–", "")
+        rows.append([str(graph) + (f" ({symbol})" if symbol else ""), *[fpct1(s[k]) for k in s],
+                     f"“{quote}” ({where})" if where else quote])
+
+    def said(graph):
+        s, sym = shares[graph], symbols.get(graph)
+        name = graph + (f" (for {sym})" if sym else "")
+        return (f"{name} has {fpct1(s['16_to_48'])} of its edges on vertices of degree 16 to 48 and "
+                f"{fpct1(s['beyond_96'])} beyond 96")
+
+    return {"image": fig.image, "definition": DEFINITION[0].upper() + DEFINITION[1:],
+            "paper_cut_quote": PAPER_CUT_QUOTE, "shares": shares,
+            "ours_text": "; ".join(said(g) for g in shares) + ".",
+            "table": {"columns": ["graph", "degree < 16", "16 to 48", "49 to 96", "> 96", "the paper (Fig. 6)"],
+                      "align": "lrrrrl", "rows": rows}}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Edges CDF by vertex degree (EMOGI Fig. 6)")
     ap.add_argument("--degrees", type=Path, nargs="+", required=True, help="degree histogram CSVs, one per graph")
@@ -89,7 +136,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         table = cdf_table(load_histograms(args.degrees))
-    except style.FigureDataError as e:
+    except FigureDataError as e:
         raise SystemExit(f"error: {e}") from None
     style.save(draw(table), args.out)
     if args.out_csv:

@@ -23,7 +23,9 @@ import pandas as pd
 
 from emogi.schema import VARIANTS, ZERO_COPY_MODES
 from emogi.tables import default_launch
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError, ReportFigure
+from figures.report_format import fpct1, fx, paper_value, summary_of
 
 FIGURE = "fig07"
 DEFINITION = ("requests = system-memory read requests of the profiled traversal's kernels (Nsight Compute "
@@ -38,8 +40,8 @@ def requests(profile: pd.DataFrame) -> pd.DataFrame:
     prof = default_launch(profile)
     prof = prof[prof["mode"].isin(ZERO_COPY_MODES) & (prof["algorithm"] == "bfs")]
     if prof.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the "
-                                    "zero-copy modes")
+        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the "
+                              "zero-copy modes")
     keys = ["graph", "edge_bytes", "variant", "mode"]
     out = prof.groupby(keys, as_index=False).agg(requests=("sysmem_read_requests", "sum"),
                                                  sectors=("sysmem_read_sectors", "sum"))
@@ -79,9 +81,40 @@ def draw(table: pd.DataFrame, source: dict):
     return fig
 
 
+# --- in the report (with Fig. 10) --------------------------------------------------------------------------
+def report_section(fig07: ReportFigure | None, fig10: ReportFigure | None, paper: dict) -> dict | None:
+    """Figs. 7 and 10: PCIe requests per variant and the read amplification, the paper's extremes beside ours
+    (zero-copy managed, the default); None without both figures (no profile table)."""
+    if not (fig07 and fig10):
+        return None
+    t7, t10 = pd.read_csv(fig07.csv), pd.read_csv(fig10.csv)
+    p7, p10 = paper["fig07"], paper["fig10"]
+    zc7, zc10 = t7[t7["mode"] == "zerocopy"], t10[t10["mode"] == "zerocopy"]
+
+    def most(t, column, **where):
+        return summary_of(t, column, "max", **where)
+
+    rows = [
+        ["Merged: fewer requests than Naive, up to", paper_value(p7["merged_fewer_than_naive"], fpct1),
+         fpct1(most(zc7, "fewer_than_naive", variant="merged")), p7["merged_fewer_than_naive"]["section"]],
+        ["Merged+Aligned: fewer requests than Merged, up to", paper_value(p7["aligned_fewer_than_merged"], fpct1),
+         fpct1(most(zc7, "fewer_than_merged", variant="merged-aligned")), p7["aligned_fewer_than_merged"]["section"]],
+        ["Merged+Aligned: mean request size, up to", "–",
+         f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B", "–"],
+        ["UVM read amplification, up to", paper_value(p10["uvm_up_to"], fx), fx(most(t10, "amplification", mode="uvm")),
+         p10["uvm_up_to"]["section"]],
+        ["EMOGI read amplification, at most", paper_value(p10["emogi_at_most"], fx),
+         f"{fx(most(zc10, 'amplification'))} (payload {fx(most(zc10, 'payload_amplification'))})",
+         p10["emogi_at_most"]["section"]],
+    ]
+    return {"fig07": fig07.image, "fig10": fig10.image,
+            "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours, zero-copy (managed)",
+                                       "paper section"], "align": "lrrl", "rows": rows}}
+
+
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 7 analogue: PCIe read requests of BFS",
-                             tables=["profile"], compute=requests, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 7 analogue: PCIe read requests of BFS",
+                           tables=["profile"], compute=requests, draw=draw)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ from matplotlib.lines import Line2D
 
 from emogi.schema import fetched_bytes
 from emogi.tables import default_launch
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig10"
 VARIANT = "merged-aligned"  # the paper's EMOGI; UVM runs the same kernel
@@ -41,15 +42,15 @@ def amplification(profile: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     prof = default_launch(profile)
     prof = prof[(prof["algorithm"] == "bfs") & (prof["variant"] == VARIANT) & prof["mode"].isin(PLOTTED_MODES)]
     if prof.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the profile table has no Merged+Aligned BFS rows "
-                                    f"in modes {list(PLOTTED_MODES)}")
+        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no Merged+Aligned BFS rows "
+                              f"in modes {list(PLOTTED_MODES)}")
     bfs = default_launch(runs)
     bfs = bfs[bfs["algorithm"] == "bfs"]
     # every run from a root reads the same lists, whatever its variant or mode
     needed = bfs.groupby(["graph", "edge_bytes", "root"], as_index=False)["edges_traversed"].max()
     out = prof.merge(needed, on=["graph", "edge_bytes", "root"], how="inner")
     if out.empty:
-        raise style.FigureDataError(f"figure {FIGURE}: no profiled root appears in the runs table")
+        raise FigureDataError(f"figure {FIGURE}: no profiled root appears in the runs table")
     out["needed_bytes"] = out["edges_traversed"] * out["edge_bytes"]
     out["amplification"] = out["pcie_read_bytes"] / out["needed_bytes"]
     payload = fetched_bytes(out) / out["needed_bytes"]
@@ -89,8 +90,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 10 analogue: I/O read amplification of BFS",
-                             tables=["profile", "runs"], compute=amplification, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 10 analogue: I/O read amplification of BFS",
+                           tables=["profile", "runs"], compute=amplification, draw=draw)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ from matplotlib.patches import Patch
 
 from emogi.schema import ZERO_COPY_MODES
 from figures import applications as apps_lib
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig11"
 BARS = ("emogi", "fastest", "device")
@@ -53,14 +54,14 @@ def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
         return pd.DataFrame(columns=CSV_COLUMNS)
     widths = sorted(set(times["edge_bytes"]))
     if edge_bytes not in widths:
-        raise style.FigureDataError(f"figure {FIGURE}: no {edge_bytes}-byte runs in the apps table (it has "
-                                    f"{widths}); pass --edge-bytes or add {edge_bytes} to apps.edge_bytes")
+        raise FigureDataError(f"figure {FIGURE}: no {edge_bytes}-byte runs in the apps table (it has "
+                              f"{widths}); pass --edge-bytes or add {edge_bytes} to apps.edge_bytes")
     times = times[times["edge_bytes"] == edge_bytes]
     keys = ["graph", "algorithm", "edge_bytes"]
     uvm = times[times["mode"] == "uvm"]
     if uvm.empty:
-        raise style.FigureDataError(f"figure {FIGURE}: the apps table has no uvm runs (the baseline); "
-                                    "add uvm to apps.modes")
+        raise FigureDataError(f"figure {FIGURE}: the apps table has no uvm runs (the baseline); "
+                              "add uvm to apps.modes")
     base = _fastest(uvm, keys)[keys + ["time_ms", "variant"]].rename(
         columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
     zero_copy = times[times["mode"].isin(ZERO_COPY_MODES)]
@@ -132,9 +133,9 @@ def _variant(rows: pd.DataFrame, algorithm: str, bar: str) -> str:
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 11 analogue: applications against UVM",
-                             tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw,
-                             options=[style.Option("edge_bytes", int, 8, "edge width to plot")])
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 11 analogue: applications against UVM",
+                           tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw,
+                           options=[cli.Option("edge_bytes", int, 8, "edge width to plot")])
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ from matplotlib.patches import Patch
 
 from emogi.schema import WEIGHT_BYTES
 from figures import applications as apps_lib
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig12"
 DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps), Merged+Aligned, "
@@ -41,11 +42,11 @@ def speedups(apps: pd.DataFrame) -> pd.DataFrame:
     wide = emogi.pivot_table(index=["graph", "algorithm", "variant", "mode"], columns="edge_bytes",
                              values="time_ms").reset_index()
     if 4 not in wide.columns or 8 not in wide.columns:
-        raise style.FigureDataError(f"figure {FIGURE} needs Merged+Aligned zero-copy runs with both 4- and 8-byte "
-                                    "edges; add 4 and 8 to apps.edge_bytes (and zerocopy to apps.modes)")
+        raise FigureDataError(f"figure {FIGURE} needs Merged+Aligned zero-copy runs with both 4- and 8-byte "
+                              "edges; add 4 and 8 to apps.edge_bytes (and zerocopy to apps.modes)")
     out = wide.rename(columns={8: "time_8_ms", 4: "time_4_ms"}).dropna(subset=["time_8_ms", "time_4_ms"])
     if out.empty:
-        raise style.FigureDataError(f"figure {FIGURE}: no application has both widths measured")
+        raise FigureDataError(f"figure {FIGURE}: no application has both widths measured")
     out["speedup"] = out["time_8_ms"] / out["time_4_ms"]
     weight = out["algorithm"].map(WEIGHT_BYTES).fillna(0)
     out["byte_ratio"] = (8 + weight) / (4 + weight)
@@ -86,8 +87,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Figure 12 analogue: 4- against 8-byte edges",
-                             tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Figure 12 analogue: 4- against 8-byte edges",
+                           tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw)
 
 
 if __name__ == "__main__":

@@ -38,10 +38,14 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import VARIANTS, ZERO_COPY_MODES
-from figures import style
-from model.littles_law import max_L
+from figures import cli, style
+from figures.inputs import FigureDataError, load_summary
+from model.littles_law import LinkParams, max_L
 
 FIGURE = "fig_added_latency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Runtime against added latency (CXL paper Figure 11)"
+DRAWN_FROM = "the model's predictions and parameters"
 STEPS = 101  # points per model line
 RUN_KEYS = ["graph", "algorithm", "variant", "mode", "edge_bytes"]
 DEFINITION = ("lines: model runtime with L + added latency / model runtime at 0 (| = where N_max/L starts to bind); "
@@ -88,8 +92,8 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
     zc = zc.assign(max_warps=pd.to_numeric(zc["max_warps"], errors="coerce").fillna(0))
     base = zc[(zc["max_warps"] == 0) & zc[["D_bytes", "d_bytes"]].notna().all(axis=1)]
     if base.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the predictions table has no zero-copy BFS rows "
-                                    f"of the default launch (max_warps = 0) with D and d")
+        raise FigureDataError(f"figure {FIGURE} has no data: the predictions table has no zero-copy BFS rows "
+                              f"of the default launch (max_warps = 0) with D and d")
     added = np.linspace(0.0, max_added_us, STEPS)
     rows, params_of = [], {}
     for r in base.to_dict("records"):
@@ -97,13 +101,13 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
         try:
             p = parameters.link_params(r["mode"], at)
         except (KeyError, ValueError) as e:
-            raise style.FigureDataError(f"figure {FIGURE}: no fitted parameters for {r['mode']} at {at} B "
-                                        f"({e})") from None
+            raise FigureDataError(f"figure {FIGURE}: no fitted parameters for {r['mode']} at {at} B "
+                                  f"({e})") from None
         key = tuple(r[k] for k in RUN_KEYS)
         params_of[key] = p
         floor = float(r["floor_ms"]) if pd.notna(r["floor_ms"]) else 0.0
         if not (p.L_us > 0):  # no latency fitted (N_max unbounded): nothing for added latency to act on
-            p = style.as_link_params({"W_gbps": p.W_gbps, "S_miops": p.S_miops, "N_max": None, "L_us": 1.0})
+            p = LinkParams(W_gbps=p.W_gbps, S_miops=p.S_miops, N_max=math.inf, L_us=1.0)
         chain = int(r["chain_steps"]) if pd.notna(r.get("chain_steps", np.nan)) else 0  # older tables: none
         curve = runtime_vs_added_latency(r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule,
                                          chain_steps=chain)
@@ -227,15 +231,15 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(
+    return cli.figure_main(
         argv, figure=FIGURE, description="CXL Fig. 11 analogue: runtime against added latency",
-        tables=[], inputs=[style.PREDICTIONS_INPUT, style.PARAMETERS_INPUT,
-                           style.Input("summary", style.load_summary, "prediction_summary.json of model.predict "
-                                       "(its rule and footprint_rule); optional", required=False)],
+        tables=[], inputs=[cli.PREDICTIONS_INPUT, cli.PARAMETERS_INPUT,
+                           cli.Input("summary", load_summary, "prediction_summary.json of model.predict "
+                                     "(its rule and footprint_rule); optional", required=False)],
         compute=added_latency, draw=draw,
-        options=[style.Option("max_added_us", float, 5.0, "largest added latency drawn, µs"),
-                 style.Option("reads_per_warp", float, None, "requests one warp keeps in flight (r) for the "
-                              "throttled runs, when the predictions table does not say")])
+        options=[cli.Option("max_added_us", float, 5.0, "largest added latency drawn, µs"),
+                 cli.Option("reads_per_warp", float, None, "requests one warp keeps in flight (r) for the "
+                            "throttled runs, when the predictions table does not say")])
 
 
 if __name__ == "__main__":

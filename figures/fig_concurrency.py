@@ -35,12 +35,18 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import ZERO_COPY_MODES
-from figures import style
+from emogi.tables import TableError, read_table, summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError, ReportError, load_parameters
+from figures.report_format import fbytes, fnum
 
 FIGURE = "fig_concurrency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Throughput and requests in flight (CXL paper Figure 10)"
+DRAWN_FROM = "the concurrency and latency tables"
 # optional here: without it the figure has no W and N_max lines
-PARAMETERS_OPTIONAL = style.Input("parameters", style.load_parameters, "parameters.json of the model (model.fit); "
-                                  "optional", required=False)
+PARAMETERS_OPTIONAL = cli.Input("parameters", load_parameters, "parameters.json of the model (model.fit); "
+                                "optional", required=False)
 MIN_LEVELS = 3  # a footprint "has a sweep" with at least this many in-flight levels
 KEYS = ["mode", "footprint_bytes", "request_bytes", "warps", "reads_per_warp"]
 DEFINITION = ("T = median over reps of requests × d / time (error bar: IQR); in flight = warps × reads per warp; "
@@ -56,8 +62,8 @@ def _latency_at(lat: pd.DataFrame, mode: str, footprint: int) -> tuple[float, bo
     chased footprints, clamped at the ends (as model.fit.params_for does). Returns (L_us, interpolated)."""
     rows = lat[lat["mode"] == mode].sort_values("footprint_bytes")
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
-                                    f"cannot be computed for that allocation")
+        raise FigureDataError(f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
+                              f"cannot be computed for that allocation")
     exact = rows[rows["footprint_bytes"] == footprint]
     if len(exact):
         return float(exact["latency_us"].iloc[0]), False
@@ -70,8 +76,8 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
     """The plotted numbers: one row per (allocation, footprint, request size, warps, reads per warp)."""
     rows = concurrency[concurrency["mode"].isin(ZERO_COPY_MODES)]
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no rows in the "
-                                    f"zero-copy modes {list(ZERO_COPY_MODES)}")
+        raise FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no rows in the "
+                              f"zero-copy modes {list(ZERO_COPY_MODES)}")
     rows = rows.assign(in_flight=rows["warps"] * rows["reads_per_warp"])
     levels = rows.groupby(["mode", "footprint_bytes"])["in_flight"].nunique()
     swept = levels[levels >= MIN_LEVELS].reset_index()
@@ -81,15 +87,15 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
         g = swept.groupby("mode")["footprint_bytes"]
         chosen = swept[(swept["footprint_bytes"] == g.transform("min")) | (swept["footprint_bytes"] == g.transform("max"))]
     if chosen.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
-                                    f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints
+        raise FigureDataError(f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
+                              f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints
                                                                           else ""))
     rows = rows.merge(chosen[["mode", "footprint_bytes"]], on=["mode", "footprint_bytes"])
-    out = style.summarise_reps(rows, KEYS, "gbps")
+    out = summarise_reps(rows, KEYS, "gbps")
     out = out.merge(rows.groupby(KEYS, as_index=False)["mrps"].median(), on=KEYS)
     out["in_flight"] = out["warps"] * out["reads_per_warp"]
 
-    lat = style.verified_rows(latency).assign(latency_us=lambda f: f["latency_ns"] / 1e3)
+    lat = verified_rows(latency).assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     lat = lat.groupby(["mode", "footprint_bytes"], as_index=False)["latency_us"].median()
     at = {(m, f): _latency_at(lat, m, f) for m, f in out[["mode", "footprint_bytes"]].drop_duplicates().itertuples(
         index=False)}
@@ -196,12 +202,37 @@ def draw(table: pd.DataFrame, source: dict):
     return fig
 
 
+# --- in the report -----------------------------------------------------------------------------------------
+def read_sizes_section(path) -> dict | None:
+    """What a random d-byte read is on the link (Nsight counters of the concurrency sweep): link requests and
+    bytes per read, the request size the L2 saw and the link's bytes per request beyond the payload."""
+    if path is None:
+        return None
+    try:
+        t = read_table(path, "concurrency_profile")
+    except TableError as e:
+        if e.state == "empty":  # an archive that did not profile the reads restores the table header-only
+            return None
+        raise ReportError(f"report: {e} (concurrency profile)") from None
+    rows = []
+    for (mode, footprint, d), g in t.groupby(["mode", "footprint_bytes", "request_bytes"]):
+        reads, requests = float(g["reads"].sum()), float(g["sysmem_read_requests"].sum())
+        payload = 32.0 * float(g["sysmem_read_sectors"].sum())
+        pcie = float(g["pcie_read_bytes"].sum())
+        rows.append([style.MODE_SHORT_LABELS.get(mode, mode), fbytes(footprint), f"{int(d)} B",
+                     fnum(requests / reads) if reads else "–", f"{payload / requests:.1f} B" if requests else "–",
+                     f"{pcie / reads:.1f} B" if reads else "–",
+                     f"{(pcie - payload) / requests:.1f} B" if requests else "–"])
+    return {"columns": ["allocation", "footprint", "read", "link requests per read", "request size (L2)",
+                        "PCIe bytes per read", "overhead per request"], "align": "lllrrrr", "rows": rows}
+
+
 def main(argv=None) -> int:
-    return style.figure_main(
+    return cli.figure_main(
         argv, figure=FIGURE, description="CXL Fig. 10 analogue: throughput and requests in flight",
         tables=["concurrency", "latency"], inputs=[PARAMETERS_OPTIONAL], compute=concurrency_curves, draw=draw,
-        options=[style.Option("footprints", int, None, "footprints (bytes) to show; default: smallest and largest "
-                              "swept per allocation", nargs="+")])
+        options=[cli.Option("footprints", int, None, "footprints (bytes) to show; default: smallest and largest "
+                            "swept per allocation", nargs="+")])
 
 
 if __name__ == "__main__":

@@ -16,15 +16,22 @@ Definitions (also printed in the figure footer):
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
 import pandas as pd
 
-from figures import style
+from emogi.tables import summarise_reps
+from figures import cli, style
+from figures.inputs import FigureDataError
+from figures.report_format import fgb, fsize, fx, paper_entry, paper_value
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_copy_bandwidth"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Copy bandwidth against transfer size (CF'17 Figure 2)"
+DRAWN_FROM = "the link table"
 DIRECTIONS = ("h2d", "d2h")
 HOST_MEMORY = ("pinned", "pageable")
 NEAR_PEAK = 0.95
@@ -41,10 +48,10 @@ def copy_bandwidth(link: pd.DataFrame) -> pd.DataFrame:
     try:
         W, spread = fit_link_bandwidth(link)
     except ValueError as e:
-        raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
+        raise FigureDataError(f"figure {FIGURE}: {e}") from None
     rows = link[link["direction"].isin(DIRECTIONS) & link["host_memory"].isin(HOST_MEMORY)]
     rows = rows[np.isfinite(rows["gbps"].astype(float))]
-    out = style.summarise_reps(rows, ["direction", "host_memory", "size_bytes"], "gbps")
+    out = summarise_reps(rows, ["direction", "host_memory", "size_bytes"], "gbps")
     pinned_h2d = out[(out["direction"] == "h2d") & (out["host_memory"] == "pinned")]
     W_size = int(pinned_h2d.loc[pinned_h2d["gbps"].idxmax(), "size_bytes"])
     line = out.groupby(["direction", "host_memory"])["gbps"]
@@ -101,9 +108,38 @@ def draw(table: pd.DataFrame, source: dict):
     return fig
 
 
+# --- in the report -----------------------------------------------------------------------------------------
+def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """CF'17's pinned and pageable copy bandwidth beside ours (fig_copy_bandwidth's CSV)."""
+    def line(direction, host):
+        r = t[(t["direction"] == direction) & (t["host_memory"] == host)]
+        return (float(r["gbps"].max()), float(r["near_peak_size_bytes"].iloc[0])) if len(r) else (math.nan, math.nan)
+
+    pin, pin_size = line("h2d", "pinned")
+    page, page_size = line("h2d", "pageable")
+    d2h_pin, _ = line("d2h", "pinned")
+    d2h_page, _ = line("d2h", "pageable")
+    e = lambda k: paper_entry(paper, "copy_bandwidth", k)  # noqa: E731
+    rows = [
+        ["pageable, host to device (best size)", paper_value(e("pageable_gbps"), lambda v: fgb(v, 0)), fgb(page),
+         e("pageable_gbps")["section"]],
+        ["pinned, host to device (best size) = W", "≈ " + paper_value(e("pinned_gbps"), lambda v: fgb(v, 0)), fgb(pin),
+         e("pinned_gbps")["section"]],
+        ["pinned / pageable, host to device", "≈ " + paper_value(e("pinned_over_pageable"), lambda v: f"{v:g}×"),
+         fx(pin / page, 1),
+         e("pinned_over_pageable")["section"]],
+        ["smallest size within 5% of the best (pinned / pageable)", "> " + fsize(e("peak_from_bytes")["value"]),
+         f"{fsize(pin_size)} / {fsize(page_size)}", e("peak_from_bytes")["section"]],
+        ["device to host, pinned / pageable (best size)", "–", f"{fgb(d2h_pin)} / {fgb(d2h_page)}", "–"],
+    ]
+    ref = paper.get("references", {}).get("cf2017", {})
+    return {"columns": ["quantity", f"paper ({ref.get('system', 'CF’17')})", "ours", "paper section"],
+            "align": "lrrl", "rows": rows}
+
+
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
-                             tables=["link"], compute=copy_bandwidth, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
+                           tables=["link"], compute=copy_bandwidth, draw=draw)
 
 
 if __name__ == "__main__":

@@ -24,9 +24,14 @@ import sys
 import pandas as pd
 
 from emogi.schema import ZERO_COPY_MODES
-from figures import style
+from emogi.tables import summarise_reps
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig_footprint_cliff"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Random reads against footprint: the pinned-memory cliff"
+DRAWN_FROM = "the concurrency table"
 REQUEST_SIZES = (128, 32)  # the largest request and the smallest
 SIZE_STYLE = {128: {"linestyle": "-", "marker": "o"}, 32: {"linestyle": "--", "marker": "s"}}
 CLIFF_BYTES = 1 << 30
@@ -43,14 +48,14 @@ def cliff(concurrency: pd.DataFrame) -> pd.DataFrame:
     """The plotted numbers: one row per (allocation, footprint, request size); see the module doc."""
     rows = concurrency[concurrency["mode"].isin(ZERO_COPY_MODES) & concurrency["request_bytes"].isin(REQUEST_SIZES)]
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no {list(REQUEST_SIZES)}"
-                                    f"-byte reads in the zero-copy modes {list(ZERO_COPY_MODES)}")
+        raise FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no {list(REQUEST_SIZES)}"
+                              f"-byte reads in the zero-copy modes {list(ZERO_COPY_MODES)}")
     rows = rows.assign(in_flight=rows["warps"] * rows["reads_per_warp"])
     configs = rows[KEYS + ["in_flight", "warps", "reads_per_warp"]].drop_duplicates()
     best = configs.sort_values(["in_flight", "warps"]).groupby(KEYS, as_index=False).tail(1)
     rows = rows.merge(best, on=KEYS + ["in_flight", "warps", "reads_per_warp"])
-    out = style.summarise_reps(rows, KEYS + ["warps", "reads_per_warp", "in_flight"], "gbps")
-    rate = style.summarise_reps(rows, KEYS, "mrps").drop(columns="n_reps")
+    out = summarise_reps(rows, KEYS + ["warps", "reads_per_warp", "in_flight"], "gbps")
+    rate = summarise_reps(rows, KEYS, "mrps").drop(columns="n_reps")
     out = out.merge(rate, on=KEYS)
     out = out.assign(_m=out["mode"].map(ZERO_COPY_MODES.index), _d=out["request_bytes"].map(REQUEST_SIZES.index))
     return out.sort_values(["_m", "_d", "footprint_bytes"], ignore_index=True)[CSV_COLUMNS]
@@ -102,8 +107,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Random-read throughput against footprint (pinned cliff)",
-                             tables=["concurrency"], compute=cliff, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Random-read throughput against footprint (pinned cliff)",
+                           tables=["concurrency"], compute=cliff, draw=draw)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,14 @@ import sys
 
 import pandas as pd
 
-from figures import style
+from emogi.tables import summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError
 
 FIGURE = "fig_latency"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Latency of one read (CXL paper Figure 9)"
+DRAWN_FROM = "the latency table"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")
 PAPER_HOST_DRAM_US = 1.2  # CXL paper §3.3.1: "which is around 1.2 usec as seen from the GPU" (paper_numbers.yaml)
 DEFINITION = ("latency = median over reps of time / steps of a one-warp pointer chase (128-B-spaced pointers, random "
@@ -34,12 +39,12 @@ CSV_COLUMNS = ["mode", "footprint_bytes", "n_reps", "steps", "latency_us", "late
 
 def latencies(latency: pd.DataFrame) -> pd.DataFrame:
     """The plotted numbers: one row per (allocation, footprint); see the module doc."""
-    rows = style.verified_rows(latency)
+    rows = verified_rows(latency)
     rows = rows[rows["mode"].isin(PLOTTED_MODES)].assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the latency table has no verified rows in modes "
-                                    f"{list(PLOTTED_MODES)}")
-    out = style.summarise_reps(rows, ["mode", "footprint_bytes"], "latency_us")
+        raise FigureDataError(f"figure {FIGURE} has no data: the latency table has no verified rows in modes "
+                              f"{list(PLOTTED_MODES)}")
+    out = summarise_reps(rows, ["mode", "footprint_bytes"], "latency_us")
     out = out.merge(rows.groupby(["mode", "footprint_bytes"], as_index=False)["steps"].min(),
                     on=["mode", "footprint_bytes"])
     out = out.assign(_m=out["mode"].map(PLOTTED_MODES.index))
@@ -77,8 +82,8 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="CXL Fig. 9 analogue: pointer-chase latency",
-                             tables=["latency"], compute=latencies, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="CXL Fig. 9 analogue: pointer-chase latency",
+                           tables=["latency"], compute=latencies, draw=draw)
 
 
 if __name__ == "__main__":

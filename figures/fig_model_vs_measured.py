@@ -22,9 +22,14 @@ import numpy as np
 import pandas as pd
 
 from emogi.schema import MODES, VARIANTS
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
+from figures.report_format import fms, fpct
 
 FIGURE = "fig_model_vs_measured"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "The model against the measurements"
+DRAWN_FROM = "the model's predictions and prediction summary"
 DEFINITION = ("measured = mean over roots of the per-root median over reps; predicted = model.predict (D / T(d) of "
               "the fitted link + the kernel's floor + the critical path); bands: ±10%, ±25%; hollow = throttled run (max_warps > 0)")
 
@@ -40,8 +45,8 @@ def model_vs_measured(predictions: pd.DataFrame, summary: dict) -> pd.DataFrame:
         (p["predicted_ms"] > 0)
     p = p[ok]
     if p.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: no row of the predictions table has a finite "
-                                    f"measured and predicted time")
+        raise FigureDataError(f"figure {FIGURE} has no data: no row of the predictions table has a finite "
+                              f"measured and predicted time")
     p["ratio"] = p["predicted_ms"] / p["measured_ms"]
     p["rel_error_check"] = p["ratio"] - 1
     p["within_10"] = (p["rel_error_check"].abs() <= 0.10)
@@ -129,10 +134,84 @@ def draw(table: pd.DataFrame, source: dict):
     return fig
 
 
+# --- in the report -----------------------------------------------------------------------------------------
+MISS = 0.25  # |predicted / measured - 1| above which the report lists a run as missed
+MAX_MISSES_SHOWN = 20
+
+
+def model_summary_section(predictions: pd.DataFrame | None, summary: dict | None) -> dict | None:
+    """Median and worst error of the model, the runs it misses by more than MISS and what the summary excludes."""
+    if predictions is None and summary is None:
+        return None
+    out = {"text": "", "misses": None, "excluded": []}
+    if summary is not None:
+        med, worst = summary.get("median_abs_error"), summary.get("worst_abs_error")
+        run = summary.get("worst_run")
+        text = (f"Over the {summary.get('n_runs', '–')} zero-copy configurations model.predict could predict, the "
+                f"median |predicted / measured − 1| is {fpct(med) if med is not None else '–'} and the worst "
+                f"{fpct(worst) if worst is not None else '–'} ({run_name(run) if run is not None else '–'}).")
+        if summary.get("rule"):
+            text += (" The prediction has three measured terms: the transfer time D / T(d), the GPU's own work"
+                     " (floor: the same traversal with the edge list in GPU memory) and the critical path (the"
+                     " longest neighbour list, walked by one thread or warp one round trip at a time: chain ="
+                     " steps x L); they are combined by"
+                     f" '{summary['rule']}'")
+            by_rule = summary.get("by_rule") or {}
+            others = [f"'{r}' would give {fpct(e.get('median_abs_error'))} median" for r, e in by_rule.items()
+                      if r != summary["rule"] and isinstance(e, dict)]
+            text += (" (" + "; ".join(others) + ")." if others else ".")
+        without = summary.get("without_chain")
+        if isinstance(without, dict) and without.get("median_abs_error") is not None:
+            text += (f" Without the critical-path term the median error would be {fpct(without['median_abs_error'])}"
+                     f" and the worst {fpct(without['worst_abs_error'])}")
+            text += (": the longest lists (hub vertices) keep the thread or warp that walks them busy after the rest"
+                     " are done." if worst is not None and without["worst_abs_error"] > 1.25 * worst else ".")
+        if summary.get("footprint_rule"):
+            text += f" Link parameters are taken at footprint rule '{summary['footprint_rule']}'"
+            other = summary.get("other_footprint_rule") or {}
+            if other.get("footprint_rule"):
+                text += (f" ('{other['footprint_rule']}' would give {fpct(other.get('median_abs_error'))} median, "
+                         f"{fpct(other.get('worst_abs_error'))} worst)")
+            text += "."
+        out["text"] = text
+        excluded = summary.get("excluded") or []
+        if isinstance(excluded, dict):
+            excluded = [{"run": k, "reason": v} for k, v in excluded.items()]
+        for x in excluded:
+            if isinstance(x, dict):
+                what = x.get("run") or ", ".join(f"{k} {v}" for k, v in x.items() if k != "reason")
+                out["excluded"].append(f"{what}: {x.get('reason', 'no reason given')}")
+            else:
+                out["excluded"].append(str(x))
+    if predictions is not None:
+        p = predictions.copy()
+        p["max_warps"] = pd.to_numeric(p["max_warps"], errors="coerce").fillna(0)  # blank: a default launch
+        p["err"] = p["predicted_ms"] / p["measured_ms"] - 1
+        miss = p[p["err"].abs() > MISS].sort_values("err", key=lambda s: -s.abs())
+        n_missed = len(miss)
+        miss = miss.head(MAX_MISSES_SHOWN)
+        rows = [[str(r.graph), f"{int(r.edge_bytes)} B", style.VARIANT_LABELS.get(r.variant, r.variant),
+                 style.MODE_SHORT_LABELS.get(r.mode, r.mode), str(int(r.max_warps)) if r.max_warps else "default",
+                 fms(r.measured_ms), fms(r.predicted_ms), f"{100 * r.err:+.0f}%", str(r.bound)]
+                for r in miss.itertuples()]
+        out["n_predictions"] = int(len(p))
+        out["n_missed"] = n_missed
+        out["misses"] = {"columns": ["graph", "edges", "variant", "mode", "max_warps", "measured (ms)",
+                                     "predicted (ms)", "error", "binding term"], "align": "lllllrrrl",
+                         "rows": rows} if rows else None
+        shown = "" if n_missed <= len(rows) else f" (the {len(rows)} largest errors shown; all in predictions.csv)"
+        out["miss_text"] = (f"{n_missed} of {len(p)} configurations (throttled runs included) are predicted more "
+                            f"than {MISS:.0%} off{shown}. For each, the table gives the term of T(d) that the model "
+                            "says binds (the 'bound' column of predictions.csv); the runs the summary leaves out "
+                            "follow with the reason it states." if rows else
+                            f"Every one of the {len(p)} configurations is predicted within {MISS:.0%}.")
+    return out
+
+
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="Model-predicted against measured BFS time",
-                             tables=[], inputs=[style.PREDICTIONS_INPUT, style.SUMMARY_INPUT],
-                             compute=model_vs_measured, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="Model-predicted against measured BFS time",
+                           tables=[], inputs=[cli.PREDICTIONS_INPUT, cli.SUMMARY_INPUT],
+                           compute=model_vs_measured, draw=draw)
 
 
 if __name__ == "__main__":

@@ -33,10 +33,14 @@ import sys
 import numpy as np
 import pandas as pd
 
-from figures import style
+from figures import cli, style
+from figures.inputs import FigureDataError
 from model.littles_law import optimal_transfer_size, request_rate_miops
 
 FIGURE = "fig_runtime_vs_transfer_size"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "Runtime against transfer size (CXL paper Figure 4)"
+DRAWN_FROM = "the amplification table and the model's parameters"
 DEFAULT_PRESET = "pcie4-x16"
 SIZE_RANGE = (32, 4096)  # bytes: zero-copy's sector to a storage page
 HW_STYLES = ("--", "-")  # preset, ours
@@ -51,19 +55,19 @@ def _hardware(parameters, preset: str, mode: str, footprint_bytes: int | None) -
     from model import presets
 
     try:
-        hw = [(f"preset {preset}", style.as_link_params(presets.get_preset(preset)))]
+        hw = [(f"preset {preset}", presets.get_preset(preset))]  # a Preset is a LinkParams
     except (KeyError, ValueError) as e:
-        raise style.FigureDataError(f"figure {FIGURE}: unknown hardware preset {preset!r} ({e})") from None
+        raise FigureDataError(f"figure {FIGURE}: unknown hardware preset {preset!r} ({e})") from None
     fps = parameters.footprints(mode)
     if footprint_bytes is None:
         if not fps:
-            raise style.FigureDataError(f"figure {FIGURE}: parameters.json has no latency for mode {mode!r}")
+            raise FigureDataError(f"figure {FIGURE}: parameters.json has no latency for mode {mode!r}")
         footprint_bytes = fps[-1]
     try:
         ours = parameters.link_params(mode, footprint_bytes)
     except (KeyError, ValueError) as e:
-        raise style.FigureDataError(f"figure {FIGURE}: no fitted parameters for {mode} at {footprint_bytes} B "
-                                    f"({e})") from None
+        raise FigureDataError(f"figure {FIGURE}: no fitted parameters for {mode} at {footprint_bytes} B "
+                              f"({e})") from None
     hw.append((f"ours: {style.MODE_SHORT_LABELS.get(mode, mode)}, {style.fmt_size(footprint_bytes)}", ours))
     return hw
 
@@ -75,8 +79,8 @@ def runtime_vs_size(amplification: pd.DataFrame, parameters, preset: str = DEFAU
 
     amp = amplification[amplification["alignment_bytes"].between(*SIZE_RANGE)]
     if amp.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the amplification table has no alignments in "
-                                    f"{SIZE_RANGE[0]}..{SIZE_RANGE[1]} B")
+        raise FigureDataError(f"figure {FIGURE} has no data: the amplification table has no alignments in "
+                              f"{SIZE_RANGE[0]}..{SIZE_RANGE[1]} B")
     keys = ["graph", "edge_bytes", "alignment_bytes"]
     roots = amp.groupby(keys, as_index=False).agg(n_roots=("root", "nunique"), E_bytes=("bytes_needed", "mean"))
     roots = roots.rename(columns={"alignment_bytes": "d_bytes"})
@@ -154,13 +158,13 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return style.figure_main(
+    return cli.figure_main(
         argv, figure=FIGURE, description="CXL Fig. 4 analogue: runtime against transfer size",
-        tables=["amplification"], inputs=[style.PARAMETERS_INPUT], compute=runtime_vs_size, draw=draw,
-        options=[style.Option("preset", str, DEFAULT_PRESET, "hardware preset (model.presets)"),
-                 style.Option("mode", str, "zerocopy", "allocation whose fitted parameters are 'ours'"),
-                 style.Option("footprint_bytes", int, None, "footprint for our parameters (default: the largest "
-                              "with a fitted latency)")])
+        tables=["amplification"], inputs=[cli.PARAMETERS_INPUT], compute=runtime_vs_size, draw=draw,
+        options=[cli.Option("preset", str, DEFAULT_PRESET, "hardware preset (model.presets)"),
+                 cli.Option("mode", str, "zerocopy", "allocation whose fitted parameters are 'ours'"),
+                 cli.Option("footprint_bytes", int, None, "footprint for our parameters (default: the largest "
+                            "with a fitted latency)")])
 
 
 if __name__ == "__main__":

@@ -26,11 +26,17 @@ import sys
 import numpy as np
 import pandas as pd
 
-from emogi.schema import TOY_PATTERNS
-from figures import style
+from emogi.schema import TOY_PATTERNS, ZERO_COPY_MODES
+from emogi.tables import summarise_reps, verified_rows
+from figures import cli, style
+from figures.inputs import FigureDataError
+from figures.report_format import fgb, fpct, paper_entry, paper_value, span
 from model.littles_law import fit_link_bandwidth
 
 FIGURE = "fig_zero_copy_toy"
+# in the report: the figure's title, and what it is drawn from (for the "not available" note)
+REPORT_TITLE = "The zero-copy toy copy (EMOGI Figure 4)"
+DRAWN_FROM = "the toy table (and toy_profile, link)"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")  # device last: the off-scale reference
 KEYS = ["pattern", "mode", "element_bytes"]
 DEFINITION = ("bars = median over reps of array bytes / copy-kernel time (error bar: IQR); ◇ = PCIe read bytes / "
@@ -46,13 +52,13 @@ def toy_bandwidths(toy: pd.DataFrame, toy_profile: pd.DataFrame | None, link: pd
     try:
         peak, _ = fit_link_bandwidth(link)
     except ValueError as e:
-        raise style.FigureDataError(f"figure {FIGURE}: {e}") from None
-    rows = style.verified_rows(toy)
+        raise FigureDataError(f"figure {FIGURE}: {e}") from None
+    rows = verified_rows(toy)
     rows = rows[rows["pattern"].isin(TOY_PATTERNS) & rows["mode"].isin(PLOTTED_MODES)]
     if rows.empty:
-        raise style.FigureDataError(f"figure {FIGURE} has no data: the toy table has no rows of patterns "
-                                    f"{list(TOY_PATTERNS)} in modes {list(PLOTTED_MODES)}")
-    out = style.summarise_reps(rows, KEYS, "gbps", "timed_gbps")
+        raise FigureDataError(f"figure {FIGURE} has no data: the toy table has no rows of patterns "
+                              f"{list(TOY_PATTERNS)} in modes {list(PLOTTED_MODES)}")
+    out = summarise_reps(rows, KEYS, "gbps", "timed_gbps")
     out = out.merge(rows.groupby(KEYS, as_index=False)["array_bytes"].max(), on=KEYS)
     if toy_profile is not None:
         prof = toy_profile.groupby(KEYS, as_index=False).agg(
@@ -131,10 +137,42 @@ def draw(table: pd.DataFrame, source: dict):
     return fig
 
 
+# --- in the report -----------------------------------------------------------------------------------------
+def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
+    """EMOGI's toy (§3.3) beside ours (fig_zero_copy_toy's CSV): GB/s, fraction of the copy peak, request size."""
+    e = lambda k: paper_entry(paper, "zero_copy_toy", k)  # noqa: E731
+    modes = [m for m in ZERO_COPY_MODES if m in set(t["mode"])]
+    peak = float(t["peak_gbps"].iloc[0])
+    paper_cell = {
+        "merged-aligned": (paper_value(e("aligned_gbps"), lambda v: fgb(v, 2)) + " (" + paper_value(e("aligned_fraction_of_peak"), fpct)
+                           + ")", e("aligned_gbps")["section"]),
+        "strided": ("≤ " + paper_value(e("strided_bound_gbps"), lambda v: fgb(v, 2)) + " (bound at 1.6–1.0 µs RTT; "
+                    + paper_value(e("strided_fraction_of_peak"), fpct) + ")", e("strided_bound_gbps")["section"]),
+        "merged-misaligned": (paper_value(e("misaligned"), str), e("misaligned")["section"]),
+    }
+    rows = [["pinned cudaMemcpy H2D peak", paper_value(e("copy_peak_gbps"), fgb), span(fgb(peak), len(modes)),
+             e("copy_peak_gbps")["section"]]]
+    for eb in sorted(t["element_bytes"].unique()):
+        for pattern in ("merged-aligned", "strided", "merged-misaligned"):
+            cells = []
+            for m in modes:
+                r = t[(t["pattern"] == pattern) & (t["mode"] == m) & (t["element_bytes"] == eb)]
+                if r.empty:
+                    cells.append("–")
+                    continue
+                r = r.iloc[0]
+                d = "" if pd.isna(r["avg_request_bytes"]) else f", d {r['avg_request_bytes']:.0f} B"
+                cells.append(f"{fgb(r['timed_gbps'])} ({fpct(r['fraction_of_peak'])}{d})")
+            rows.append([f"{style.PATTERN_LABELS[pattern]}, {int(eb)}-B elements", paper_cell[pattern][0], *cells,
+                         paper_cell[pattern][1]])
+    return {"columns": ["quantity", "paper (V100, PCIe 3.0)", *[f"ours, {style.MODE_SHORT_LABELS[m]}" for m in modes],
+                        "paper section"], "align": "l" + "r" * (len(modes) + 1) + "l", "rows": rows}
+
+
 def main(argv=None) -> int:
-    return style.figure_main(argv, figure=FIGURE, description="EMOGI Fig. 4 analogue: the zero-copy toy copy",
-                             tables=["toy", style.table_input("toy_profile", required=False), "link"],
-                             compute=toy_bandwidths, draw=draw)
+    return cli.figure_main(argv, figure=FIGURE, description="EMOGI Fig. 4 analogue: the zero-copy toy copy",
+                           tables=["toy", cli.table_input("toy_profile", required=False), "link"],
+                           compute=toy_bandwidths, draw=draw)
 
 
 if __name__ == "__main__":

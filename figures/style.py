@@ -1,17 +1,14 @@
-"""Shared look of every figure, the data-source label, atomic saving and table loading.
+"""Shared look of every figure: colours, hatches and labels, sizes, axes, legends, the source footer and
+atomic saving.
 
-Figure scripts are functions of the measurement tables: they import this module for colours, sizes, the
-source footer and `load_table`, and nothing else decides how a figure looks.
+Figure scripts are functions of the measurement tables (read through figures.inputs, run through figures.cli):
+they import this module for how a figure looks, and nothing else decides it.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
 
 import matplotlib
 
@@ -28,7 +25,7 @@ from emogi import atomic  # noqa: E402
 from emogi.atomic import atomic_path  # noqa: E402
 from emogi.registry import vocabulary  # noqa: E402
 from emogi.schema import MICRO_MODES, MODES, TOY_PATTERNS, VARIANTS  # noqa: E402
-from emogi.tables import TableError, read_table  # noqa: E402
+from figures.inputs import source_label  # noqa: E402
 
 # --- colours, hatches and labels, from emogi/registry.yaml (in its order) -------------------------------------
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies; hatches keep them apart in
@@ -101,43 +98,8 @@ plt.rcParams.update({
     "svg.hashsalt": "emogi",
 })
 
-REQUIRED_SOURCE_KEYS = ("source", "gpu", "date")
 
-
-class FigureDataError(ValueError):
-    """A figure cannot be drawn because its input table is missing, empty or malformed."""
-
-
-# --- the data source --------------------------------------------------------------------------------------
-def load_source(path) -> dict:
-    """Read source.json and check the keys every figure needs (`source`, `gpu`, `date`)."""
-    path = Path(path)
-    try:
-        source = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise FigureDataError(f"{path} is missing: no record of where the measurements came from") from None
-    except json.JSONDecodeError as e:
-        raise FigureDataError(f"{path} is not valid JSON: {e}") from None
-    source_label(source)  # validates
-    return source
-
-
-def source_label(source: dict) -> str:
-    """The one sentence that says where a figure's numbers come from.
-
-    "fresh measurements on <GPU>, <date>" or "archived measurements from <GPU> on <date>".
-    """
-    missing = [k for k in REQUIRED_SOURCE_KEYS if not source.get(k)]
-    if missing:
-        raise FigureDataError(f"source record lacks {missing}; it needs {list(REQUIRED_SOURCE_KEYS)}")
-    kind, gpu, date = source["source"], source["gpu"], str(source["date"])[:10]  # the day; times are in the tables
-    if kind == "fresh":
-        return f"fresh measurements on {gpu}, {date}"
-    if kind == "archive":
-        return f"archived measurements from {gpu} on {date}"
-    raise FigureDataError(f"source must be 'fresh' or 'archive', not {kind!r}")
-
-
+# --- the page: the source footer, the panel grid -----------------------------------------------------------
 def stamp(fig, source: dict, note: str | None = None) -> None:
     """Put the source label (and an optional one-line definition) in the figure's footer."""
     text = "Data: " + source_label(source)
@@ -190,25 +152,7 @@ def write_csv(frame: pd.DataFrame, path) -> Path:
     return atomic.write_csv(frame, path, float_format="%.6g")
 
 
-# --- reading ----------------------------------------------------------------------------------------------
-def _no_data(figure_name: str, path: Path, state: str, table_name: str) -> FigureDataError:
-    return FigureDataError(
-        f"figure {figure_name} has no data: {path} is {state}; archived measurements lack the "
-        f"'{table_name}' table — run on a GPU (measurements: fresh) or choose an archive that has it"
-    )
-
-
-def load_table(path, table_name: str, figure_name: str) -> pd.DataFrame:
-    """Read one measurement table (CSV) for a figure; raise FigureDataError if it is missing, empty or lacks
-    columns of `emogi.schema.TABLES[table_name]`."""
-    try:
-        return read_table(path, table_name)
-    except TableError as e:
-        if e.state == "columns":
-            raise FigureDataError(f"figure {figure_name}: {e}") from None
-        raise _no_data(figure_name, Path(path), e.state, table_name) from None
-
-
+# --- panels, bars and legends -------------------------------------------------------------------------------
 def panel_grid(keys):
     """Lay (graph, edge_bytes) pairs out as rows = edge widths, columns = graphs; returns {key: (row, col)}."""
     graphs = list(dict.fromkeys(g for g, _ in keys))
@@ -329,191 +273,3 @@ def log2_count_axis(ax, values, axis: str = "x") -> None:
     getattr(ax, f"set_{axis}scale")("log", base=2)
     getattr(ax, f"set_{axis}ticks")(ticks, [f"{t:g}" for t in ticks])
     getattr(ax, f"{axis}axis").set_minor_formatter(NullFormatter())
-
-
-def summarise_reps(frame: pd.DataFrame, keys: list[str], value: str, prefix: str | None = None) -> pd.DataFrame:
-    """Median and IQR over reps of `value` per `keys`: columns <prefix>, <prefix>_q25, <prefix>_q75, n_reps."""
-    prefix = prefix or value
-    g = frame.groupby(keys, sort=True)[value]
-    out = g.median().rename(prefix).to_frame()
-    out[f"{prefix}_q25"] = g.quantile(0.25)
-    out[f"{prefix}_q75"] = g.quantile(0.75)
-    out["n_reps"] = g.size()
-    return out.reset_index()
-
-
-def verified_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows whose `verified` flag is not false (rows are only written when verified; this guards hand-made ones)."""
-    if "verified" not in frame.columns:
-        return frame
-    return frame[~frame["verified"].astype(str).str.strip().str.lower().isin(["false", "0", "no"])]
-
-
-def interval_text(entry: dict, fmt: str = ".3g", unit: str = "") -> str:
-    """A fitted value with its interval, '55.3 GB/s [54.9, 55.6]'."""
-    v, lo, hi = entry.get("value"), entry.get("lo"), entry.get("hi")
-    text = format(float(v), fmt) + unit
-    if lo is not None and hi is not None and math.isfinite(float(lo)) and math.isfinite(float(hi)):
-        text += f" [{format(float(lo), fmt)}, {format(float(hi), fmt)}]"
-    return text
-
-
-# --- non-table inputs: the model's parameters and predictions -----------------------------------------------------
-# Written by the model (model/fit.py, model/predict.py): parameters.json, predictions.csv, prediction_summary.json.
-PREDICTION_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes",
-                      "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms",
-                      "predicted_ms", "rel_error"]
-
-
-@dataclass
-class ModelParameters:
-    """parameters.json as read (`raw`) and where it lies (`path`), for model.fit.params_for."""
-    path: Path
-    raw: dict
-
-    @property
-    def W(self) -> dict:
-        return self.raw["W_gbps"]
-
-    @property
-    def N_max(self) -> dict:
-        return self.raw["N_max"]
-
-    def link_params(self, mode: str, footprint_bytes: float):
-        """model.fit.params_for(load_parameters(path), mode, footprint): the LinkParams the model uses there."""
-        from model import fit  # the model's own reading of its file; imported late: optional for most figures
-
-        return fit.params_for(fit.load_parameters(self.path), mode, footprint_bytes)
-
-    def footprints(self, mode: str) -> list[int]:
-        """Footprints with a fitted latency for `mode`."""
-        return sorted({int(e["footprint_bytes"]) for e in self.raw.get("latency", []) if e.get("mode") == mode})
-
-
-def _missing_input(figure_name: str, path: Path, state: str, what: str, hint: str) -> FigureDataError:
-    return FigureDataError(f"figure {figure_name} has no data: {path} is {state}; it needs the model's '{what}' "
-                           f"({hint})")
-
-
-def load_parameters(path, figure_name: str) -> ModelParameters:
-    """Read the model's parameters.json (model.fit.load_parameters); FigureDataError naming the figure if it is
-    missing, not JSON or incomplete."""
-    from model.fit import load_parameters as read_parameters
-
-    path = Path(path)
-    if not path.is_file():
-        raise _missing_input(figure_name, path, "missing", "parameters",
-                             "python -m model.fit writes it from the microbenchmark tables")
-    try:
-        return ModelParameters(path, read_parameters(path))
-    except ValueError as e:
-        raise FigureDataError(f"figure {figure_name}: {e} (the model's 'parameters')") from None
-
-
-def load_predictions(path, figure_name: str) -> pd.DataFrame:
-    """Read the model's predictions.csv (one row per measured configuration); FigureDataError if missing, empty or
-    lacking PREDICTION_COLUMNS."""
-    path = Path(path)
-    try:
-        frame = read_table(path)
-    except TableError as e:
-        raise _missing_input(figure_name, path, e.state, "predictions",
-                             "python -m model.predict writes it from the runs, profile and parameters") from None
-    missing = [c for c in PREDICTION_COLUMNS if c not in frame.columns]
-    if missing:
-        raise FigureDataError(f"figure {figure_name}: {path} lacks columns {missing} (the model's 'predictions')")
-    return frame
-
-
-def load_summary(path, figure_name: str) -> dict:
-    """Read the model's prediction_summary.json."""
-    path = Path(path)
-    if not path.is_file():
-        raise _missing_input(figure_name, path, "missing", "prediction_summary", "written with predictions.csv")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as e:
-        raise FigureDataError(f"figure {figure_name}: {path} is not valid JSON: {e}") from None
-
-
-def as_link_params(obj):
-    """A model.littles_law.LinkParams from whatever a preset is (LinkParams already, or a mapping of its fields);
-    None values mean 'not a limit' (inf), as in parameters.json."""
-    from model.littles_law import LinkParams
-
-    if isinstance(obj, LinkParams):
-        return obj
-    fields = obj if isinstance(obj, dict) else vars(obj)
-    kw = {}
-    for name, default in (("W_gbps", None), ("S_miops", math.inf), ("N_max", math.inf), ("L_us", math.nan)):
-        v = fields.get(name, default)
-        kw[name] = default if v is None else float(v)
-    return LinkParams(**kw)
-
-
-# --- command line -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Input:
-    """One file a figure reads (--<flag> PATH): `load(path, figure)` returns what `compute` receives; an optional
-    input that is not given reaches `compute` as None."""
-    name: str
-    load: Callable[[Path, str], Any]
-    help: str
-    required: bool = True
-
-    @property
-    def flag(self) -> str:
-        return self.name.replace("_", "-")
-
-
-@dataclass(frozen=True)
-class Option:
-    """A plain option (--<flag> VALUE) handed to `compute` as a keyword argument."""
-    name: str
-    type: Callable = str
-    default: Any = None
-    help: str = ""
-    nargs: Any = None
-
-    @property
-    def flag(self) -> str:
-        return self.name.replace("_", "-")
-
-
-def table_input(name: str, required: bool = True) -> Input:
-    """A measurement table (schema name) as an Input: --<name with dashes> PATH."""
-    return Input(name, lambda path, figure: load_table(path, name, figure),
-                 f"{name}.csv (schema table '{name}')" + ("" if required else "; optional"), required)
-
-
-PARAMETERS_INPUT = Input("parameters", load_parameters, "parameters.json of the model (model.fit)")
-PREDICTIONS_INPUT = Input("predictions", load_predictions, "predictions.csv of the model (model.predict)")
-SUMMARY_INPUT = Input("summary", load_summary, "prediction_summary.json of the model (model.predict)")
-
-
-def figure_main(argv, *, figure: str, description: str, tables: list, compute, draw, inputs=(), options=()) -> int:
-    """The command line every figure script shares: one --<table> CSV per table it reads (schema names; a table
-    may be given as an Input to make it optional), then `inputs` (other files, e.g. the model's parameters),
-    --source, --out (.png/.pdf) and --out-csv for the plotted numbers. `compute(*tables, *inputs, **options)`
-    turns them (in the order given) into the plotted table; `draw(table, source)` makes the figure."""
-    ap = argparse.ArgumentParser(description=description)
-    specs = [t if isinstance(t, Input) else table_input(t) for t in tables] + list(inputs)
-    for spec in specs:
-        ap.add_argument(f"--{spec.flag}", dest=spec.name, type=Path, required=spec.required, help=spec.help)
-    for opt in options:
-        ap.add_argument(f"--{opt.flag}", dest=opt.name, type=opt.type, default=opt.default, nargs=opt.nargs,
-                        help=f"{opt.help} (default: {opt.default})")
-    ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
-    ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
-    ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
-    a = ap.parse_args(argv)
-    try:
-        source = load_source(a.source)
-        loaded = [None if getattr(a, s.name) is None else s.load(getattr(a, s.name), figure) for s in specs]
-        table = compute(*loaded, **{o.name: getattr(a, o.name) for o in options})
-    except FigureDataError as e:
-        raise SystemExit(f"error: {e}") from None
-    save(draw(table, source), a.out)
-    if a.out_csv:
-        write_csv(table, a.out_csv)
-    return 0

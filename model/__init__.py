@@ -7,6 +7,7 @@
     presets        named links (PCIe 3-6, CXL, the measured H100)
     whatif         a traversal on another link; the sweeps of CXL Fig. 4 and Fig. 11
     amplification  bytes BFS fetches at each read alignment
+    outputs        parameters.json, predictions.csv and prediction_summary.json read back (figures, report)
 
 The T(d) helpers are imported here; the rest load on first use (model.fit etc. are also run with python -m,
 which should not find them imported already).

@@ -16,7 +16,7 @@ import pytest
 
 from emogi.schema import (AMPLIFICATION_COLUMNS, APP_COLUMNS, CONCURRENCY_COLUMNS, LATENCY_COLUMNS, LINK_COLUMNS,
                           MODES, PROFILE_COLUMNS, RUN_COLUMNS, TOY_COLUMNS, TOY_PROFILE_COLUMNS, VARIANTS)
-from figures import style
+from figures import inputs, style
 
 REPO = Path(__file__).resolve().parents[1]
 FIG09 = REPO / "figures" / "fig09_speedup_over_uvm.py"
@@ -417,8 +417,8 @@ def test_load_table_no_data(tmp_path, state):
         path.write_text("")
     elif state == "header-only":
         path.write_text(",".join(RUN_COLUMNS) + "\n")
-    with pytest.raises(style.FigureDataError) as e:
-        style.load_table(path, "runs", "fig09")
+    with pytest.raises(inputs.FigureDataError) as e:
+        inputs.load_table(path, "runs", "fig09")
     msg = str(e.value)
     assert msg.startswith("figure fig09 has no data: ")
     assert str(path) in msg and "'runs' table" in msg
@@ -428,8 +428,8 @@ def test_load_table_no_data(tmp_path, state):
 def test_load_table_lacking_columns(tmp_path):
     path = tmp_path / "link.csv"
     path.write_text("direction,gbps\nh2d,1.0\n")
-    with pytest.raises(style.FigureDataError, match="figure fig08.*link table lacks columns"):
-        style.load_table(path, "link", "fig08")
+    with pytest.raises(inputs.FigureDataError, match="figure fig08.*link table lacks columns"):
+        inputs.load_table(path, "link", "fig08")
 
 
 def test_fig09_cli_reports_missing_table(tables, tmp_path):
@@ -451,19 +451,19 @@ def test_fig08_cli_reports_empty_profile(tables, tmp_path):
 # --- the source label -------------------------------------------------------------------------------------
 def test_source_label_fresh():
     src = {"source": "fresh", "gpu": "NVIDIA H100 80GB HBM3", "date": "2026-11-20"}
-    assert style.source_label(src) == "fresh measurements on NVIDIA H100 80GB HBM3, 2026-11-20"
+    assert inputs.source_label(src) == "fresh measurements on NVIDIA H100 80GB HBM3, 2026-11-20"
 
 
 def test_source_label_archive():
     src = {"source": "archive", "archive_id": "h100-2026-11-20", "gpu": "NVIDIA H100 80GB HBM3",
            "date": "2026-11-20"}
-    assert style.source_label(src) == "archived measurements from NVIDIA H100 80GB HBM3 on 2026-11-20"
+    assert inputs.source_label(src) == "archived measurements from NVIDIA H100 80GB HBM3 on 2026-11-20"
 
 
 @pytest.mark.parametrize("src", [{"source": "fresh", "gpu": "X"}, {"source": "guess", "gpu": "X", "date": "d"}])
 def test_source_label_rejects_incomplete(src):
-    with pytest.raises(style.FigureDataError):
-        style.source_label(src)
+    with pytest.raises(inputs.FigureDataError):
+        inputs.source_label(src)
 
 
 def test_save_is_atomic_and_by_extension(tmp_path):

@@ -378,9 +378,7 @@ def test_fig09_and_fig08_ignore_throttled_runs(inputs):
     assert fig09_speedup_over_uvm.speedups(slow).equals(fig09_speedup_over_uvm.speedups(runs))
 
 
-def test_interval_text_and_sizes():
-    assert style.interval_text({"value": 55.3, "lo": 54.9, "hi": 55.61}, ".3g", " GB/s") == "55.3 GB/s [54.9, 55.6]"
-    assert style.interval_text({"value": 640, "lo": None, "hi": None}, ".0f") == "640"
+def test_sizes():
     assert [style.fmt_size(b) for b in (32, 4096, 1 << 28, 1 << 30, 3 << 29)] == \
         ["32 B", "4 KiB", "256 MiB", "1 GiB", "1.5 GiB"]
     assert [style.fmt_size_compact(b) for b in (32, 1024, 4096)] == ["32", "1K", "4K"]

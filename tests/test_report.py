@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from figures import style
+from figures import inputs
 from tests.test_figures import write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,46 +25,64 @@ PAPER_NUMBERS = REPO / "paper" / "paper_numbers.yaml"
 PAPER_TEXT = Path("/work/shared/papers/emogi-pvldb2021.txt")
 
 
+# the report's figures of BFS: key -> script name (the file names build_report.py looks for)
+FIGURE_NAMES = {"fig09": "fig09_speedup_over_uvm", "fig08": "fig08_pcie_bandwidth", "fig07": "fig07_pcie_requests",
+                "fig10": "fig10_read_amplification", "fig11": "fig11_applications", "fig12": "fig12_edge_width"}
+PROFILE_FIGURES = ("fig08", "fig07", "fig10")  # drawn from the profile table
+
+
 def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
-    """Draw the figures and the model table in-process, as the workflow's rules would (but faster)."""
+    """Draw the figures and the model table in-process, as the workflow's rules would (but faster); returns the
+    paths by key (fig09, fig09_csv, ..., link_bound)."""
     from model import bounds
 
-    fig09 = importlib.import_module("figures.fig09_speedup_over_uvm")
-    fig08 = importlib.import_module("figures.fig08_pcie_bandwidth")
-    p = {"fig09": out / "fig09.png", "fig09_csv": out / "fig09.csv", "fig08": out / "fig08.png",
-         "fig08_csv": out / "fig08.csv", "link_bound": out / "link_bound.csv"}
-    fig09.main(["--runs", str(tables["runs"]), "--source", str(tables["source"]), "--out", str(p["fig09"]),
-                "--out-csv", str(p["fig09_csv"])])
-    for key, name in (("fig11", "fig11_applications"), ("fig12", "fig12_edge_width")):
-        p[key], p[f"{key}_csv"] = out / f"{key}.png", out / f"{key}.csv"
-        importlib.import_module(f"figures.{name}").main(["--apps", str(tables["apps"]), "--source",
-                                                          str(tables["source"]), "--out", str(p[key]),
-                                                          "--out-csv", str(p[f"{key}_csv"])])
-    if not with_profile:
-        return p
-    for key, name, inputs in (("fig07", "fig07_pcie_requests", ["--profile", tables["profile"]]),
-                              ("fig10", "fig10_read_amplification",
-                               ["--profile", tables["profile"], "--runs", tables["runs"]])):
-        p[key], p[f"{key}_csv"] = out / f"{key}.png", out / f"{key}.csv"
-        importlib.import_module(f"figures.{name}").main([*map(str, inputs), "--source", str(tables["source"]),
+    p = {}
+    keys = ["fig09", "fig11", "fig12"] + (list(PROFILE_FIGURES) if with_profile else [])
+    inputs = {"fig09": ["--runs", tables["runs"]], "fig11": ["--apps", tables["apps"]],
+              "fig12": ["--apps", tables["apps"]], "fig07": ["--profile", tables["profile"]],
+              "fig10": ["--profile", tables["profile"], "--runs", tables["runs"]],
+              "fig08": ["--profile", tables["profile"], "--link", tables["link"]]}
+    for key in keys:
+        name = FIGURE_NAMES[key]
+        p[key], p[f"{key}_csv"] = out / f"{name}.png", out / f"{name}.csv"
+        importlib.import_module(f"figures.{name}").main([*map(str, inputs[key]), "--source", str(tables["source"]),
                                                           "--out", str(p[key]), "--out-csv", str(p[f"{key}_csv"])])
-    fig08.main(["--profile", str(tables["profile"]), "--link", str(tables["link"]), "--source",
-                str(tables["source"]), "--out", str(p["fig08"]), "--out-csv", str(p["fig08_csv"])])
-    bounds.main(["--runs", str(tables["runs"]), "--profile", str(tables["profile"]), "--link", str(tables["link"]),
-                 "--out", str(p["link_bound"])])
+    if with_profile:
+        p["link_bound"] = out / "link_bound.csv"
+        bounds.main(["--runs", str(tables["runs"]), "--profile", str(tables["profile"]), "--link",
+                     str(tables["link"]), "--out", str(p["link_bound"])])
     return p
 
 
-def _args(tables, figs, out_pdf, with_profile=True) -> list[str]:
-    args = ["--source", tables["source"], "--fig09", figs["fig09"], "--fig09-csv", figs["fig09_csv"],
-            "--runs", tables["runs"], "--link", tables["link"], "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf,
-            "--fig11", figs["fig11"], "--fig11-csv", figs["fig11_csv"], "--fig12", figs["fig12"],
-            "--fig12-csv", figs["fig12_csv"]]
-    if with_profile:
-        args += ["--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"],
-                 "--fig07", figs["fig07"], "--fig07-csv", figs["fig07_csv"], "--fig10", figs["fig10"],
-                 "--fig10-csv", figs["fig10_csv"]]
+def report_inputs(dest: Path, figures=(), model=()) -> tuple[Path, Path]:
+    """build_report's --figures and --model folders, holding copies of the files given (and nothing else)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    folders = dest / "figures", dest / "model"
+    for folder, files in zip(folders, (figures, model)):
+        folder.mkdir(parents=True)
+        for f in files:
+            shutil.copy(f, folder / Path(f).name)
+    return folders
+
+
+def _args(tables, figs, out_pdf, with_profile=True, extra=(), model=()) -> list[str]:
+    """The command line for a report of the BFS figures (those of the profile table `with_profile`), `extra`
+    files beside them and `model` files (link_bound.csv comes with the profile)."""
+    keys = ["fig09", "fig11", "fig12"] + (list(PROFILE_FIGURES) if with_profile else [])
+    files = [figs[k] for key in keys for k in (key, f"{key}_csv")] + list(extra)
+    model = list(model) + ([figs["link_bound"]] if with_profile else [])
+    figures, model_dir = report_inputs(Path(f"{Path(out_pdf).with_suffix('')}-inputs"), files, model)
+    args = ["--tables", Path(tables["source"]).parent, "--figures", figures, "--model", model_dir,
+            "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf]
     return [str(a) for a in args]
+
+
+def _report_module():
+    spec = importlib.util.spec_from_file_location("build_report", BUILD)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _build(tables, figs, out_pdf, with_profile=True):
@@ -74,10 +93,7 @@ def _build(tables, figs, out_pdf, with_profile=True):
 
 def _build_in_process(tables, figs, out_pdf, with_profile=True):
     """The same, without the interpreter start-up (seconds on a busy machine)."""
-    spec = importlib.util.spec_from_file_location("build_report", BUILD)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.main(_args(tables, figs, out_pdf, with_profile))
+    return _report_module().main(_args(tables, figs, out_pdf, with_profile))
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +115,7 @@ def test_pdf_and_json_written(built):
     assert not list(built["pdf"].parent.glob(".*")), "temporary files left behind"
     data = json.loads(built["json"].read_text())
     src = json.loads(built["tables"]["source"].read_text())
-    assert data["source"]["label"] == style.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
+    assert data["source"]["label"] == inputs.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
                                                                  "2000-01-01"
 
 
@@ -205,10 +221,46 @@ def test_report_with_an_archive_without_applications(built, tmp_path):
 
 
 def test_missing_figure_is_a_clear_error(built, tmp_path):
-    figs = dict(built["figs"], fig09=tmp_path / "absent.png")
-    with pytest.raises(SystemExit, match="absent.png is missing"):
-        _build_in_process(built["tables"], figs, tmp_path / "r.pdf")
+    args = _args(built["tables"], built["figs"], tmp_path / "r.pdf")
+    figures = Path(args[args.index("--figures") + 1])
+    for ext in ("png", "csv"):
+        (figures / f"fig09_speedup_over_uvm.{ext}").unlink()
+    with pytest.raises(SystemExit, match="fig09_speedup_over_uvm.png is missing"):
+        _report_module().main(args)
     assert not (tmp_path / "r.pdf").exists()
+
+
+def test_image_without_its_csv_is_an_error(built, tmp_path):
+    args = _args(built["tables"], built["figs"], tmp_path / "r.pdf")
+    (Path(args[args.index("--figures") + 1]) / "fig08_pcie_bandwidth.csv").unlink()
+    with pytest.raises(SystemExit, match="fig08_pcie_bandwidth.png has no fig08_pcie_bandwidth.csv beside it"):
+        _report_module().main(args)
+
+
+# The JSON paper/report.typ renders: its sections in order (a section may be null: "not available").
+SECTIONS = ["title", "source", "paper", "environment", "warnings", "run", "datasets", "fig09", "fig08", "link_bound",
+            "requests", "apps", "times", "allocations", "micro", "paper_numbers", "typst_root"]
+
+
+def test_sections_in_order(built):
+    data = json.loads(built["json"].read_text())
+    assert list(data) == SECTIONS
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets"]  # no Table 2 or Fig. 6 here
+    assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
+
+
+def test_report_shows_every_figure_the_workflow_draws():
+    """build_report.py looks for each figure of the workflow (figures.smk, and Fig. 6 of dataset_report.smk)."""
+    rules = (REPO / "workflow" / "rules" / "figures.smk").read_text()
+    drawn = set(re.findall(r'^    "(fig\w+)": \{', rules, re.M)) | {"fig06_degree_cdf"}
+    assert set(_report_module().FIGURES) == drawn
+
+
+def test_interval_text():
+    from figures.report_format import interval_text
+
+    assert interval_text({"value": 55.3, "lo": 54.9, "hi": 55.61}, ".3g", " GB/s") == "55.3 GB/s [54.9, 55.6]"
+    assert interval_text({"value": 640, "lo": None, "hi": None}, ".0f") == "640"
 
 
 def test_report_is_fast(built):
@@ -232,13 +284,12 @@ def test_allocation_text_follows_the_data(pinned_ms, alike):
     """The managed-vs-pinned sentence must say what the numbers say, not what we expect."""
     import pandas as pd
 
-    spec = importlib.util.spec_from_file_location("build_report", BUILD)
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
+    from figures.fig09_speedup_over_uvm import allocation_section
+
     rows = [{"graph": "g", "algorithm": "bfs", "variant": "merged", "mode": mode, "edge_bytes": 8, "root": 1,
              "rep": rep, "time_ms": ms, "verified": True}
             for mode, ms in (("zerocopy", 10.0), ("zerocopy-pinned", pinned_ms)) for rep in range(2)]
-    section = report.allocation_section(pd.DataFrame(rows))
+    section = allocation_section(pd.DataFrame(rows))
     assert section["table"]["rows"][0][-1] == f"{pinned_ms / 10.0:.2f}"
     assert ("perform alike" in section["text"]) == alike
     assert ("up to 3.00x" in section["text"]) == (not alike)

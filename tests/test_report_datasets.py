@@ -4,7 +4,7 @@ Fig. 6's numbers beside the paper's statements (quoted from the paper), and the 
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import re
 import shutil
@@ -18,7 +18,7 @@ from emogi.datasets.table import table2
 from emogi.datasets.degree_histogram import degree_histogram
 from emogi.datasets.generators import generate
 from tests.test_figures import write_synthetic_tables
-from tests.test_report import BUILD, PAPER_TEXT, REPO, _args, _figures, query_report, text_of
+from tests.test_report import PAPER_TEXT, REPO, _args, _figures, _report_module, query_report, text_of
 
 GRAPHS = {  # two scaled stand-ins (scale 10) and one graph at the paper's size (SK's V and E, metadata only)
     "kron10": {"source": "generator", "generator": "kron", "scale": 10, "edge_factor": 16, "seed": 1, "paper": "GK"},
@@ -26,13 +26,6 @@ GRAPHS = {  # two scaled stand-ins (scale 10) and one graph at the paper's size 
                 "paper": "GU"},
     "sk": {"source": "law", "catalog": "sk-2005", "paper": "SK"},
 }
-
-
-def _report_module():
-    spec = importlib.util.spec_from_file_location("build_report", BUILD)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _meta(vertices: int, edges: int, directed: bool) -> dict:
@@ -65,10 +58,6 @@ def write_dataset_inputs(out: Path) -> dict:
             "fig06_csv": out / "fig06_degree_cdf.csv"}
 
 
-def dataset_args(d: dict) -> list[str]:
-    return ["--table2", str(d["table2"]), "--fig06", str(d["fig06"]), "--fig06-csv", str(d["fig06_csv"])]
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     base = tmp_path_factory.mktemp("report_datasets")
@@ -76,7 +65,7 @@ def built(tmp_path_factory):
     figs = _figures(tables, base / "figures", with_profile=False)
     datasets = write_dataset_inputs(base / "datasets")
     pdf = base / "report" / "report.pdf"
-    assert _report_module().main(_args(tables, figs, pdf, with_profile=False) + dataset_args(datasets)) == 0
+    assert _report_module().main(_args(tables, figs, pdf, with_profile=False, extra=datasets.values())) == 0
     return {"pdf": pdf, "data": json.loads(pdf.with_suffix(".json").read_text()), "tables": tables, "figs": figs,
             "datasets": datasets, "base": base}
 
@@ -124,19 +113,20 @@ def test_without_dataset_inputs_the_section_says_not_available(built, tmp_path):
     pdf = tmp_path / "report.pdf"
     assert report.main(_args(built["tables"], built["figs"], pdf, with_profile=False)) == 0
     assert json.loads(pdf.with_suffix(".json").read_text())["datasets"] is None
-    with pytest.raises(SystemExit, match="--fig06 and --fig06-csv"):
-        report.main(_args(built["tables"], built["figs"], tmp_path / "r.pdf", with_profile=False)
-                    + ["--fig06", str(built["datasets"]["fig06"])])
+    with pytest.raises(SystemExit, match="fig06_degree_cdf.png has no fig06_degree_cdf.csv beside it"):
+        report.main(_args(built["tables"], built["figs"], tmp_path / "r.pdf", with_profile=False,
+                          extra=[built["datasets"]["fig06"]]))
 
 
 @pytest.mark.skipif(not PAPER_TEXT.is_file(), reason="paper text not on this machine")
 def test_fig06_statements_are_quoted_from_the_paper():
     norm = lambda s: re.sub(r"\s+", " ", s)  # noqa: E731
     text = norm(PAPER_TEXT.read_text())
-    report = _report_module()
-    for quote, _ in report.FIG06_PAPER.values():
+    from figures.fig06_degree_cdf import PAPER_CUT_QUOTE, PAPER_STATEMENTS
+
+    for quote, _ in PAPER_STATEMENTS.values():
         assert norm(quote) in text, quote
-    assert norm(report.FIG06_CUT_QUOTE) in text
+    assert norm(PAPER_CUT_QUOTE) in text
 
 
 def test_report_rule_depends_on_table2_and_fig06(tmp_path):

@@ -5,54 +5,47 @@ CSVs and the model's files; the papers' numbers are quoted from the papers."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
+from figures.micro_report import MICRO_FIGURES
 from tests.test_figures import write_synthetic_model, write_synthetic_tables
 from tests.test_figures_micro import FIGURES, args_for
-from tests.test_report import BUILD, PAPER_NUMBERS, _figures, query_report
+from tests.test_report import PAPER_NUMBERS, _figures, _report_module, query_report, report_inputs
+from tests.test_report import _args as bfs_args
 
 PAPERS = Path("/work/shared/papers")
 
 
-def _report_module():
-    spec = importlib.util.spec_from_file_location("build_report", BUILD)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _micro_figures(inputs: dict, out: Path) -> dict:
-    """Draw the eight figures in-process; returns {key: (png, csv)} keyed like build_report.MICRO_FIGURES."""
-    report = _report_module()
+    """Draw the eight figures in-process; returns {key: (png, csv)}, key = the script's name less "fig_" (as in
+    the report's JSON)."""
     paths = {}
-    for key, module, _ in report.MICRO_FIGURES:
+    for module in MICRO_FIGURES:
         png, csv = out / f"{module}.png", out / f"{module}.csv"
         importlib.import_module(f"figures.{module}").main(
             [*map(str, args_for(module, inputs)), "--source", str(inputs["source"]), "--out", str(png),
              "--out-csv", str(csv)])
-        paths[key] = (png, csv)
+        paths[module.removeprefix("fig_")] = (png, csv)
     return paths
 
 
 def _args(tables, figs, out_pdf, micro=None, model=None, keys=None) -> list[str]:
-    args = ["--source", tables["source"], "--fig09", figs["fig09"], "--fig09-csv", figs["fig09_csv"],
-            "--fig08", figs["fig08"], "--fig08-csv", figs["fig08_csv"], "--link-bound", figs["link_bound"],
-            "--runs", tables["runs"], "--link", tables["link"], "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf]
-    if model:
-        args += ["--parameters", model["parameters"], "--predictions", model["predictions"],
-                 "--prediction-summary", model["summary"]]
-    for key, (png, csv) in (micro or {}).items():
-        if keys is None or key in keys:
-            flag = key.replace("_", "-")
-            args += [f"--fig-{flag}", png, f"--fig-{flag}-csv", csv]
-    return [str(a) for a in args]
+    """Figs. 9 and 8 (no 7, 10, 11, 12), the micro figures of `keys` (default: all given) and the model's files."""
+    args = bfs_args(tables, figs, out_pdf, with_profile=False)
+    files = [figs[k] for key in ("fig09", "fig08") for k in (key, f"{key}_csv")]
+    files += [f for key, pair in (micro or {}).items() if keys is None or key in keys for f in pair]
+    model = [model[k] for k in ("parameters", "predictions", "summary")] if model else []
+    figures, model_dir = report_inputs(Path(f"{Path(out_pdf).with_suffix('')}-inputs"), files,
+                                       model + [figs["link_bound"]])
+    args[args.index("--figures") + 1], args[args.index("--model") + 1] = str(figures), str(model_dir)
+    return args
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +69,7 @@ def full(setup):
 def test_full_report_has_every_figure(full, setup):
     assert full["pdf"].read_bytes()[:4] == b"%PDF"
     micro = full["data"]["micro"]
-    assert micro["any"] and [f["key"] for f in micro["figures"]] == [k for k, _, _ in _report_module().MICRO_FIGURES]
+    assert micro["any"] and [f["key"] for f in micro["figures"]] == [m.removeprefix("fig_") for m in MICRO_FIGURES]
     assert all(f["image"] for f in micro["figures"])
     assert micro["parameters"]["table"]["rows"][0][0].startswith("W")
     assert micro["cxl"]["rows"] and micro["model"]["text"]
@@ -150,13 +143,14 @@ def test_report_with_some_microbenchmarks(setup, tmp_path):
 
 def test_png_without_csv_is_an_error(setup, tmp_path):
     png, _ = setup["micro"]["latency"]
-    args = _args(setup["tables"], setup["figs"], tmp_path / "r.pdf") + ["--fig-latency", str(png)]
-    with pytest.raises(SystemExit, match="give both --fig-latency and --fig-latency-csv"):
+    args = _args(setup["tables"], setup["figs"], tmp_path / "r.pdf")
+    shutil.copy(png, args[args.index("--figures") + 1])
+    with pytest.raises(SystemExit, match="fig_latency.png has no fig_latency.csv beside it"):
         _report_module().main(args)
 
 
 def test_figure_list_matches_the_scripts():
-    assert {m for _, m, _ in _report_module().MICRO_FIGURES} == set(FIGURES)
+    assert set(MICRO_FIGURES) == set(FIGURES)
 
 
 MICRO_GROUPS = ("copy_bandwidth", "zero_copy_toy", "cxl")
@@ -193,21 +187,20 @@ def test_read_sizes_section_by_hand(tmp_path):
     import pandas as pd
 
     from emogi import schema
-    spec = importlib.util.spec_from_file_location("build_report_rs", BUILD)
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
+    from figures.fig_concurrency import read_sizes_section
+    from figures.report_format import fnum
     row = {c: 0 for c in schema.CONCURRENCY_PROFILE_COLUMNS}
     row.update(gpu="SYNTHETIC", mode="zerocopy", footprint_bytes=64 << 20, request_bytes=96, reads_per_warp=4,
                warps=4096, reads=1000, sysmem_read_requests=2000, sysmem_read_sectors=3000, pcie_read_bytes=120000)
     path = tmp_path / "cp.csv"
     pd.DataFrame([row]).to_csv(path, index=False)
-    table = report.read_sizes_section(path)
+    table = read_sizes_section(path)
     cells = table["rows"][0]
     assert cells[2] == "96 B"
-    assert cells[3] == report.fnum(2.0)                 # two link requests per read
+    assert cells[3] == fnum(2.0)                 # two link requests per read
     assert cells[4] == "48.0 B"                         # 32 B x 3000 sectors / 2000 requests
     assert cells[5] == "120.0 B"                        # PCIe bytes per read
     assert cells[6] == "12.0 B"                         # (120000 - 96000) / 2000 per request
     empty = tmp_path / "empty.csv"
     pd.DataFrame(columns=schema.CONCURRENCY_PROFILE_COLUMNS).to_csv(empty, index=False)
-    assert report.read_sizes_section(empty) is None     # an archive that did not profile the reads
+    assert read_sizes_section(empty) is None     # an archive that did not profile the reads

@@ -120,4 +120,9 @@ def test_complete_run_from_archived_measurements(workdir):
         assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
     pdf = results / "report" / "report.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")
+    # the report found every figure, table and model file the rule hands it (none says "not available")
+    report = json.loads(pdf.with_suffix(".json").read_text())
+    assert [k for k, v in report.items() if v is None] == []
+    assert all(report["datasets"].values()) and all(f["image"] for f in report["micro"]["figures"])
+    assert all(report["micro"][k] for k in ("parameters", "cxl", "model", "read_sizes"))
     assert not any(Path(workdir, "build").glob("*")), "the no-GPU path must not need the CUDA build"
