@@ -1,13 +1,15 @@
 """Fresh or archived, the same tables: results/tables/{runs,profile,link}.csv plus source.json.
 
-    python -m emogi.archive collect --runs A.csv B.csv --profile P.csv --link L.csv ... --provenance prov.json --out-dir D
+    python -m emogi.archive collect --runs A.csv B.csv --profile P.csv --link L.csv ... --provenance prov.json \
+        --out-dir D
     python -m emogi.archive restore --archive latest --out-dir D        (no GPU: use committed measurements)
     python -m emogi.archive pack --tables-dir D --archive-root archive    (after a fresh run: commit its tables)
 
-An archive, archive/<gpu>-<date>/, holds each table of emogi.schema.TABLES as <name>.csv.gz and provenance.json (GPU, driver, CUDA, link,
-commit, date, command, row counts and SHA-256 of each table). source.json tells figures and the report which
-kind of data they show.
+An archive, archive/<gpu>-<date>/, holds each table of emogi.schema.TABLES as <name>.csv.gz and provenance.json
+(GPU, driver, CUDA, link, commit, date, command, row counts and SHA-256 of each table). source.json tells figures
+and the report which kind of data they show.
 """
+
 import argparse
 import hashlib
 import json
@@ -92,8 +94,11 @@ def restore(which, out_dir, root=ARCHIVE_ROOT):
     source = {**prov, "source": "archive", "archive_id": archive.name, "missing_tables": missing}
     source.pop("tables", None)
     write_text(json.dumps(source, indent=2) + "\n", Path(out_dir) / "source.json")
-    print(f"using archived measurements {archive.name} ({prov['gpu']}, {prov['date']})"
-          + (f"; missing tables: {', '.join(missing)}" if missing else ""), file=sys.stderr)
+    print(
+        f"using archived measurements {archive.name} ({prov['gpu']}, {prov['date']})"
+        + (f"; missing tables: {', '.join(missing)}" if missing else ""),
+        file=sys.stderr,
+    )
 
 
 def pack(tables_dir, root=ARCHIVE_ROOT, config=None):
@@ -126,7 +131,9 @@ def main(argv=None):
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
     for name in schema.TABLES:
-        c.add_argument(f"--{name.replace('_', '-')}", dest=name, nargs="*", default=[], help=f"parts of the {name} table")
+        c.add_argument(
+            f"--{name.replace('_', '-')}", dest=name, nargs="*", default=[], help=f"parts of the {name} table"
+        )
     c.add_argument("--provenance", required=True)
     c.add_argument("--out-dir", required=True)
     r = sub.add_parser("restore")
@@ -145,6 +152,7 @@ def main(argv=None):
             restore(a.archive, a.out_dir, a.archive_root)
         else:
             import yaml
+
             config = yaml.safe_load(Path(a.config).read_text()) if a.config else None
             print(pack(a.tables_dir, a.archive_root, config))
     except (ArchiveError, ValueError, FileNotFoundError) as err:

@@ -1,4 +1,5 @@
 """Files appear under their final name only when complete: write a temporary sibling, then rename it."""
+
 import contextlib
 import os
 from pathlib import Path

@@ -21,6 +21,7 @@ the run needed: the partial sectors at list ends, and lists read twice when neig
 `fetched_fraction_of_w`, the link's use in bytes actually fetched per second (GB/s of lists read x fetched_ratio,
 over W).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,14 +33,28 @@ import numpy as np
 import pandas as pd
 
 from emogi.atomic import write_csv, write_text
-from emogi.schema import (ALL_VARIANTS, HOST_READING_MODES, ROOTED_ALGORITHMS, VARIANTS_OF, entry_bytes,
-                          fetched_bytes)
+from emogi.schema import ALL_VARIANTS, HOST_READING_MODES, ROOTED_ALGORITHMS, VARIANTS_OF, entry_bytes, fetched_bytes
 
-SUMMARY_COLUMNS = ["algorithm", "graph", "edge_bytes", "variant", "mode", "runs", "median_ms", "min_ms", "max_ms",
-                   "edges_traversed", "edges_per_s", "gbps", "fraction_of_w", "loads_in_flight", "fetched_ratio",
-                   "fetched_fraction_of_w"]
+SUMMARY_COLUMNS = [
+    "algorithm",
+    "graph",
+    "edge_bytes",
+    "variant",
+    "mode",
+    "runs",
+    "median_ms",
+    "min_ms",
+    "max_ms",
+    "edges_traversed",
+    "edges_per_s",
+    "gbps",
+    "fraction_of_w",
+    "loads_in_flight",
+    "fetched_ratio",
+    "fetched_fraction_of_w",
+]
 KEYS = ["algorithm", "graph", "edge_bytes", "variant", "mode"]
-EDGE_FACTOR = 16          # GAP's
+EDGE_FACTOR = 16  # GAP's
 OUT_DIR = "results/bench"
 
 
@@ -48,6 +63,7 @@ def log(message: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- the plan
+
 
 def graph_name(spec: str) -> str:
     """bench.graphs' kind:scale -> the graph's name (kron:21 -> kron21), as the study names its graphs."""
@@ -63,16 +79,24 @@ def graph_specs(bench: dict, graphs: dict) -> dict[str, dict]:
     for spec in bench["graphs"]:
         kind, scale = spec.split(":")
         name = graph_name(spec)
-        mine = {"source": "generator", "generator": kind, "scale": int(scale), "edge_factor": EDGE_FACTOR,
-                "seed": bench["seed"], "weights_seed": bench["seed"]}
+        mine = {
+            "source": "generator",
+            "generator": kind,
+            "scale": int(scale),
+            "edge_factor": EDGE_FACTOR,
+            "seed": bench["seed"],
+            "weights_seed": bench["seed"],
+        }
         theirs = graphs.get(name)
         if theirs is not None:
             defaults = {"source": "generator", "edge_factor": EDGE_FACTOR, "weights_seed": 1}
             differ = [k for k, v in mine.items() if theirs.get(k, defaults.get(k)) != v]
             if differ:
-                raise ValueError(f"bench.graphs' {spec} would be resources/graphs/{name}.w8.csr, which config "
-                                 f"graphs.{name} makes with another {', '.join(differ)}: rename that graph, or "
-                                 "change bench.seed to match it")
+                raise ValueError(
+                    f"bench.graphs' {spec} would be resources/graphs/{name}.w8.csr, which config "
+                    f"graphs.{name} makes with another {', '.join(differ)}: rename that graph, or "
+                    "change bench.seed to match it"
+                )
             continue  # the study's own graph, made once for both
         out[name] = mine
     return out
@@ -90,8 +114,10 @@ def variants_by_algorithm(algorithms, named: str) -> dict:
         raise ValueError(f"no chosen algorithm has variant(s) {', '.join(stray)} ({', '.join(ALL_VARIANTS)} exist)")
     empty = [algorithm for algorithm in algorithms if not picked[algorithm]]
     if empty:
-        raise ValueError(f"none of the variants {named} applies to {', '.join(empty)}: leave it out of "
-                         "bench.algorithms (`emogi list` shows each algorithm's variants)")
+        raise ValueError(
+            f"none of the variants {named} applies to {', '.join(empty)}: leave it out of "
+            "bench.algorithms (`emogi list` shows each algorithm's variants)"
+        )
     return picked
 
 
@@ -103,8 +129,12 @@ def host_modes(modes) -> list[str]:
 def cells(bench: dict) -> list[tuple[str, str, int]]:
     """(algorithm, graph name, width) of every timing job, in the table's order: graph, then width, then
     algorithm."""
-    return [(algorithm, graph_name(spec), int(width)) for spec in bench["graphs"] for width in bench["widths"]
-            for algorithm in bench["algorithms"]]
+    return [
+        (algorithm, graph_name(spec), int(width))
+        for spec in bench["graphs"]
+        for width in bench["widths"]
+        for algorithm in bench["algorithms"]
+    ]
 
 
 def run_parts(bench: dict, out_dir=OUT_DIR) -> list[str]:
@@ -132,6 +162,7 @@ def run_args(variants: dict, algorithm: str, graph_path, name: str, roots_path) 
 
 # ---------------------------------------------------------------------------------------------- the numbers
 
+
 def link_limit(link: pd.DataFrame) -> float:
     """W: the best pinned host-to-device cudaMemcpy bandwidth, GB/s (median over the reps of each size)."""
     pinned = link[(link["direction"] == "h2d") & (link["host_memory"] == "pinned")]
@@ -158,9 +189,17 @@ def summarise(runs: pd.DataFrame, w_gbps: float, depth: int = 0, profile: pd.Dat
     GPUs spread several percent between runs; a median near a target says little without them); bytes include SSSP's
     weights, counted as read even where `frontier` skips them (an effective rate there). With a profile
     (emogi.profile's table of the same runs), also the bytes fetched from host memory."""
-    out = runs.groupby(KEYS, sort=False).agg(runs=("time_ms", "size"), median_ms=("time_ms", "median"),
-                                             min_ms=("time_ms", "min"), max_ms=("time_ms", "max"),
-                                             edges_traversed=("edges_traversed", "median")).reset_index()
+    out = (
+        runs.groupby(KEYS, sort=False)
+        .agg(
+            runs=("time_ms", "size"),
+            median_ms=("time_ms", "median"),
+            min_ms=("time_ms", "min"),
+            max_ms=("time_ms", "max"),
+            edges_traversed=("edges_traversed", "median"),
+        )
+        .reset_index()
+    )
     out["edges_per_s"] = out["edges_traversed"] / (out["median_ms"] / 1e3)
     out["gbps"] = out["edges_per_s"] * entry_bytes(out) / 1e9
     out["fraction_of_w"] = out["gbps"] / w_gbps

@@ -1,4 +1,5 @@
 """What the `python -m emogi.<tool>` entry points share: expected failures reported in one line."""
+
 from __future__ import annotations
 
 import sys

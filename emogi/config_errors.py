@@ -3,6 +3,7 @@
 The Snakefile validates the config at start-up and passes a failure through `one_line`: an unknown key is named
 with the closest valid key, a wrong value with the names that would do.
 """
+
 from __future__ import annotations
 
 import difflib

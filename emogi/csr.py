@@ -103,8 +103,9 @@ class CSRHeader:
 
     def pack(self) -> bytes:
         """The 4096-byte header block."""
-        head = HEADER_STRUCT.pack(MAGIC, self.version, self.flags, self.index_bytes, 0,
-                                  self.num_vertices, self.num_edges, self.checksum, 0, 0)
+        head = HEADER_STRUCT.pack(
+            MAGIC, self.version, self.flags, self.index_bytes, 0, self.num_vertices, self.num_edges, self.checksum, 0, 0
+        )
         return head + bytes(HEADER_BLOCK - len(head))
 
     def to_dict(self) -> dict:
@@ -133,7 +134,8 @@ def check_index_width(num_vertices: int, index_bytes: int, where: str = "graph")
         raise GraphFormatError(f"{where}: bad index_bytes {index_bytes} (must be 4 or 8)")
     if index_bytes == 4 and num_vertices > MAX_NARROW_VERTICES:
         raise GraphFormatError(
-            f"{where}: {num_vertices} vertices do not fit 4-byte edges (needs V <= 2^32 - 1 = {MAX_NARROW_VERTICES})")
+            f"{where}: {num_vertices} vertices do not fit 4-byte edges (needs V <= 2^32 - 1 = {MAX_NARROW_VERTICES})"
+        )
 
 
 def read_header(path) -> CSRHeader:
@@ -142,7 +144,7 @@ def read_header(path) -> CSRHeader:
     with open(path, "rb") as f:
         block = f.read(HEADER_BLOCK)
         size = os.fstat(f.fileno()).st_size
-    if len(block) >= len(MAGIC) and block[:len(MAGIC)] != MAGIC:
+    if len(block) >= len(MAGIC) and block[: len(MAGIC)] != MAGIC:
         raise GraphFormatError(f"{path}: not an EMOGI CSR file (magic {block[:8]!r}, expected {MAGIC!r})")
     if size < HEADER_BLOCK:
         raise GraphFormatError(f"{path}: truncated: {size} bytes, shorter than the {HEADER_BLOCK}-byte header")
@@ -156,11 +158,13 @@ def read_header(path) -> CSRHeader:
     if size < header.file_size:
         raise GraphFormatError(
             f"{path}: truncated: {size} bytes, header (V={nv}, E={ne}, index_bytes={index_bytes}) "
-            f"implies {header.file_size}")
+            f"implies {header.file_size}"
+        )
     if size > header.file_size:
         raise GraphFormatError(
             f"{path}: {size - header.file_size} trailing bytes after the last section "
-            f"(header implies {header.file_size} bytes, file has {size})")
+            f"(header implies {header.file_size} bytes, file has {size})"
+        )
     return header
 
 
@@ -189,12 +193,13 @@ def check_offsets(offsets, num_edges: int, where: str = "graph") -> None:
         raise GraphFormatError(f"{where}: bad offsets: offsets[0] = {int(offsets[0])}, must be 0")
     step = _CHUNK_BYTES // 8
     for lo in range(0, len(offsets) - 1, step):
-        block = offsets[lo:lo + step + 1]  # overlap by one so that every adjacent pair is compared
+        block = offsets[lo : lo + step + 1]  # overlap by one so that every adjacent pair is compared
         bad = np.flatnonzero(block[1:] < block[:-1])
         if len(bad):
             v = lo + int(bad[0])
-            raise GraphFormatError(f"{where}: bad offsets: offsets decrease at vertex {v} "
-                                   f"({int(offsets[v])} -> {int(offsets[v + 1])})")
+            raise GraphFormatError(
+                f"{where}: bad offsets: offsets decrease at vertex {v} ({int(offsets[v])} -> {int(offsets[v + 1])})"
+            )
     if int(offsets[-1]) != num_edges:
         raise GraphFormatError(f"{where}: bad offsets: offsets[V] = {int(offsets[-1])}, must equal E = {num_edges}")
 
@@ -203,7 +208,7 @@ def check_edge_ids(edges, num_vertices: int, where: str = "graph") -> None:
     """Raise GraphFormatError if any neighbour id is >= V (chunked: no full-size temporaries)."""
     step = _CHUNK_BYTES // max(edges.dtype.itemsize, 1)
     for lo in range(0, len(edges), step):
-        block = edges[lo:lo + step]
+        block = edges[lo : lo + step]
         m = int(block.max())
         if m >= num_vertices:
             i = lo + int(np.argmax(block >= m))
@@ -212,8 +217,8 @@ def check_edge_ids(edges, num_vertices: int, where: str = "graph") -> None:
 
 @dataclass
 class CSRGraph:
-    offsets: np.ndarray          # uint64, V + 1
-    edges: np.ndarray            # uint32 or uint64, E
+    offsets: np.ndarray  # uint64, V + 1
+    edges: np.ndarray  # uint32 or uint64, E
     weights: np.ndarray | None = None  # uint32, E
     directed: bool = False
     # Set when the graph came from (or was written to) a file: describe() then reports that file's checksum.
@@ -245,7 +250,7 @@ def _map_section(mm, start: int, dtype, count: int) -> np.ndarray:
     dtype = np.dtype(dtype)
     if count == 0:
         return np.empty(0, dtype=dtype)
-    return mm[start:start + count * dtype.itemsize].view(dtype)
+    return mm[start : start + count * dtype.itemsize].view(dtype)
 
 
 def read_csr(path, verify_checksum: bool = True, check_edges: bool = False) -> CSRGraph:
@@ -255,8 +260,7 @@ def read_csr(path, verify_checksum: bool = True, check_edges: bool = False) -> C
     if verify_checksum:
         actual = file_checksum(path)
         if actual != header.checksum:
-            raise GraphFormatError(
-                f"{path}: corrupt: checksum {actual:016x} expected {header.checksum:016x} (header)")
+            raise GraphFormatError(f"{path}: corrupt: checksum {actual:016x} expected {header.checksum:016x} (header)")
     mm = np.memmap(path, dtype=np.uint8, mode="r")  # whole file once; sections are views, page-aligned
     offsets = _map_section(mm, header.offsets_offset, "<u8", header.num_vertices + 1)
     edges = _map_section(mm, header.edges_offset, "<u4" if header.index_bytes == 4 else "<u8", header.num_edges)
@@ -274,12 +278,13 @@ def verify_csr(path) -> CSRGraph:
 
 # ---------------------------------------------------------------------------------------------- writing
 
+
 def _section_chunks(array, dtype):
     """Little-endian chunks of `array` converted to `dtype`, one bounded chunk at a time."""
     dtype = np.dtype(dtype)
     step = max(_CHUNK_BYTES // dtype.itemsize, 1)
     for lo in range(0, len(array), step):
-        yield memoryview(np.ascontiguousarray(array[lo:lo + step], dtype=dtype)).cast("B")
+        yield memoryview(np.ascontiguousarray(array[lo : lo + step], dtype=dtype)).cast("B")
 
 
 def _validated_arrays(offsets, edges, weights, where: str):
@@ -289,8 +294,10 @@ def _validated_arrays(offsets, edges, weights, where: str):
     if edges.ndim != 1:
         raise GraphFormatError(f"{where}: edges must be a 1-D array")
     if edges.dtype not in (np.dtype(np.uint32), np.dtype(np.uint64)):
-        raise GraphFormatError(f"{where}: edges dtype {edges.dtype} not supported: the index width comes "
-                               f"from the dtype, which must be uint32 (4 bytes) or uint64 (8 bytes)")
+        raise GraphFormatError(
+            f"{where}: edges dtype {edges.dtype} not supported: the index width comes "
+            f"from the dtype, which must be uint32 (4 bytes) or uint64 (8 bytes)"
+        )
     check_offsets(offsets, len(edges), where)
     num_vertices = len(offsets) - 1
     check_index_width(num_vertices, edges.dtype.itemsize, where)
@@ -307,8 +314,10 @@ def _validated_arrays(offsets, edges, weights, where: str):
 def _payload(offsets, edges, weights, header: CSRHeader):
     """Every byte after the header block, in file order, as a stream of buffers."""
     pos = HEADER_BLOCK
-    sections = [(header.offsets_offset, offsets, "<u8"),
-                (header.edges_offset, edges, "<u4" if header.index_bytes == 4 else "<u8")]
+    sections = [
+        (header.offsets_offset, offsets, "<u8"),
+        (header.edges_offset, edges, "<u4" if header.index_bytes == 4 else "<u8"),
+    ]
     if weights is not None:
         sections.append((header.weights_offset, weights, "<u4"))
     for start, array, dtype in sections:
@@ -357,6 +366,7 @@ def payload_checksum(graph: CSRGraph) -> int:
 
 # ---------------------------------------------------------------------------------------------- transforms
 
+
 def narrow_edges(graph: CSRGraph) -> CSRGraph:
     """The same graph with 4-byte edges; GraphFormatError when V >= 2^32 (ids would not fit)."""
     check_index_width(graph.num_vertices, 4, str(graph.path or "graph"))
@@ -366,10 +376,10 @@ def narrow_edges(graph: CSRGraph) -> CSRGraph:
         edges = np.empty(len(graph.edges), dtype=np.uint32)
         step = _CHUNK_BYTES // 8
         for lo in range(0, len(graph.edges), step):
-            block = graph.edges[lo:lo + step]
+            block = graph.edges[lo : lo + step]
             if len(block) and int(block.max()) > MAX_NARROW_VERTICES:
                 raise GraphFormatError(f"{graph.path or 'graph'}: neighbour id {int(block.max())} does not fit 4 bytes")
-            edges[lo:lo + step] = block
+            edges[lo : lo + step] = block
     return CSRGraph(graph.offsets, edges, graph.weights, graph.directed)
 
 
@@ -399,16 +409,18 @@ def describe(graph: CSRGraph) -> dict:
 
 # ---------------------------------------------------------------------------------------------- CLI
 
+
 def _cmd_info(args) -> None:
     graph = read_csr(args.file, verify_checksum=False)
-    print(json.dumps({"file": str(args.file), "header": graph.header.to_dict(), "describe": describe(graph)},
-                     indent=2))
+    print(json.dumps({"file": str(args.file), "header": graph.header.to_dict(), "describe": describe(graph)}, indent=2))
 
 
 def _cmd_verify(args) -> None:
     graph = verify_csr(args.file)
-    print(f"{args.file}: OK (V={graph.num_vertices}, E={graph.num_edges}, index_bytes={graph.index_bytes}, "
-          f"checksum {graph.header.checksum:016x})")
+    print(
+        f"{args.file}: OK (V={graph.num_vertices}, E={graph.num_edges}, index_bytes={graph.index_bytes}, "
+        f"checksum {graph.header.checksum:016x})"
+    )
 
 
 def _cmd_narrow(args) -> None:
@@ -418,8 +430,11 @@ def _cmd_narrow(args) -> None:
     narrow.path = Path(args.out)
     if args.meta:
         meta = describe(narrow)
-        meta["narrowed_from"] = {"file": str(args.input), "checksum": f"{src.header.checksum:016x}",
-                                 "index_bytes": src.index_bytes}
+        meta["narrowed_from"] = {
+            "file": str(args.input),
+            "checksum": f"{src.header.checksum:016x}",
+            "index_bytes": src.index_bytes,
+        }
         write_text(json.dumps(meta, indent=2) + "\n", args.meta)
 
 

@@ -1,4 +1,5 @@
 """Is there a GPU here? The workflow asks once at start-up to choose fresh or archived measurements."""
+
 import shutil
 import subprocess
 

@@ -9,6 +9,7 @@ Everything after `--` goes to the binary. `run` on a directed graph with `--algo
 table and says why, as the paper skips CC on SK and UK5. A lock file serialises GPU work even across separate
 snakemake invocations (Snakemake's `gpu` resource already does so within one).
 """
+
 import argparse
 import contextlib
 import fcntl
@@ -22,10 +23,15 @@ import pandas as pd
 from emogi import csr, provenance, schema
 from emogi.atomic import write_csv
 
-
 # binary command -> the table its rows belong to (emogi/schema.py)
-TABLE_OF = {"bfs": "runs", "run": "apps", "linkbw": "link", "toy": "toy", "chase": "latency",
-            "concurrency": "concurrency"}
+TABLE_OF = {
+    "bfs": "runs",
+    "run": "apps",
+    "linkbw": "link",
+    "toy": "toy",
+    "chase": "latency",
+    "concurrency": "concurrency",
+}
 
 
 @contextlib.contextmanager
@@ -55,6 +61,7 @@ def run_binary(binary, command, args, out, device=0, prefix=()):
 
 def skip_reason(command, args):
     """Why a `run` cannot apply to its graph (empty when it can): connected components need an undirected graph."""
+
     def value(flag):
         return args[args.index(flag) + 1] if flag in args[:-1] else None
 
@@ -73,7 +80,7 @@ def main(argv=None):
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
     a = p.parse_args(argv[:split])
-    table, binary_args = TABLE_OF[a.command], argv[split + 1:]
+    table, binary_args = TABLE_OF[a.command], argv[split + 1 :]
     why = skip_reason(a.command, binary_args)
     if why:
         print(f"skipped: {why}; {a.out} has no rows", file=sys.stderr)

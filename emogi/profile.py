@@ -21,6 +21,7 @@ How ncu is run, and why the counts are valid:
                          for the random reads.
 Profiled runs are separate from timed runs: the profiler's replay perturbs timing, so only the counters are kept.
 """
+
 import argparse
 import importlib
 import re
@@ -37,8 +38,19 @@ from emogi import provenance, schema
 from emogi.atomic import write_csv
 from emogi.measure import gpu_lock
 
-NCU_FLAGS = ["--replay-mode", "kernel", "--clock-control", "none", "--cache-control", "all", "--nvtx",
-             "--kernel-name", "regex:bfs_|_worklist", "--metrics", ",".join(schema.NCU_METRICS)]
+NCU_FLAGS = [
+    "--replay-mode",
+    "kernel",
+    "--clock-control",
+    "none",
+    "--cache-control",
+    "all",
+    "--nvtx",
+    "--kernel-name",
+    "regex:bfs_|_worklist",
+    "--metrics",
+    ",".join(schema.NCU_METRICS),
+]
 
 
 class ProfileError(RuntimeError):
@@ -76,19 +88,39 @@ def load_ncu_report_module(ncu="ncu"):
 # kernels that belong to it, the table its counters go to, and the columns that join them to the command's rows.
 ALGORITHM_FIELDS = ["algorithm", "variant", "mode", "root", "max_warps"]
 KINDS = {
-    "bfs": {"kernels": "regex:bfs_|_worklist", "fields": ALGORITHM_FIELDS, "table": "profile",
-            "join": ["graph", "edge_bytes"]},
+    "bfs": {
+        "kernels": "regex:bfs_|_worklist",
+        "fields": ALGORITHM_FIELDS,
+        "table": "profile",
+        "join": ["graph", "edge_bytes"],
+    },
     # any algorithm (`emogi run --algorithm A`): its kernels, each inside its run's range, whose name starts with A
-    "run": {"kernels": "regex:^(" + "|".join(a + "_" for a in schema.ALGORITHMS) + "|build_worklist|expand_worklist)",
-            "fields": ALGORITHM_FIELDS, "ranges": tuple(a + "|" for a in schema.ALGORITHMS), "table": "profile",
-            "join": ["graph", "edge_bytes"]},
-    "toy": {"kernels": "regex:toy_", "fields": ["algorithm", "pattern", "mode", "element_bytes"],
-            "table": "toy_profile", "join": ["array_bytes"]},
-    "lists": {"kernels": "regex:sum_lists", "fields": ["algorithm", "variant", "mode"], "table": "lists_profile",
-              "join": ["graph", "edge_bytes", "list_bytes"]},
-    "concurrency": {"kernels": "regex:random_reads",
-                    "fields": ["algorithm", "mode", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"],
-                    "table": "concurrency_profile", "join": ["reads"], "rename": {"requests": "reads"}},
+    "run": {
+        "kernels": "regex:^(" + "|".join(a + "_" for a in schema.ALGORITHMS) + "|build_worklist|expand_worklist)",
+        "fields": ALGORITHM_FIELDS,
+        "ranges": tuple(a + "|" for a in schema.ALGORITHMS),
+        "table": "profile",
+        "join": ["graph", "edge_bytes"],
+    },
+    "toy": {
+        "kernels": "regex:toy_",
+        "fields": ["algorithm", "pattern", "mode", "element_bytes"],
+        "table": "toy_profile",
+        "join": ["array_bytes"],
+    },
+    "lists": {
+        "kernels": "regex:sum_lists",
+        "fields": ["algorithm", "variant", "mode"],
+        "table": "lists_profile",
+        "join": ["graph", "edge_bytes", "list_bytes"],
+    },
+    "concurrency": {
+        "kernels": "regex:random_reads",
+        "fields": ["algorithm", "mode", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"],
+        "table": "concurrency_profile",
+        "join": ["reads"],
+        "rename": {"requests": "reads"},
+    },
 }
 
 
@@ -152,8 +184,7 @@ def parse_report(path, ncu_report, kind="bfs"):
 
 def _integer_keys(frame):
     """The numeric key columns as integers; a root may be empty (CC and PageRank have none), hence Int64."""
-    for column in ("root", "max_warps", "element_bytes", "footprint_bytes", "request_bytes", "reads_per_warp",
-                   "warps"):
+    for column in ("root", "max_warps", "element_bytes", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"):
         if column in frame:
             frame[column] = pd.to_numeric(frame[column].replace("", np.nan)).astype("Int64")
     return frame
@@ -170,7 +201,10 @@ def derive(frame):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     split = argv.index("--") if "--" in argv else len(argv)
-    p = argparse.ArgumentParser(prog="python -m emogi.profile", description="Profile algorithm runs, toy copies or random reads with Nsight Compute.")
+    p = argparse.ArgumentParser(
+        prog="python -m emogi.profile",
+        description="Profile algorithm runs, toy copies or random reads with Nsight Compute.",
+    )
     p.add_argument("kind", choices=sorted(KINDS))
     p.add_argument("--binary", required=True)
     p.add_argument("--report", required=True, help="the .ncu-rep file to write (kept for inspection)")
@@ -187,8 +221,24 @@ def main(argv=None):
         with gpu_lock(a.device), tempfile.TemporaryDirectory(dir=Path(a.out).parent) as tmp:
             rows_csv = Path(tmp) / "rows.csv"
             flags = [f if f != "regex:bfs_|_worklist" else kind["kernels"] for f in NCU_FLAGS]
-            cmd = [a.ncu, *flags, "--force-overwrite", "--export", str(a.report), str(a.binary), a.kind,
-                   *argv[split + 1:], "--reps", "1", "--warmup", "0", "--device", str(a.device), "--out", str(rows_csv)]
+            cmd = [
+                a.ncu,
+                *flags,
+                "--force-overwrite",
+                "--export",
+                str(a.report),
+                str(a.binary),
+                a.kind,
+                *argv[split + 1 :],
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--device",
+                str(a.device),
+                "--out",
+                str(rows_csv),
+            ]
             print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
             if subprocess.run(cmd).returncode != 0:
                 raise ProfileError(f"ncu run failed; nothing was written to {a.out}")
@@ -207,8 +257,9 @@ def main(argv=None):
         columns = {**schema.TABLES, **schema.TOOL_TABLES}[kind["table"]]
         write_csv(schema.check_columns(table, kind["table"])[columns], a.out)
         if a.launches:
-            launches = derive(_integer_keys(per_launch)).merge(rows[keys + kind["join"]].drop_duplicates(), on=keys,
-                                                               how="left")
+            launches = derive(_integer_keys(per_launch)).merge(
+                rows[keys + kind["join"]].drop_duplicates(), on=keys, how="left"
+            )
             write_csv(provenance.stamp(launches, prov), a.launches)
     except ProfileError as err:
         sys.exit(f"emogi profile: {err}")

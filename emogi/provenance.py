@@ -1,5 +1,6 @@
 """Where a measurement came from: GPU, driver, CUDA, link, commit, date, command. Stored beside every table and
 repeated on every row (schema.PROVENANCE_COLUMNS), so a number can always be traced to its run."""
+
 import datetime
 import json
 import os
@@ -9,8 +10,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-_SMI_FIELDS = ["name", "driver_version", "pcie.link.gen.max", "pcie.link.gen.current", "pcie.link.width.max",
-               "pcie.link.width.current", "memory.total"]
+_SMI_FIELDS = [
+    "name",
+    "driver_version",
+    "pcie.link.gen.max",
+    "pcie.link.gen.current",
+    "pcie.link.width.max",
+    "pcie.link.width.current",
+    "memory.total",
+]
 
 
 def _run(cmd, cwd=None):
@@ -59,8 +67,11 @@ def collect(binary=None, device=0, command=None):
         "cuda": dev.get("cuda_runtime", "unknown"),
         "cuda_driver_api": dev.get("cuda_driver", "unknown"),
         "link": link,
-        "link_current": (f"PCIe Gen{smi['pcie.link.gen.current']} x{smi['pcie.link.width.current']}"
-                         if smi.get("pcie.link.gen.current") else "unknown"),
+        "link_current": (
+            f"PCIe Gen{smi['pcie.link.gen.current']} x{smi['pcie.link.width.current']}"
+            if smi.get("pcie.link.gen.current")
+            else "unknown"
+        ),
         "gpu_memory": smi.get("memory.total", "unknown"),
         "pci_bus_id": dev.get("pci_bus_id", "unknown"),
         "commit": git_commit(),
@@ -74,6 +85,7 @@ def collect(binary=None, device=0, command=None):
 def stamp(frame, prov):
     """Prepend the provenance columns to a table of rows measured under `prov`."""
     from emogi.schema import PROVENANCE_COLUMNS
+
     for i, col in enumerate(PROVENANCE_COLUMNS):
         frame.insert(i, col, prov[col])
     return frame
@@ -84,6 +96,7 @@ def stamp_runs(folder, binary, annotate=lambda path, log: {}):
     CSV's rows with the columns annotate(csv path, log text) returns first, then provenance of now; written to
     folder/runs.csv and returned. Device scripts that sweep `emogi run` over options collect their runs with it."""
     import pandas as pd
+
     folder = Path(folder)
     frames = []
     for path in sorted(folder.glob("*.csv")):
@@ -105,6 +118,7 @@ def main(argv=None):
     import argparse
 
     from emogi.atomic import write_text
+
     p = argparse.ArgumentParser(description="Record the provenance of the measurements made on this machine now.")
     p.add_argument("--binary", required=True)
     p.add_argument("--out", required=True)

@@ -4,6 +4,7 @@ orders and edge widths, which combinations apply, and how figures draw each name
 emogi.schema and figures.style read it through `vocabulary()`; emogi.registry_codegen writes the C++ header and
 the config schema's enums from it. EMOGI_REGISTRY names another file (tests add a dummy variant that way).
 """
+
 from __future__ import annotations
 
 import functools
@@ -140,8 +141,10 @@ def load(path=None) -> Vocabulary:
         raise RegistryError(f"cannot read the registry {path}: {e}") from None
     vocab = Vocabulary(
         requirements=dict(raw.get("requirements") or {}),
-        algorithms=tuple(_build(Algorithm, {**a, "variants": tuple(a.get("variants", ()))}, "algorithm")
-                         for a in _entries(raw, "algorithms")),
+        algorithms=tuple(
+            _build(Algorithm, {**a, "variants": tuple(a.get("variants", ()))}, "algorithm")
+            for a in _entries(raw, "algorithms")
+        ),
         variants=tuple(_build(Variant, v, "variant") for v in _entries(raw, "variants")),
         modes=tuple(_build(Mode, m, "mode") for m in _entries(raw, "modes")),
         auto_orders=tuple(_build(AutoOrder, o, "auto order") for o in _entries(raw, "auto_orders")),

@@ -4,6 +4,7 @@ the config schema refers to.
     python -m emogi.registry_codegen --write    # after editing emogi/registry.yaml
     python -m emogi.registry_codegen --check    # exit 1 naming the stale files (tests and the build run it)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,8 +34,9 @@ def _names_array(name: str, entries) -> str:
 def _flag_switch(function: str, enum: str, entries, flag: str) -> str:
     cases = [f"    case {enum}::{e.enum}:" for e in entries if getattr(e, flag)]
     body = "\n".join(cases + ["      return true;"] if cases else [])
-    return (f"constexpr bool {function}({enum} x) {{\n  switch (x) {{\n{body}\n    default:\n      return false;\n"
-            f"  }}\n}}")
+    return (
+        f"constexpr bool {function}({enum} x) {{\n  switch (x) {{\n{body}\n    default:\n      return false;\n  }}\n}}"
+    )
 
 
 def _requirement_checks(v: Vocabulary) -> str:
@@ -47,18 +49,23 @@ def _requirement_checks(v: Vocabulary) -> str:
         for e in entries:
             for req, why in e.requires.items():
                 prop = v.requirements[req]
-                lines.append(f"  if ({kind} == {enum}::{e.enum} && {test[req]})\n"
-                             f"    return graph + {_cpp_string(' ' + prop + ': ' + why)};")
+                lines.append(
+                    f"  if ({kind} == {enum}::{e.enum} && {test[req]})\n"
+                    f"    return graph + {_cpp_string(' ' + prop + ': ' + why)};"
+                )
     return "\n".join(lines)
 
 
 def header_text(v: Vocabulary, matrix_columns) -> str:
     algorithms, variants, modes, orders = v.algorithms, v.variants, v.modes, v.auto_orders
-    variants_of = "\n".join(
-        f"    case Algorithm::{a.enum}:\n      return {{{', '.join('Variant::' + v.variant(n).enum for n in a.variants)}}};"
-        for a in algorithms)
-    weight_cases = "\n".join(f"    case Algorithm::{a.enum}:\n      return {a.weight_bytes};"
-                             for a in algorithms if a.weight_bytes)
+
+    def variant_list(a):
+        return ", ".join(f"Variant::{v.variant(n).enum}" for n in a.variants)
+
+    variants_of = "\n".join(f"    case Algorithm::{a.enum}:\n      return {{{variant_list(a)}}};" for a in algorithms)
+    weight_cases = "\n".join(
+        f"    case Algorithm::{a.enum}:\n      return {a.weight_bytes};" for a in algorithms if a.weight_bytes
+    )
     return f"""\
 // GENERATED from emogi/registry.yaml by `python -m emogi.registry_codegen --write`: edit the registry, not this.
 // The names users type and tables store for algorithms, kernel variants, memory modes and auto orders, which
@@ -136,10 +143,14 @@ Enum parse_name(const std::string& text, const std::array<const char*, N>& names
   throw std::invalid_argument("unknown " + std::string(what) + " '" + text + "' (choose from " + allowed + ")");
 }}
 
-inline Algorithm parse_algorithm(const std::string& s) {{ return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm"); }}
+inline Algorithm parse_algorithm(const std::string& s) {{
+  return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm");
+}}
 inline Variant parse_variant(const std::string& s) {{ return parse_name<Variant>(s, kVariantNames, "variant"); }}
 inline MemoryMode parse_mode(const std::string& s) {{ return parse_name<MemoryMode>(s, kModeNames, "memory mode"); }}
-inline AutoOrder parse_auto_order(const std::string& s) {{ return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order"); }}
+inline AutoOrder parse_auto_order(const std::string& s) {{
+  return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order");
+}}
 
 }}  // namespace emogi
 """
@@ -168,8 +179,10 @@ def config_defs(v: Vocabulary) -> dict:
 
 
 def config_text(v: Vocabulary) -> str:
-    head = ("# GENERATED from emogi/registry.yaml by `python -m emogi.registry_codegen --write`: edit the registry.\n"
-            "# The names config/schema.yaml accepts for algorithms, variants, modes and edge widths.\n")
+    head = (
+        "# GENERATED from emogi/registry.yaml by `python -m emogi.registry_codegen --write`: edit the registry.\n"
+        "# The names config/schema.yaml accepts for algorithms, variants, modes and edge widths.\n"
+    )
     return head + yaml.safe_dump(config_defs(v), sort_keys=False, width=120)
 
 
@@ -209,8 +222,11 @@ def main(argv=None) -> int:
         return 0
     old = stale(a.root)
     if old:
-        print(f"out of date with emogi/registry.yaml: {', '.join(map(str, old))} "
-              "(run python -m emogi.registry_codegen --write)", file=sys.stderr)
+        print(
+            f"out of date with emogi/registry.yaml: {', '.join(map(str, old))} "
+            "(run python -m emogi.registry_codegen --write)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

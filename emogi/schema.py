@@ -50,18 +50,18 @@ PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]
 
 # One row per timed traversal (measure stage).
 RUN_COLUMNS = PROVENANCE_COLUMNS + [
-    "graph",            # dataset name from the config, e.g. kron23
-    "algorithm",        # bfs
-    "variant",          # one of VARIANTS
-    "mode",             # one of ALL_MODES
-    "edge_bytes",       # width of one edge-list entry: 4 or 8
-    "max_warps",        # warps resident during the traversal (0: one warp per vertex, the default launch)
-    "root",             # source vertex
-    "rep",              # repetition index for this (variant, mode, root), from 0
-    "time_ms",          # CUDA-event time of the traversal (level loop), milliseconds
+    "graph",  # dataset name from the config, e.g. kron23
+    "algorithm",  # bfs
+    "variant",  # one of VARIANTS
+    "mode",  # one of ALL_MODES
+    "edge_bytes",  # width of one edge-list entry: 4 or 8
+    "max_warps",  # warps resident during the traversal (0: one warp per vertex, the default launch)
+    "root",  # source vertex
+    "rep",  # repetition index for this (variant, mode, root), from 0
+    "time_ms",  # CUDA-event time of the traversal (level loop), milliseconds
     "edges_traversed",  # sum of out-degrees of the vertices reached (TEPS numerator)
-    "levels",           # BFS levels = kernel launches of the level loop
-    "verified",         # the result matched the CPU reference (rows are only written when it did)
+    "levels",  # BFS levels = kernel launches of the level loop
+    "verified",  # the result matched the CPU reference (rows are only written when it did)
 ]
 
 # The other applications of EMOGI §5.4 (BFS, SSSP, CC, PageRank; Figs. 11 and 12): the same columns as the runs
@@ -91,18 +91,19 @@ COUNTER_COLUMNS = ["launches", *NCU_METRICS.values(), "avg_request_bytes", "pcie
 #   gpu_time_ns           gpu__time_duration.sum
 #   avg_request_bytes     32 B x sectors / requests (NaN when there were no system-memory requests)
 #   pcie_read_gbps        pcie_read_bytes / gpu_time_ns
-PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["graph", "algorithm", "variant", "mode", "edge_bytes", "root",
-                                        "max_warps"] + COUNTER_COLUMNS
+PROFILE_COLUMNS = (
+    PROVENANCE_COLUMNS + ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "max_warps"] + COUNTER_COLUMNS
+)
 
 
 # One row per timed copy of the link probe (host<->device cudaMemcpy bandwidth).
 LINK_COLUMNS = PROVENANCE_COLUMNS + [
-    "direction",   # h2d or d2h
-    "host_memory", # pinned or pageable
+    "direction",  # h2d or d2h
+    "host_memory",  # pinned or pageable
     "size_bytes",
     "rep",
     "time_ms",
-    "gbps",        # size_bytes / time, 1 GB = 1e9 bytes
+    "gbps",  # size_bytes / time, 1 GB = 1e9 bytes
 ]
 
 # --- microbenchmarks (the analytic side: emogi micro ...) ------------------------------------------------------
@@ -112,34 +113,39 @@ TOY_PATTERNS = ("strided", "merged-aligned", "merged-misaligned")
 
 # The zero-copy toy of EMOGI §3.3: a host array copied to GPU memory with one access pattern per kernel.
 TOY_COLUMNS = PROVENANCE_COLUMNS + [
-    "pattern",        # strided (thread per 128-byte chunk) | merged-aligned | merged-misaligned (warps start 32 B late)
-    "mode",           # where the source array lives (MICRO_MODES)
+    "pattern",  # strided (thread per 128-byte chunk) | merged-aligned | merged-misaligned (warps start 32 B late)
+    "mode",  # where the source array lives (MICRO_MODES)
     "element_bytes",  # 4 or 8
     "array_bytes",
     "rep",
     "time_ms",
-    "gbps",           # array_bytes / time
-    "verified",       # the copy equals the source
+    "gbps",  # array_bytes / time
+    "verified",  # the copy equals the source
 ]
 
 # One warp chasing a random cyclic permutation of 128-byte-spaced pointers (CXL paper, Appendix B).
 LATENCY_COLUMNS = PROVENANCE_COLUMNS + [
-    "mode", "footprint_bytes",
-    "steps",          # dependent reads timed
-    "rep", "time_ms",
-    "latency_ns",     # time / steps
-    "verified",       # the chase ended where the host-side walk of the same permutation ends
+    "mode",
+    "footprint_bytes",
+    "steps",  # dependent reads timed
+    "rep",
+    "time_ms",
+    "latency_ns",  # time / steps
+    "verified",  # the chase ended where the host-side walk of the same permutation ends
 ]
 
 # Random aligned reads of request_bytes each, warps x reads_per_warp of them in flight at a time.
 CONCURRENCY_COLUMNS = PROVENANCE_COLUMNS + [
-    "mode", "footprint_bytes",
-    "request_bytes",   # 32, 64, 96 or 128: that many bytes of one 128-byte line per read
-    "warps",           # warps resident (all launched at once)
+    "mode",
+    "footprint_bytes",
+    "request_bytes",  # 32, 64, 96 or 128: that many bytes of one 128-byte line per read
+    "warps",  # warps resident (all launched at once)
     "reads_per_warp",  # independent reads each warp keeps in flight
-    "rep", "requests", "time_ms",
-    "gbps",            # requests x request_bytes / time
-    "mrps",            # million requests per second
+    "rep",
+    "requests",
+    "time_ms",
+    "gbps",  # requests x request_bytes / time
+    "mrps",  # million requests per second
 ]
 
 # Nsight Compute counters of one toy copy per pattern x mode x element width (PCIe bytes behind the timing).
@@ -147,9 +153,11 @@ TOY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["pattern", "mode", "element_bytes", 
 
 # Nsight Compute counters of the concurrency sweep's reads (one kernel per setting): what a d-byte read is on the
 # link (requests, sectors, PCIe bytes per request).
-CONCURRENCY_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["mode", "footprint_bytes", "request_bytes", "reads_per_warp",
-                                                    "warps",
-                                                    "reads"] + COUNTER_COLUMNS  # reads the kernel issued
+CONCURRENCY_PROFILE_COLUMNS = (
+    PROVENANCE_COLUMNS
+    + ["mode", "footprint_bytes", "request_bytes", "reads_per_warp", "warps", "reads"]
+    + COUNTER_COLUMNS
+)  # reads the kernel issued
 
 # Nsight Compute counters of one `emogi lists` run per walk x mode (every list read once per access pattern; the
 # binary's own rows, verified and timed, carry graph, variant, mode, edge_bytes, rep, time_ms, list_bytes, gbps and
@@ -158,17 +166,30 @@ LISTS_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["graph", "variant", "mode", "edge_
 
 # Bytes a BFS must fetch when the edge list is read in aligned blocks of alignment_bytes (CXL paper §3.1):
 # computed from the graph and the BFS tree of a root, no GPU involved.
-AMPLIFICATION_COLUMNS = ["graph", "edge_bytes", "root", "alignment_bytes",
-                         "bytes_needed",    # E: sum of the neighbour-list bytes of the vertices expanded
-                         "bytes_fetched",   # D(a): those lists rounded out to whole aligned blocks
-                         "raf",             # D / E
-                         "max_list_bytes"]  # the longest list expanded: one thread or warp walks it alone
+AMPLIFICATION_COLUMNS = [
+    "graph",
+    "edge_bytes",
+    "root",
+    "alignment_bytes",
+    "bytes_needed",  # E: sum of the neighbour-list bytes of the vertices expanded
+    "bytes_fetched",  # D(a): those lists rounded out to whole aligned blocks
+    "raf",  # D / E
+    "max_list_bytes",
+]  # the longest list expanded: one thread or warp walks it alone
 
 # The tables a study consists of; the archive holds exactly these (compressed) plus provenance.json.
-TABLES = {"runs": RUN_COLUMNS, "apps": APP_COLUMNS, "profile": PROFILE_COLUMNS, "link": LINK_COLUMNS,
-          "toy": TOY_COLUMNS, "latency": LATENCY_COLUMNS, "concurrency": CONCURRENCY_COLUMNS,
-          "toy_profile": TOY_PROFILE_COLUMNS, "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
-          "amplification": AMPLIFICATION_COLUMNS}
+TABLES = {
+    "runs": RUN_COLUMNS,
+    "apps": APP_COLUMNS,
+    "profile": PROFILE_COLUMNS,
+    "link": LINK_COLUMNS,
+    "toy": TOY_COLUMNS,
+    "latency": LATENCY_COLUMNS,
+    "concurrency": CONCURRENCY_COLUMNS,
+    "toy_profile": TOY_PROFILE_COLUMNS,
+    "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
+    "amplification": AMPLIFICATION_COLUMNS,
+}
 # Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
 TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS}
 

@@ -1,6 +1,7 @@
 """Reading the study's tables: one place that says what is wrong with a table a figure, the model or the
 report needs (missing, empty, lacking columns); callers add what they were trying to make. Also the row
 selections and the reduction over reps that every reader of the tables applies the same way."""
+
 from pathlib import Path
 
 import pandas as pd

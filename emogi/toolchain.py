@@ -4,6 +4,7 @@ nvcc is looked for in this order: an explicit path, $CUDACXX, `nvcc` on PATH, $C
 and last the `cuda-toolkit` pip wheels in this Python's site-packages (nvidia/cu13/bin/nvcc for CUDA 13,
 nvidia/cuda_nvcc/bin/nvcc for CUDA 12). A system toolkit wins because it matches the installed driver.
 """
+
 import argparse
 import glob
 import os
@@ -40,32 +41,45 @@ def find_nvcc(preference="auto"):
         if c and Path(c).is_file():
             return Path(c)
     raise ToolchainError(
-        "no CUDA compiler found: install a CUDA toolkit, or `pip install \"cuda-toolkit[nvcc,cudart,nvtx,cccl]==13.0.*\"` "
-        "(envs/requirements.txt does), or set build.nvcc in the config")
+        "no CUDA compiler found: install a CUDA toolkit, or "
+        '`pip install "cuda-toolkit[nvcc,cudart,nvtx,cccl]==13.0.*"` (envs/requirements.txt does), or set build.nvcc '
+        "in the config"
+    )
 
 
 def build_environment(nvcc):
     """The pip wheels keep libraries in lib/ where nvcc's linker looks in lib64/: point LIBRARY_PATH at them."""
     env = dict(os.environ)
-    libs = [str(p) for p in (nvcc.parent.parent / "lib",
-                             nvcc.parent.parent.parent / "cuda_runtime" / "lib") if p.is_dir()]
+    libs = [
+        str(p) for p in (nvcc.parent.parent / "lib", nvcc.parent.parent.parent / "cuda_runtime" / "lib") if p.is_dir()
+    ]
     if libs and not (nvcc.parent.parent / "lib64").is_dir():
         env["LIBRARY_PATH"] = os.pathsep.join(libs + [env["LIBRARY_PATH"]] if env.get("LIBRARY_PATH") else libs)
     return env
 
 
-def build(source_dir="kernels", build_dir="build", nvcc="auto", architectures="auto", log=sys.stderr,
-          loads_in_flight=None):
+def build(
+    source_dir="kernels", build_dir="build", nvcc="auto", architectures="auto", log=sys.stderr, loads_in_flight=None
+):
     """Configure and build; return the path of the `emogi` binary. `loads_in_flight`: reads a lane keeps in flight
     on a neighbour list (kernels/include/emogi/access.cuh; None: its default, 1: the artifact's loop)."""
     stale = registry_codegen.stale()
     if stale:  # a name added to the registry but not to the header would build a binary that disagrees
-        raise ToolchainError(f"{', '.join(map(str, stale))} out of date with emogi/registry.yaml "
-                             "(run python -m emogi.registry_codegen --write)")
+        raise ToolchainError(
+            f"{', '.join(map(str, stale))} out of date with emogi/registry.yaml "
+            "(run python -m emogi.registry_codegen --write)"
+        )
     nvcc = find_nvcc(nvcc)
     env = build_environment(nvcc)
-    configure = ["cmake", "-S", str(source_dir), "-B", str(build_dir), f"-DCMAKE_CUDA_COMPILER={nvcc}",
-                 "-DCMAKE_BUILD_TYPE=Release"]
+    configure = [
+        "cmake",
+        "-S",
+        str(source_dir),
+        "-B",
+        str(build_dir),
+        f"-DCMAKE_CUDA_COMPILER={nvcc}",
+        "-DCMAKE_BUILD_TYPE=Release",
+    ]
     if shutil.which("ninja"):
         configure += ["-G", "Ninja"]
     if architectures not in (None, "", "auto"):
@@ -89,8 +103,13 @@ def main(argv=None):
     p.add_argument("--build", default="build")
     p.add_argument("--nvcc", default="auto")
     p.add_argument("--arch", default="auto", help="CMAKE_CUDA_ARCHITECTURES, e.g. 90 or '80;90' (auto: by toolkit)")
-    p.add_argument("--loads-in-flight", type=int, choices=range(1, 17), metavar="1..16",
-                   help="reads a lane keeps in flight on a list (default: access.cuh's; 1: the artifact's loop)")
+    p.add_argument(
+        "--loads-in-flight",
+        type=int,
+        choices=range(1, 17),
+        metavar="1..16",
+        help="reads a lane keeps in flight on a list (default: access.cuh's; 1: the artifact's loop)",
+    )
     a = p.parse_args(argv)
     try:
         print(build(a.source, a.build, a.nvcc, a.arch, loads_in_flight=a.loads_in_flight))

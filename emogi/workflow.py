@@ -1,4 +1,5 @@
 """Start-up decisions of the Snakemake workflow, kept out of the Snakefiles so they stay declarative."""
+
 import os
 import sys
 from pathlib import Path
@@ -38,8 +39,10 @@ def requested_targets(argv=None):
 def wants_bench(targets):
     """Whether the targets ask for the kernel benchmark's GPU work: rule `bench` (or another bench rule) or one of
     its files under results/bench/ (its roots, drawn on the CPU, excepted)."""
-    return any(t.startswith("bench") or (t.startswith("results/bench/") and not t.startswith("results/bench/roots/"))
-               for t in map(str, targets))
+    return any(
+        t.startswith("bench") or (t.startswith("results/bench/") and not t.startswith("results/bench/roots/"))
+        for t in map(str, targets)
+    )
 
 
 def bench_refusal(targets, dry_run=False):
@@ -50,8 +53,10 @@ def bench_refusal(targets, dry_run=False):
     has_gpu, detail = detect_gpu()
     if has_gpu:
         return None
-    return (f"bench: the kernel benchmark times the kernels on a CUDA GPU, and none is usable here ({detail}); "
-            "without one, `snakemake --cores all` draws the figures and the report from archived measurements")
+    return (
+        f"bench: the kernel benchmark times the kernels on a CUDA GPU, and none is usable here ({detail}); "
+        "without one, `snakemake --cores all` draws the figures and the report from archived measurements"
+    )
 
 
 def measurement_source(choice, dry_run=False):
@@ -75,15 +80,19 @@ def check_apps(config):
         problems.append(f"apps.modes lacks {', '.join(missing_modes)}: Fig. 11 compares zerocopy with uvm")
     lacking = [a for a, variants in apps["variants"].items() if "merged-aligned" not in variants]
     if lacking:
-        problems.append(f"apps.variants of {', '.join(lacking)} lack merged-aligned, the paper's EMOGI kernel "
-                        "that Figs. 11 and 12 plot")
+        problems.append(
+            f"apps.variants of {', '.join(lacking)} lack merged-aligned, the paper's EMOGI kernel "
+            "that Figs. 11 and 12 plot"
+        )
     widths = [w for w in (4, 8) if w not in apps["edge_bytes"]]
     if widths:
-        problems.append(f"apps.edge_bytes lacks {widths[0]}: Fig. 11 is drawn at 8-byte edges and Fig. 12 "
-                        "compares 4 with 8")
+        problems.append(
+            f"apps.edge_bytes lacks {widths[0]}: Fig. 11 is drawn at 8-byte edges and Fig. 12 compares 4 with 8"
+        )
     if apps["roots"] > config["roots"]["count"]:
-        problems.append(f"apps.roots is {apps['roots']}, more than the {config['roots']['count']} roots drawn "
-                        "(roots.count)")
+        problems.append(
+            f"apps.roots is {apps['roots']}, more than the {config['roots']['count']} roots drawn (roots.count)"
+        )
     return problems
 
 
@@ -93,14 +102,18 @@ def comma(items):
 
 def fresh_table_parts(config, graphs, widths, throttle_graph):
     """The per-job CSVs each table of a fresh study is concatenated from (emogi.schema.TABLES), for the config."""
+
     def per_graph(pattern):
         return [pattern.format(graph=g, width=w) for g in graphs for w in widths]
 
     micro, profile, apps = config["micro"]["enabled"], config["profile"]["enabled"], config["apps"]
     parts = {
         "runs": per_graph("results/fresh/runs/{graph}.w{width}.csv"),
-        "apps": [f"results/fresh/apps/{g}.{a}.w{w}.csv" for g in graphs for a in apps["variants"]
-                 for w in apps["edge_bytes"]] if apps["enabled"] else [],
+        "apps": [
+            f"results/fresh/apps/{g}.{a}.w{w}.csv" for g in graphs for a in apps["variants"] for w in apps["edge_bytes"]
+        ]
+        if apps["enabled"]
+        else [],
         "profile": per_graph("results/fresh/profile/{graph}.w{width}.csv") if profile else [],
         "link": ["results/fresh/link.csv"],
         "toy": ["results/fresh/micro/toy.csv"] if micro else [],

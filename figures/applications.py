@@ -4,6 +4,7 @@ table, the time of each configuration and the report's section on both figures.
 A study made before the applications were measured has an empty apps table; both figures then say so on the
 page instead of failing, so older archives still give a whole report.
 """
+
 from __future__ import annotations
 
 import math
@@ -72,9 +73,15 @@ def not_measured(source: dict, what: str):
     """A page saying that the data behind `what` are not in these tables (an older archive, or apps disabled)."""
     fig, axes = style.new_figure(1, 1, panel_height=1.2, legend_lines=0)
     axes[0][0].set_axis_off()
-    axes[0][0].text(0.5, 0.5, f"{what}: not measured in these tables\n(the apps table is empty: an archive from "
-                    "before the applications were measured, or apps.enabled is false)",
-                    ha="center", va="center", fontsize=style.TITLE_SIZE)
+    axes[0][0].text(
+        0.5,
+        0.5,
+        f"{what}: not measured in these tables\n(the apps table is empty: an archive from "
+        "before the applications were measured, or apps.enabled is false)",
+        ha="center",
+        va="center",
+        fontsize=style.TITLE_SIZE,
+    )
     style.stamp(fig, source)
     return fig
 
@@ -96,19 +103,24 @@ def fits_text(runs: pd.DataFrame, source: dict) -> str:
     if not (math.isfinite(largest) and math.isfinite(memory)):
         return ""
     if largest < memory:
-        return (f"Our largest edge list with its weights (at least {fbytes(largest)}) fits in this GPU's "
-                f"{fbytes(memory)}: a cold UVM run migrates each page once and then reads it in GPU memory, so the "
-                "applications that sweep the edge list many times (PageRank, CC's label propagation, SSSP's "
-                "repeated scans) pay the page faults once and then run at in-memory speed. The paper's graphs "
-                "exceeded its V100's 16 GB, so its UVM baseline had to evict and fetch again on every sweep; ours "
-                "does not, and cannot here: oversubscribing managed memory can hang a shared GPU (the workflow "
-                "refuses it unless measure.allow_managed_oversubscription is set on a GPU of one's own).")
-    return (f"Our largest edge list with its weights (at least {fbytes(largest)}) exceeds this GPU's "
-            f"{fbytes(memory)}, as the paper's did: UVM must evict pages and fetch them again on every sweep.")
+        return (
+            f"Our largest edge list with its weights (at least {fbytes(largest)}) fits in this GPU's "
+            f"{fbytes(memory)}: a cold UVM run migrates each page once and then reads it in GPU memory, so the "
+            "applications that sweep the edge list many times (PageRank, CC's label propagation, SSSP's "
+            "repeated scans) pay the page faults once and then run at in-memory speed. The paper's graphs "
+            "exceeded its V100's 16 GB, so its UVM baseline had to evict and fetch again on every sweep; ours "
+            "does not, and cannot here: oversubscribing managed memory can hang a shared GPU (the workflow "
+            "refuses it unless measure.allow_managed_oversubscription is set on a GPU of one's own)."
+        )
+    return (
+        f"Our largest edge list with its weights (at least {fbytes(largest)}) exceeds this GPU's "
+        f"{fbytes(memory)}, as the paper's did: UVM must evict pages and fetch them again on every sweep."
+    )
 
 
-def report_section(fig11: ReportFigure | None, fig12: ReportFigure | None, paper: dict, runs: pd.DataFrame,
-                   source: dict) -> dict | None:
+def report_section(
+    fig11: ReportFigure | None, fig12: ReportFigure | None, paper: dict, runs: pd.DataFrame, source: dict
+) -> dict | None:
     """EMOGI §5.4: Figs. 11 and 12 with the paper's means beside ours; None without both figures."""
     if not (fig11 and fig12):
         return None
@@ -124,22 +136,56 @@ def report_section(fig11: ReportFigure | None, fig12: ReportFigure | None, paper
         return summary_of(t, column, "mean", **where)
 
     emogi, fastest, device = (t11[t11["bar"] == b] for b in ("emogi", "fastest", "device"))
-    rows = [["EMOGI over UVM, mean over graphs and applications", paper_value(p["emogi_over_uvm"], fx),
-             fx(mean(emogi, "speedup")), p["emogi_over_uvm"]["section"]]]
+    rows = [
+        [
+            "EMOGI over UVM, mean over graphs and applications",
+            paper_value(p["emogi_over_uvm"], fx),
+            fx(mean(emogi, "speedup")),
+            p["emogi_over_uvm"]["section"],
+        ]
+    ]
     rows += [[f"  {label[x]}", "–", fx(mean(emogi, "speedup", algorithm=x)), ""] for x in algorithms]
-    rows += [["fastest zero-copy variant over UVM, mean", "–", fx(mean(pd.concat([emogi, fastest]).groupby(
-        ["graph", "algorithm"])["speedup"].max().reset_index(), "speedup")), ""],
-             ["edge list in GPU memory over UVM, mean", "–", fx(mean(device, "speedup")), ""]]
+    rows += [
+        [
+            "fastest zero-copy variant over UVM, mean",
+            "–",
+            fx(
+                mean(
+                    pd.concat([emogi, fastest]).groupby(["graph", "algorithm"])["speedup"].max().reset_index(),
+                    "speedup",
+                )
+            ),
+            "",
+        ],
+        ["edge list in GPU memory over UVM, mean", "–", fx(mean(device, "speedup")), ""],
+    ]
     if len(t12):
-        rows.append(["EMOGI, 4-byte over 8-byte edges, mean", paper_value(p["four_over_eight"], fx),
-                     fx(float(t12["speedup"].mean())), p["four_over_eight"]["section"]])
-        rows += [[f"  {label[x]} (bytes per edge: {fx(mean(t12, 'byte_ratio', algorithm=x), 1)})", "–",
-                  fx(mean(t12, "speedup", algorithm=x)), ""] for x in algorithms if x in set(t12["algorithm"])]
+        rows.append(
+            [
+                "EMOGI, 4-byte over 8-byte edges, mean",
+                paper_value(p["four_over_eight"], fx),
+                fx(float(t12["speedup"].mean())),
+                p["four_over_eight"]["section"],
+            ]
+        )
+        rows += [
+            [
+                f"  {label[x]} (bytes per edge: {fx(mean(t12, 'byte_ratio', algorithm=x), 1)})",
+                "–",
+                fx(mean(t12, "speedup", algorithm=x)),
+                "",
+            ]
+            for x in algorithms
+            if x in set(t12["algorithm"])
+        ]
     per_graph = []
     for (graph, algorithm), g in t11.groupby(["graph", "algorithm"], sort=False):
         base = str(g["uvm_baseline_variant"].iloc[0])
-        cells = [str(graph), label[algorithm],
-                 f"{style.VARIANT_LABELS.get(base, base)}, {fms(float(g['uvm_baseline_ms'].iloc[0]))} ms"]
+        cells = [
+            str(graph),
+            label[algorithm],
+            f"{style.VARIANT_LABELS.get(base, base)}, {fms(float(g['uvm_baseline_ms'].iloc[0]))} ms",
+        ]
         for bar in ("emogi", "fastest", "device"):
             hit = g[g["bar"] == bar]
             if len(hit):
@@ -151,12 +197,26 @@ def report_section(fig11: ReportFigure | None, fig12: ReportFigure | None, paper
         per_graph.append(cells)
     slower = emogi[emogi["speedup"] < 1]
     below = [f"{label[r.algorithm]} on {r.graph} ({fx(float(r.speedup))})" for r in slower.itertuples()]
-    return {**section,
-            "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours", "paper section"],
-                           "align": "lrrl", "rows": rows},
-            "per_graph": {"columns": ["graph", "application", "UVM baseline", "EMOGI (Merged+Aligned, zero-copy)",
-                                      "fastest zero-copy", "edge list in GPU memory"],
-                          "align": "llllll", "rows": per_graph},
-            "fits": fits_text(runs, source),
-            "below_uvm": ("EMOGI is slower than UVM here for " + ", ".join(below) + ".") if below else "",
-            "iterative_quote": p["iterative_lower"]["quote"]}
+    return {
+        **section,
+        "comparison": {
+            "columns": ["quantity", "paper (V100, PCIe 3.0)", "ours", "paper section"],
+            "align": "lrrl",
+            "rows": rows,
+        },
+        "per_graph": {
+            "columns": [
+                "graph",
+                "application",
+                "UVM baseline",
+                "EMOGI (Merged+Aligned, zero-copy)",
+                "fastest zero-copy",
+                "edge list in GPU memory",
+            ],
+            "align": "llllll",
+            "rows": per_graph,
+        },
+        "fits": fits_text(runs, source),
+        "below_uvm": ("EMOGI is slower than UVM here for " + ", ".join(below) + ".") if below else "",
+        "iterative_quote": p["iterative_lower"]["quote"],
+    }

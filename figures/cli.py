@@ -19,6 +19,7 @@ from figures.style import save, write_csv
 class Input:
     """One file a figure reads (--<flag> PATH): `load(path, figure)` returns what `compute` receives; an optional
     input that is not given reaches `compute` as None."""
+
     name: str
     load: Callable[[Path, str], Any]
     help: str
@@ -32,6 +33,7 @@ class Input:
 @dataclass(frozen=True)
 class Option:
     """A plain option (--<flag> VALUE) handed to `compute` as a keyword argument."""
+
     name: str
     type: Callable = str
     default: Any = None
@@ -45,8 +47,12 @@ class Option:
 
 def table_input(name: str, required: bool = True) -> Input:
     """A measurement table (schema name) as an Input: --<name with dashes> PATH."""
-    return Input(name, lambda path, figure: load_table(path, name, figure),
-                 f"{name}.csv (schema table '{name}')" + ("" if required else "; optional"), required)
+    return Input(
+        name,
+        lambda path, figure: load_table(path, name, figure),
+        f"{name}.csv (schema table '{name}')" + ("" if required else "; optional"),
+        required,
+    )
 
 
 PARAMETERS_INPUT = Input("parameters", load_parameters, "parameters.json of the model (model.fit)")
@@ -64,8 +70,14 @@ def figure_main(argv, *, figure: str, description: str, tables: list, compute, d
     for spec in specs:
         ap.add_argument(f"--{spec.flag}", dest=spec.name, type=Path, required=spec.required, help=spec.help)
     for opt in options:
-        ap.add_argument(f"--{opt.flag}", dest=opt.name, type=opt.type, default=opt.default, nargs=opt.nargs,
-                        help=f"{opt.help} (default: {opt.default})")
+        ap.add_argument(
+            f"--{opt.flag}",
+            dest=opt.name,
+            type=opt.type,
+            default=opt.default,
+            nargs=opt.nargs,
+            help=f"{opt.help} (default: {opt.default})",
+        )
     ap.add_argument("--source", type=Path, required=True, help="source.json (where the tables came from)")
     ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
     ap.add_argument("--out-csv", type=Path, help="the plotted numbers")

@@ -32,8 +32,10 @@ from figures.report_format import fpct1
 
 FIGURE = "fig06_degree_cdf"
 CUT = 96  # the paper's axis limit
-DEFINITION = ("edges CDF at degree d = share of the edge list held by vertices of out-degree <= d (an undirected edge "
-              "counts at both ends); x axis cut at 96 as in the paper; legend: share of edges beyond the cut")
+DEFINITION = (
+    "edges CDF at degree d = share of the edge list held by vertices of out-degree <= d (an undirected edge "
+    "counts at both ends); x axis cut at 96 as in the paper; legend: share of edges beyond the cut"
+)
 CSV_COLUMNS = ["graph", "degree", "edges_cdf", "share_beyond_cut"]
 
 
@@ -58,8 +60,9 @@ def cdf_table(histograms: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for graph, h in histograms.groupby("graph", sort=False):
         cdf = edges_cdf(h, degrees)
-        parts.append(pd.DataFrame({"graph": graph, "degree": degrees, "edges_cdf": cdf,
-                                   "share_beyond_cut": 1.0 - cdf[-1]}))
+        parts.append(
+            pd.DataFrame({"graph": graph, "degree": degrees, "edges_cdf": cdf, "share_beyond_cut": 1.0 - cdf[-1]})
+        )
     return pd.concat(parts, ignore_index=True)[CSV_COLUMNS]
 
 
@@ -70,8 +73,14 @@ def draw(table: pd.DataFrame):
     colors = style.graph_colors(table["graph"])
     for graph, rows in table.groupby("graph", sort=False):
         beyond = rows["share_beyond_cut"].iloc[0]
-        ax.step(rows["degree"], rows["edges_cdf"], where="post", color=colors[graph], linewidth=1.4,
-                label=f"{graph} ({beyond:.0%} of edges beyond {CUT})")
+        ax.step(
+            rows["degree"],
+            rows["edges_cdf"],
+            where="post",
+            color=colors[graph],
+            linewidth=1.4,
+            label=f"{graph} ({beyond:.0%} of edges beyond {CUT})",
+        )
     ax.set_xlim(0, CUT)
     ax.set_ylim(0, 1.02)
     ax.set_xticks(range(0, CUT + 1, 16))
@@ -79,8 +88,16 @@ def draw(table: pd.DataFrame):
     ax.set_ylabel("edges CDF")
     ax.grid(linewidth=0.3, alpha=0.5)
     style.legend_on_top(fig, *ax.get_legend_handles_labels(), ncol=min(3, table["graph"].nunique()))
-    fig.text(0.01, 0.005, "Data: degree histograms of the graph files this workflow made (no GPU)\n" + DEFINITION,
-             ha="left", va="bottom", fontsize=style.FOOTER_SIZE, color="#333333", wrap=True)
+    fig.text(
+        0.01,
+        0.005,
+        "Data: degree histograms of the graph files this workflow made (no GPU)\n" + DEFINITION,
+        ha="left",
+        va="bottom",
+        fontsize=style.FOOTER_SIZE,
+        color="#333333",
+        wrap=True,
+    )
     return fig
 
 
@@ -92,7 +109,9 @@ PAPER_STATEMENTS = {
     "ML": ("the ML graph has nearly no edges associated with small degree vertices", "§5.3.1"),
     "FS": ("have some edges associated with small degree vertices", "§5.3.1"),
 }
-PAPER_CUT_QUOTE = "The horizontal axis of this CDF is cut to 96 as many of the graphs have vertices with an extremely high degree"
+PAPER_CUT_QUOTE = (
+    "The horizontal axis of this CDF is cut to 96 as many of the graphs have vertices with an extremely high degree"
+)
 
 
 def report_section(fig: ReportFigure, symbols: dict) -> dict:
@@ -112,20 +131,34 @@ def report_section(fig: ReportFigure, symbols: dict) -> dict:
         shares[str(graph)] = s
         symbol = symbols.get(str(graph))
         quote, where = PAPER_STATEMENTS.get(symbol, ("–", "")) if symbol else ("–", "")
-        rows.append([str(graph) + (f" ({symbol})" if symbol else ""), *[fpct1(s[k]) for k in s],
-                     f"“{quote}” ({where})" if where else quote])
+        rows.append(
+            [
+                str(graph) + (f" ({symbol})" if symbol else ""),
+                *[fpct1(s[k]) for k in s],
+                f"“{quote}” ({where})" if where else quote,
+            ]
+        )
 
     def said(graph):
         s, sym = shares[graph], symbols.get(graph)
         name = graph + (f" (for {sym})" if sym else "")
-        return (f"{name} has {fpct1(s['16_to_48'])} of its edges on vertices of degree 16 to 48 and "
-                f"{fpct1(s['beyond_96'])} beyond 96")
+        return (
+            f"{name} has {fpct1(s['16_to_48'])} of its edges on vertices of degree 16 to 48 and "
+            f"{fpct1(s['beyond_96'])} beyond 96"
+        )
 
-    return {"image": fig.image, "definition": DEFINITION[0].upper() + DEFINITION[1:],
-            "paper_cut_quote": PAPER_CUT_QUOTE, "shares": shares,
-            "ours_text": "; ".join(said(g) for g in shares) + ".",
-            "table": {"columns": ["graph", "degree < 16", "16 to 48", "49 to 96", "> 96", "the paper (Fig. 6)"],
-                      "align": "lrrrrl", "rows": rows}}
+    return {
+        "image": fig.image,
+        "definition": DEFINITION[0].upper() + DEFINITION[1:],
+        "paper_cut_quote": PAPER_CUT_QUOTE,
+        "shares": shares,
+        "ours_text": "; ".join(said(g) for g in shares) + ".",
+        "table": {
+            "columns": ["graph", "degree < 16", "16 to 48", "49 to 96", "> 96", "the paper (Fig. 6)"],
+            "align": "lrrrrl",
+            "rows": rows,
+        },
+    }
 
 
 def main(argv=None) -> int:

@@ -28,10 +28,21 @@ from figures.inputs import FigureDataError, ReportFigure
 from figures.report_format import fpct1, fx, paper_value, summary_of
 
 FIGURE = "fig07"
-DEFINITION = ("requests = system-memory read requests of the profiled traversal's kernels (Nsight Compute "
-              "lts__t_requests_srcunit_tex_aperture_sysmem_op_read; default launch); label: mean request size")
-CSV_COLUMNS = ["graph", "edge_bytes", "variant", "mode", "requests", "sectors", "avg_request_bytes",
-               "fewer_than_naive", "fewer_than_merged"]
+DEFINITION = (
+    "requests = system-memory read requests of the profiled traversal's kernels (Nsight Compute "
+    "lts__t_requests_srcunit_tex_aperture_sysmem_op_read; default launch); label: mean request size"
+)
+CSV_COLUMNS = [
+    "graph",
+    "edge_bytes",
+    "variant",
+    "mode",
+    "requests",
+    "sectors",
+    "avg_request_bytes",
+    "fewer_than_naive",
+    "fewer_than_merged",
+]
 
 
 def requests(profile: pd.DataFrame) -> pd.DataFrame:
@@ -40,11 +51,11 @@ def requests(profile: pd.DataFrame) -> pd.DataFrame:
     prof = default_launch(profile)
     prof = prof[prof["mode"].isin(ZERO_COPY_MODES) & (prof["algorithm"] == "bfs")]
     if prof.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the "
-                              "zero-copy modes")
+        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no BFS rows in the zero-copy modes")
     keys = ["graph", "edge_bytes", "variant", "mode"]
-    out = prof.groupby(keys, as_index=False).agg(requests=("sysmem_read_requests", "sum"),
-                                                 sectors=("sysmem_read_sectors", "sum"))
+    out = prof.groupby(keys, as_index=False).agg(
+        requests=("sysmem_read_requests", "sum"), sectors=("sysmem_read_sectors", "sum")
+    )
     out["avg_request_bytes"] = 32 * out["sectors"] / out["requests"]
     per = out.set_index(keys)["requests"]
 
@@ -70,9 +81,16 @@ def draw(table: pd.DataFrame, source: dict):
             size = [sizes.get((*key, variant, m)) for m in modes]
             size = [s for s in size if s is not None and np.isfinite(s)]
             if size:
-                ax.text(variant_i, 0.02, f"{np.mean(size):.0f} B", ha="center", va="bottom",
-                        fontsize=style.VALUE_LABEL_SIZE, transform=ax.get_xaxis_transform(),
-                        bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4, "alpha": 0.8})
+                ax.text(
+                    variant_i,
+                    0.02,
+                    f"{np.mean(size):.0f} B",
+                    ha="center",
+                    va="bottom",
+                    fontsize=style.VALUE_LABEL_SIZE,
+                    transform=ax.get_xaxis_transform(),
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4, "alpha": 0.8},
+                )
         if column == 0:
             ax.set_ylabel("read requests (millions)")
     axes[0][0].set_ylim(0, float(shown["million"].max()) * 1.15)
@@ -95,26 +113,57 @@ def report_section(fig07: ReportFigure | None, fig10: ReportFigure | None, paper
         return summary_of(t, column, "max", **where)
 
     rows = [
-        ["Merged: fewer requests than Naive, up to", paper_value(p7["merged_fewer_than_naive"], fpct1),
-         fpct1(most(zc7, "fewer_than_naive", variant="merged")), p7["merged_fewer_than_naive"]["section"]],
-        ["Merged+Aligned: fewer requests than Merged, up to", paper_value(p7["aligned_fewer_than_merged"], fpct1),
-         fpct1(most(zc7, "fewer_than_merged", variant="merged-aligned")), p7["aligned_fewer_than_merged"]["section"]],
-        ["Merged+Aligned: mean request size, up to", "–",
-         f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B", "–"],
-        ["UVM read amplification, up to", paper_value(p10["uvm_up_to"], fx), fx(most(t10, "amplification", mode="uvm")),
-         p10["uvm_up_to"]["section"]],
-        ["EMOGI read amplification, at most", paper_value(p10["emogi_at_most"], fx),
-         f"{fx(most(zc10, 'amplification'))} (payload {fx(most(zc10, 'payload_amplification'))})",
-         p10["emogi_at_most"]["section"]],
+        [
+            "Merged: fewer requests than Naive, up to",
+            paper_value(p7["merged_fewer_than_naive"], fpct1),
+            fpct1(most(zc7, "fewer_than_naive", variant="merged")),
+            p7["merged_fewer_than_naive"]["section"],
+        ],
+        [
+            "Merged+Aligned: fewer requests than Merged, up to",
+            paper_value(p7["aligned_fewer_than_merged"], fpct1),
+            fpct1(most(zc7, "fewer_than_merged", variant="merged-aligned")),
+            p7["aligned_fewer_than_merged"]["section"],
+        ],
+        [
+            "Merged+Aligned: mean request size, up to",
+            "–",
+            f"{most(zc7, 'avg_request_bytes', variant='merged-aligned'):.0f} B",
+            "–",
+        ],
+        [
+            "UVM read amplification, up to",
+            paper_value(p10["uvm_up_to"], fx),
+            fx(most(t10, "amplification", mode="uvm")),
+            p10["uvm_up_to"]["section"],
+        ],
+        [
+            "EMOGI read amplification, at most",
+            paper_value(p10["emogi_at_most"], fx),
+            f"{fx(most(zc10, 'amplification'))} (payload {fx(most(zc10, 'payload_amplification'))})",
+            p10["emogi_at_most"]["section"],
+        ],
     ]
-    return {"fig07": fig07.image, "fig10": fig10.image,
-            "comparison": {"columns": ["quantity", "paper (V100, PCIe 3.0)", "ours, zero-copy (managed)",
-                                       "paper section"], "align": "lrrl", "rows": rows}}
+    return {
+        "fig07": fig07.image,
+        "fig10": fig10.image,
+        "comparison": {
+            "columns": ["quantity", "paper (V100, PCIe 3.0)", "ours, zero-copy (managed)", "paper section"],
+            "align": "lrrl",
+            "rows": rows,
+        },
+    }
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Figure 7 analogue: PCIe read requests of BFS",
-                           tables=["profile"], compute=requests, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Figure 7 analogue: PCIe read requests of BFS",
+        tables=["profile"],
+        compute=requests,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

@@ -30,11 +30,21 @@ from figures.inputs import FigureDataError
 FIGURE = "fig10"
 VARIANT = "merged-aligned"  # the paper's EMOGI; UVM runs the same kernel
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "uvm")
-DEFINITION = ("amplification = PCIe bytes read (Nsight Compute pcie__read_bytes, protocol included) / bytes the "
-              "traversal needed (lists of the reached vertices); dot: zero-copy payload alone (32 B x sectors); "
-              "Merged+Aligned kernel, default launch")
-CSV_COLUMNS = ["graph", "edge_bytes", "mode", "root", "needed_bytes", "pcie_read_bytes", "amplification",
-               "payload_amplification"]
+DEFINITION = (
+    "amplification = PCIe bytes read (Nsight Compute pcie__read_bytes, protocol included) / bytes the "
+    "traversal needed (lists of the reached vertices); dot: zero-copy payload alone (32 B x sectors); "
+    "Merged+Aligned kernel, default launch"
+)
+CSV_COLUMNS = [
+    "graph",
+    "edge_bytes",
+    "mode",
+    "root",
+    "needed_bytes",
+    "pcie_read_bytes",
+    "amplification",
+    "payload_amplification",
+]
 
 
 def amplification(profile: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
@@ -42,8 +52,10 @@ def amplification(profile: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     prof = default_launch(profile)
     prof = prof[(prof["algorithm"] == "bfs") & (prof["variant"] == VARIANT) & prof["mode"].isin(PLOTTED_MODES)]
     if prof.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the profile table has no Merged+Aligned BFS rows "
-                              f"in modes {list(PLOTTED_MODES)}")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the profile table has no Merged+Aligned BFS rows "
+            f"in modes {list(PLOTTED_MODES)}"
+        )
     bfs = default_launch(runs)
     bfs = bfs[bfs["algorithm"] == "bfs"]
     # every run from a root reads the same lists, whatever its variant or mode
@@ -61,7 +73,8 @@ def amplification(profile: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
 
 def draw(table: pd.DataFrame, source: dict):
     per = table.groupby(["graph", "edge_bytes", "mode"], sort=False, as_index=False)[
-        ["amplification", "payload_amplification"]].mean()
+        ["amplification", "payload_amplification"]
+    ].mean()
     groups = list(dict.fromkeys(zip(per["graph"], per["edge_bytes"])))
     modes = [m for m in PLOTTED_MODES if m in set(per["mode"])]
     fig, axes = style.new_figure(1, 1, footer_lines=3)
@@ -72,8 +85,16 @@ def draw(table: pd.DataFrame, source: dict):
         rows = per[per["mode"] == mode].set_index(["graph", "edge_bytes"]).reindex(groups)
         pos = x + (i - (len(modes) - 1) / 2) * bar_w
         vals = rows["amplification"].to_numpy(dtype=float)
-        ax.bar(pos, vals, bar_w, color=style.MODE_COLORS[mode], hatch=style.MODE_HATCHES[mode], edgecolor="black",
-               linewidth=0.4, zorder=2)
+        ax.bar(
+            pos,
+            vals,
+            bar_w,
+            color=style.MODE_COLORS[mode],
+            hatch=style.MODE_HATCHES[mode],
+            edgecolor="black",
+            linewidth=0.4,
+            zorder=2,
+        )
         style.label_bars(ax, pos, vals, ".2f", lambda v: v + 0.03)
         dots = rows["payload_amplification"].to_numpy(dtype=float)
         ax.plot(pos, dots, "o", color="black", markersize=3, zorder=4)
@@ -82,7 +103,9 @@ def draw(table: pd.DataFrame, source: dict):
     ax.set_ylabel("bytes read / bytes needed (×)")
     ax.set_ylim(0, max(1.5, float(np.nanmax(per["amplification"])) * 1.2))
     handles = [style.mode_handle(m) for m in modes] + [
-        Line2D([], [], marker="o", color="black", linestyle="none", markersize=3), style.reference_handle()]
+        Line2D([], [], marker="o", color="black", linestyle="none", markersize=3),
+        style.reference_handle(),
+    ]
     labels = [style.MODE_LABELS[m] for m in modes] + ["zero-copy payload alone (32 B sectors)", "no amplification"]
     style.legend_on_top(fig, handles, labels, ncol=3)
     style.stamp(fig, source, DEFINITION)
@@ -90,8 +113,14 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Figure 10 analogue: I/O read amplification of BFS",
-                           tables=["profile", "runs"], compute=amplification, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Figure 10 analogue: I/O read amplification of BFS",
+        tables=["profile", "runs"],
+        compute=amplification,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

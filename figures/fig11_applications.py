@@ -32,15 +32,34 @@ from figures.inputs import FigureDataError
 
 FIGURE = "fig11"
 BARS = ("emogi", "fastest", "device")
-BAR_LABELS = {"emogi": "EMOGI (Merged+Aligned, zero-copy)", "fastest": "fastest variant, zero-copy (named below)",
-              "device": "fastest variant, edge list in GPU memory"}
-BAR_COLORS = {"emogi": style.VARIANT_COLORS["merged-aligned"], "fastest": style.MODE_COLORS["zerocopy"],
-              "device": style.MODE_COLORS["device"]}
+BAR_LABELS = {
+    "emogi": "EMOGI (Merged+Aligned, zero-copy)",
+    "fastest": "fastest variant, zero-copy (named below)",
+    "device": "fastest variant, edge list in GPU memory",
+}
+BAR_COLORS = {
+    "emogi": style.VARIANT_COLORS["merged-aligned"],
+    "fastest": style.MODE_COLORS["zerocopy"],
+    "device": style.MODE_COLORS["device"],
+}
 BAR_HATCHES = {"emogi": "xx", "fastest": "", "device": "//"}
-DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
-              "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)")
-CSV_COLUMNS = ["graph", "algorithm", "edge_bytes", "bar", "variant", "mode", "time_ms", "n_roots",
-               "uvm_baseline_ms", "uvm_baseline_variant", "speedup"]
+DEFINITION = (
+    "time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
+    "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)"
+)
+CSV_COLUMNS = [
+    "graph",
+    "algorithm",
+    "edge_bytes",
+    "bar",
+    "variant",
+    "mode",
+    "time_ms",
+    "n_roots",
+    "uvm_baseline_ms",
+    "uvm_baseline_variant",
+    "speedup",
+]
 
 
 def _fastest(times: pd.DataFrame, keys) -> pd.DataFrame:
@@ -54,16 +73,18 @@ def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
         return pd.DataFrame(columns=CSV_COLUMNS)
     widths = sorted(set(times["edge_bytes"]))
     if edge_bytes not in widths:
-        raise FigureDataError(f"figure {FIGURE}: no {edge_bytes}-byte runs in the apps table (it has "
-                              f"{widths}); pass --edge-bytes or add {edge_bytes} to apps.edge_bytes")
+        raise FigureDataError(
+            f"figure {FIGURE}: no {edge_bytes}-byte runs in the apps table (it has "
+            f"{widths}); pass --edge-bytes or add {edge_bytes} to apps.edge_bytes"
+        )
     times = times[times["edge_bytes"] == edge_bytes]
     keys = ["graph", "algorithm", "edge_bytes"]
     uvm = times[times["mode"] == "uvm"]
     if uvm.empty:
-        raise FigureDataError(f"figure {FIGURE}: the apps table has no uvm runs (the baseline); "
-                              "add uvm to apps.modes")
+        raise FigureDataError(f"figure {FIGURE}: the apps table has no uvm runs (the baseline); add uvm to apps.modes")
     base = _fastest(uvm, keys)[keys + ["time_ms", "variant"]].rename(
-        columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"})
+        columns={"time_ms": "uvm_baseline_ms", "variant": "uvm_baseline_variant"}
+    )
     zero_copy = times[times["mode"].isin(ZERO_COPY_MODES)]
     bars = {
         "emogi": zero_copy[(zero_copy["variant"] == apps_lib.PAPER_VARIANT) & (zero_copy["mode"] == "zerocopy")],
@@ -91,8 +112,16 @@ def draw(table: pd.DataFrame, source: dict):
         for i, bar in enumerate(BARS):
             vals = np.array([_value(rows, a, bar) for a in algorithms])
             pos = x + (i - (len(BARS) - 1) / 2) * bar_w
-            ax.bar(pos, vals, bar_w, color=BAR_COLORS[bar], hatch=BAR_HATCHES[bar], edgecolor="black",
-                   linewidth=0.4, zorder=2)
+            ax.bar(
+                pos,
+                vals,
+                bar_w,
+                color=BAR_COLORS[bar],
+                hatch=BAR_HATCHES[bar],
+                edgecolor="black",
+                linewidth=0.4,
+                zorder=2,
+            )
             style.label_bars(ax, pos, vals, style.speedup_text, lambda v: v * 1.04)
         ax.axhline(1.0, **style.REFERENCE_LINE)
         style.plain_log_axis(ax)
@@ -133,9 +162,15 @@ def _variant(rows: pd.DataFrame, algorithm: str, bar: str) -> str:
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Figure 11 analogue: applications against UVM",
-                           tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw,
-                           options=[cli.Option("edge_bytes", int, 8, "edge width to plot")])
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Figure 11 analogue: applications against UVM",
+        tables=[apps_lib.APPS_INPUT],
+        compute=speedups,
+        draw=draw,
+        options=[cli.Option("edge_bytes", int, 8, "edge width to plot")],
+    )
 
 
 if __name__ == "__main__":

@@ -28,8 +28,10 @@ from figures import cli, style
 from figures.inputs import FigureDataError
 
 FIGURE = "fig12"
-DEFINITION = ("time = mean over roots of the per-root median over reps (CC, PR: median over reps), Merged+Aligned, "
-              "zero-copy; speedup = 8-byte time / 4-byte time; dashed: bytes per edge, (8 + w) / (4 + w)")
+DEFINITION = (
+    "time = mean over roots of the per-root median over reps (CC, PR: median over reps), Merged+Aligned, "
+    "zero-copy; speedup = 8-byte time / 4-byte time; dashed: bytes per edge, (8 + w) / (4 + w)"
+)
 CSV_COLUMNS = ["graph", "algorithm", "variant", "mode", "time_8_ms", "time_4_ms", "speedup", "byte_ratio"]
 
 
@@ -39,11 +41,14 @@ def speedups(apps: pd.DataFrame) -> pd.DataFrame:
     if times.empty:
         return pd.DataFrame(columns=CSV_COLUMNS)
     emogi = times[(times["variant"] == apps_lib.PAPER_VARIANT) & (times["mode"] == "zerocopy")]
-    wide = emogi.pivot_table(index=["graph", "algorithm", "variant", "mode"], columns="edge_bytes",
-                             values="time_ms").reset_index()
+    wide = emogi.pivot_table(
+        index=["graph", "algorithm", "variant", "mode"], columns="edge_bytes", values="time_ms"
+    ).reset_index()
     if 4 not in wide.columns or 8 not in wide.columns:
-        raise FigureDataError(f"figure {FIGURE} needs Merged+Aligned zero-copy runs with both 4- and 8-byte "
-                              "edges; add 4 and 8 to apps.edge_bytes (and zerocopy to apps.modes)")
+        raise FigureDataError(
+            f"figure {FIGURE} needs Merged+Aligned zero-copy runs with both 4- and 8-byte "
+            "edges; add 4 and 8 to apps.edge_bytes (and zerocopy to apps.modes)"
+        )
     out = wide.rename(columns={8: "time_8_ms", 4: "time_4_ms"}).dropna(subset=["time_8_ms", "time_4_ms"])
     if out.empty:
         raise FigureDataError(f"figure {FIGURE}: no application has both widths measured")
@@ -71,24 +76,38 @@ def draw(table: pd.DataFrame, source: dict):
             if np.isfinite(ratio):  # NaN: an application not measured on this graph (CC on a directed one)
                 ax.hlines(ratio, xi - 0.35, xi + 0.35, colors="black", linestyles="--", linewidth=0.9, zorder=3)
         ax.axhline(1.0, color="#777777", linewidth=0.6, zorder=1)
-        ax.set_xticks(x, [f"{apps_lib.ALGORITHM_LABELS[a]}\n" + (f"8 B:\n{apps_lib.time_text(t)}" if np.isfinite(t)
-                                                                  else "not run")  # e.g. CC on a directed graph
-                          for a, t in zip(algorithms, rows["time_8_ms"])])
+        ax.set_xticks(
+            x,
+            [
+                f"{apps_lib.ALGORITHM_LABELS[a]}\n"
+                + (f"8 B:\n{apps_lib.time_text(t)}" if np.isfinite(t) else "not run")  # e.g. CC on a directed graph
+                for a, t in zip(algorithms, rows["time_8_ms"])
+            ],
+        )
         ax.set_title(f"{graph}, Merged+Aligned, zero-copy")
         if col == 0:
             ax.set_ylabel("speedup of 4-byte over 8-byte edges (×)")
     axes[0][0].set_ylim(0, max(2.2, float(table["speedup"].max()) * 1.2))
-    handles = [Patch(facecolor=color, hatch="xx", edgecolor="black", linewidth=0.4),
-               Line2D([], [], color="black", linestyle="--", linewidth=0.9)]
-    style.legend_on_top(fig, handles, ["EMOGI, 4-byte edges (8-byte time under the name)",
-                                       "bytes per edge, 8-byte / 4-byte"])
+    handles = [
+        Patch(facecolor=color, hatch="xx", edgecolor="black", linewidth=0.4),
+        Line2D([], [], color="black", linestyle="--", linewidth=0.9),
+    ]
+    style.legend_on_top(
+        fig, handles, ["EMOGI, 4-byte edges (8-byte time under the name)", "bytes per edge, 8-byte / 4-byte"]
+    )
     style.stamp(fig, source, DEFINITION)
     return fig
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Figure 12 analogue: 4- against 8-byte edges",
-                           tables=[apps_lib.APPS_INPUT], compute=speedups, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Figure 12 analogue: 4- against 8-byte edges",
+        tables=[apps_lib.APPS_INPUT],
+        compute=speedups,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

@@ -48,13 +48,34 @@ REPORT_TITLE = "Runtime against added latency (CXL paper Figure 11)"
 DRAWN_FROM = "the model's predictions and parameters"
 STEPS = 101  # points per model line
 RUN_KEYS = ["graph", "algorithm", "variant", "mode", "edge_bytes"]
-DEFINITION = ("lines: model runtime with L + added latency / model runtime at 0 (| = where N_max/L starts to bind); "
-              "● measured, ○ model, for BFS throttled to w warps, at added = L_eq − L, L_eq = L·N_max/min(N_max, r·w), "
-              "runtime / default-launch runtime; r = {r}")
+DEFINITION = (
+    "lines: model runtime with L + added latency / model runtime at 0 (| = where N_max/L starts to bind); "
+    "● measured, ○ model, for BFS throttled to w warps, at added = L_eq − L, L_eq = L·N_max/min(N_max, r·w), "
+    "runtime / default-launch runtime; r = {r}"
+)
 
-CSV_COLUMNS = ["kind", "graph", "edge_bytes", "variant", "mode", "footprint_bytes", "max_warps", "added_us", "L_us",
-               "N_max", "r", "r_source", "in_flight", "runtime_ms", "baseline_ms", "normalised",
-               "predicted_normalised", "tolerated_added_us", "table_predicted_ms", "shown"]
+CSV_COLUMNS = [
+    "kind",
+    "graph",
+    "edge_bytes",
+    "variant",
+    "mode",
+    "footprint_bytes",
+    "max_warps",
+    "added_us",
+    "L_us",
+    "N_max",
+    "r",
+    "r_source",
+    "in_flight",
+    "runtime_ms",
+    "baseline_ms",
+    "normalised",
+    "predicted_normalised",
+    "tolerated_added_us",
+    "table_predicted_ms",
+    "shown",
+]
 
 
 def _reads_per_warp(row, predictions: pd.DataFrame, override) -> tuple[float, str]:
@@ -79,21 +100,28 @@ def _parameter_footprint(parameters, mode: str, edge_list_bytes: float, footprin
     return measured[0] if measured else edge_list_bytes
 
 
-def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = None, max_added_us: float = 5.0,
-                  reads_per_warp: float | None = None) -> pd.DataFrame:
+def added_latency(
+    predictions: pd.DataFrame,
+    parameters,
+    summary: dict | None = None,
+    max_added_us: float = 5.0,
+    reads_per_warp: float | None = None,
+) -> pd.DataFrame:
     """The plotted numbers: model lines (kind = model, STEPS rows per configuration) and emulated points
     (kind = emulated, one per throttled run); see the module doc."""
     from model.whatif import runtime_vs_added_latency
 
     summary = summary or {}
-    rule = summary.get("rule", "sum")                       # how model.predict combines transfer and floor
+    rule = summary.get("rule", "sum")  # how model.predict combines transfer and floor
     footprint_rule = summary.get("footprint_rule", "sweep")  # where it evaluates L and S
     zc = predictions[predictions["mode"].isin(ZERO_COPY_MODES) & (predictions["algorithm"] == "bfs")]
     zc = zc.assign(max_warps=pd.to_numeric(zc["max_warps"], errors="coerce").fillna(0))
     base = zc[(zc["max_warps"] == 0) & zc[["D_bytes", "d_bytes"]].notna().all(axis=1)]
     if base.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the predictions table has no zero-copy BFS rows "
-                              f"of the default launch (max_warps = 0) with D and d")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the predictions table has no zero-copy BFS rows "
+            f"of the default launch (max_warps = 0) with D and d"
+        )
     added = np.linspace(0.0, max_added_us, STEPS)
     rows, params_of = [], {}
     for r in base.to_dict("records"):
@@ -101,16 +129,16 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
         try:
             p = parameters.link_params(r["mode"], at)
         except (KeyError, ValueError) as e:
-            raise FigureDataError(f"figure {FIGURE}: no fitted parameters for {r['mode']} at {at} B "
-                                  f"({e})") from None
+            raise FigureDataError(f"figure {FIGURE}: no fitted parameters for {r['mode']} at {at} B ({e})") from None
         key = tuple(r[k] for k in RUN_KEYS)
         params_of[key] = p
         floor = float(r["floor_ms"]) if pd.notna(r["floor_ms"]) else 0.0
         if not (p.L_us > 0):  # no latency fitted (N_max unbounded): nothing for added latency to act on
             p = LinkParams(W_gbps=p.W_gbps, S_miops=p.S_miops, N_max=math.inf, L_us=1.0)
         chain = int(r["chain_steps"]) if pd.notna(r.get("chain_steps", np.nan)) else 0  # older tables: none
-        curve = runtime_vs_added_latency(r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule,
-                                         chain_steps=chain)
+        curve = runtime_vs_added_latency(
+            r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule, chain_steps=chain
+        )
         if math.isfinite(p.N_max):
             link = min(p.S_miops * r["d_bytes"] / 1e3, p.W_gbps)
             tolerated = max(0.0, max_L(p.N_max, r["d_bytes"], link) - p.L_us)
@@ -118,10 +146,23 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
             tolerated = math.inf
         base_ms = float(curve["runtime_ms"].iloc[0])
         for a, t, rel in zip(curve["added_latency_us"], curve["runtime_ms"], curve["relative"]):
-            rows.append({"kind": "model", **{k: r[k] for k in RUN_KEYS}, "footprint_bytes": r["footprint_bytes"],
-                         "max_warps": 0, "added_us": a, "L_us": p.L_us, "N_max": p.N_max, "runtime_ms": t,
-                         "baseline_ms": base_ms, "normalised": rel, "tolerated_added_us": tolerated,
-                         "table_predicted_ms": r["predicted_ms"], "shown": True})
+            rows.append(
+                {
+                    "kind": "model",
+                    **{k: r[k] for k in RUN_KEYS},
+                    "footprint_bytes": r["footprint_bytes"],
+                    "max_warps": 0,
+                    "added_us": a,
+                    "L_us": p.L_us,
+                    "N_max": p.N_max,
+                    "runtime_ms": t,
+                    "baseline_ms": base_ms,
+                    "normalised": rel,
+                    "tolerated_added_us": tolerated,
+                    "table_predicted_ms": r["predicted_ms"],
+                    "shown": True,
+                }
+            )
 
     thr = zc[zc["max_warps"] > 0]
     if len(thr):
@@ -136,21 +177,44 @@ def added_latency(predictions: pd.DataFrame, parameters, summary: dict | None = 
             L_eq = p.L_us * p.N_max / min(p.N_max, in_flight) if math.isfinite(p.N_max) else p.L_us
             a = L_eq - p.L_us
             b = ref.loc[key]
-            rows.append({"kind": "emulated", **{k: r[k] for k in RUN_KEYS}, "footprint_bytes": r["footprint_bytes"],
-                         "max_warps": int(r["max_warps"]), "added_us": a, "L_us": p.L_us, "N_max": p.N_max,
-                         "r": rpw, "r_source": source, "in_flight": in_flight, "runtime_ms": r["measured_ms"],
-                         "baseline_ms": b["measured_ms"], "normalised": r["measured_ms"] / b["measured_ms"],
-                         "predicted_normalised": r["predicted_ms"] / b["predicted_ms"],
-                         "table_predicted_ms": r["predicted_ms"], "shown": a <= max_added_us})
+            rows.append(
+                {
+                    "kind": "emulated",
+                    **{k: r[k] for k in RUN_KEYS},
+                    "footprint_bytes": r["footprint_bytes"],
+                    "max_warps": int(r["max_warps"]),
+                    "added_us": a,
+                    "L_us": p.L_us,
+                    "N_max": p.N_max,
+                    "r": rpw,
+                    "r_source": source,
+                    "in_flight": in_flight,
+                    "runtime_ms": r["measured_ms"],
+                    "baseline_ms": b["measured_ms"],
+                    "normalised": r["measured_ms"] / b["measured_ms"],
+                    "predicted_normalised": r["predicted_ms"] / b["predicted_ms"],
+                    "table_predicted_ms": r["predicted_ms"],
+                    "shown": a <= max_added_us,
+                }
+            )
     out = pd.DataFrame(rows)
     model_rows = out["kind"] == "model"
-    drift = (out.loc[model_rows & (out["added_us"] == 0), "runtime_ms"]
-             / out.loc[model_rows & (out["added_us"] == 0), "table_predicted_ms"] - 1).abs()
+    drift = (
+        out.loc[model_rows & (out["added_us"] == 0), "runtime_ms"]
+        / out.loc[model_rows & (out["added_us"] == 0), "table_predicted_ms"]
+        - 1
+    ).abs()
     if len(drift) and float(drift.max()) > 0.01:  # our reading of the model is not the model's: say so
-        print(f"{FIGURE}: warning: the model lines at 0 added latency differ from predictions.csv by up to "
-              f"{100 * float(drift.max()):.1f}% (rule {rule!r}, footprint rule {footprint_rule!r})", file=sys.stderr)
-    out = out.assign(_k=out["kind"].map({"model": 0, "emulated": 1}), _v=out["variant"].map(VARIANTS.index),
-                     _m=out["mode"].map(ZERO_COPY_MODES.index))
+        print(
+            f"{FIGURE}: warning: the model lines at 0 added latency differ from predictions.csv by up to "
+            f"{100 * float(drift.max()):.1f}% (rule {rule!r}, footprint rule {footprint_rule!r})",
+            file=sys.stderr,
+        )
+    out = out.assign(
+        _k=out["kind"].map({"model": 0, "emulated": 1}),
+        _v=out["variant"].map(VARIANTS.index),
+        _m=out["mode"].map(ZERO_COPY_MODES.index),
+    )
     out = out.sort_values(["_k", "graph", "edge_bytes", "_m", "_v", "max_warps", "added_us"], ignore_index=True)
     out = out.reindex(columns=CSV_COLUMNS)
     out.attrs["max_added_us"] = max_added_us
@@ -166,8 +230,9 @@ def draw(table: pd.DataFrame, source: dict):
     hidden = int(((table["kind"] == "emulated") & ~table["shown"].astype(bool)).sum())
     keys = list(dict.fromkeys(zip(model["graph"], model["edge_bytes"])))
     modes = [m for m in ZERO_COPY_MODES if m in set(model["mode"])]
-    fig, axes = style.new_figure(len(modes), len(keys), sharex=True, sharey=True, panel_height=2.0, footer_lines=3,
-                                 hspace=0.25)
+    fig, axes = style.new_figure(
+        len(modes), len(keys), sharex=True, sharey=True, panel_height=2.0, footer_lines=3, hspace=0.25
+    )
     max_added = float(table.attrs.get("max_added_us", model["added_us"].max()))
     shown = pd.concat([model["normalised"], emu["normalised"], emu["predicted_normalised"]]).dropna()
     top = max(1.2, float(shown.max()) * 1.08) if len(shown) else 2.0
@@ -190,19 +255,43 @@ def draw(table: pd.DataFrame, source: dict):
                     y = float(np.interp(tol, line["added_us"], line["normalised"]))
                     ax.plot([tol], [y], "|", color=color, markersize=8, markeredgewidth=1.4, zorder=3)
                 pts = e[e["variant"] == v]
-                ax.plot(pts["added_us"], pts["normalised"], style.VARIANT_MARKERS[v], color=color,
-                        markeredgecolor="black", markeredgewidth=0.4, markersize=4.5, linestyle="none", zorder=4)
-                ax.plot(pts["added_us"], pts["predicted_normalised"], style.VARIANT_MARKERS[v], color="none",
-                        markeredgecolor=color, markeredgewidth=1.0, markersize=5.5, linestyle="none", zorder=4)
+                ax.plot(
+                    pts["added_us"],
+                    pts["normalised"],
+                    style.VARIANT_MARKERS[v],
+                    color=color,
+                    markeredgecolor="black",
+                    markeredgewidth=0.4,
+                    markersize=4.5,
+                    linestyle="none",
+                    zorder=4,
+                )
+                ax.plot(
+                    pts["added_us"],
+                    pts["predicted_normalised"],
+                    style.VARIANT_MARKERS[v],
+                    color="none",
+                    markeredgecolor=color,
+                    markeredgewidth=1.0,
+                    markersize=5.5,
+                    linestyle="none",
+                    zorder=4,
+                )
             ax.axhline(1.0, color="#888888", linewidth=0.7, zorder=1)
             ax.set_xlim(0, max_added)
             ax.set_ylim(0.9, top)
             ax.grid(axis="y", linewidth=0.3, alpha=0.5)
             L = float(m["L_us"].iloc[0])
-            ax.text(0.03, 0.96, f"{style.MODE_SHORT_LABELS[mode]}\nL = {L:.2f} µs, N_max = "
-                    f"{float(m['N_max'].iloc[0]):.0f}", transform=ax.transAxes, ha="left", va="top",
-                    fontsize=style.VALUE_LABEL_SIZE + 0.5, bbox={"facecolor": "white", "edgecolor": "#cccccc",
-                                                                 "pad": 1.5, "alpha": 0.9})
+            ax.text(
+                0.03,
+                0.96,
+                f"{style.MODE_SHORT_LABELS[mode]}\nL = {L:.2f} µs, N_max = {float(m['N_max'].iloc[0]):.0f}",
+                transform=ax.transAxes,
+                ha="left",
+                va="top",
+                fontsize=style.VALUE_LABEL_SIZE + 0.5,
+                bbox={"facecolor": "white", "edgecolor": "#cccccc", "pad": 1.5, "alpha": 0.9},
+            )
             if r == 0:
                 ax.set_title(f"{key[0]}, {int(key[1])}-byte edges", fontsize=style.FONT_SIZE)
             if c == 0:
@@ -210,8 +299,18 @@ def draw(table: pd.DataFrame, source: dict):
             if r == len(modes) - 1:
                 ax.set_xlabel("added latency (µs)")
     variants = [v for v in VARIANTS if v in set(model["variant"])]
-    handles = [Line2D([], [], color=style.VARIANT_COLORS[v], marker=style.VARIANT_MARKERS[v], markersize=4,
-                      markeredgecolor="black", markeredgewidth=0.4) for v in variants]
+    handles = [
+        Line2D(
+            [],
+            [],
+            color=style.VARIANT_COLORS[v],
+            marker=style.VARIANT_MARKERS[v],
+            markersize=4,
+            markeredgecolor="black",
+            markeredgewidth=0.4,
+        )
+        for v in variants
+    ]
     labels = [f"{style.VARIANT_LABELS[v]}: model (line), throttled run measured (filled)" for v in variants]
     handles.append(Line2D([], [], marker="o", color="none", markeredgecolor="black", linestyle="none"))
     labels.append("model's prediction of the throttled run (hollow)")
@@ -219,8 +318,10 @@ def draw(table: pd.DataFrame, source: dict):
     rs = table.loc[table["kind"] == "emulated", ["variant", "r", "r_source"]].drop_duplicates()
     parts = []
     for src, g in rs.groupby("r_source", sort=False):
-        per = "; ".join(f"{style.VARIANT_LABELS.get(v, v)} {', '.join(f'{x:g}' for x in sorted(set(gv['r'])))}"
-                        for v, gv in g.groupby("variant", sort=False))
+        per = "; ".join(
+            f"{style.VARIANT_LABELS.get(v, v)} {', '.join(f'{x:g}' for x in sorted(set(gv['r'])))}"
+            for v, gv in g.groupby("variant", sort=False)
+        )
         parts.append(f"{per} ({src})")
     r_text = "; ".join(parts) or "no throttled runs"
     note = DEFINITION.format(r=r_text)
@@ -232,14 +333,32 @@ def draw(table: pd.DataFrame, source: dict):
 
 def main(argv=None) -> int:
     return cli.figure_main(
-        argv, figure=FIGURE, description="CXL Fig. 11 analogue: runtime against added latency",
-        tables=[], inputs=[cli.PREDICTIONS_INPUT, cli.PARAMETERS_INPUT,
-                           cli.Input("summary", load_summary, "prediction_summary.json of model.predict "
-                                     "(its rule and footprint_rule); optional", required=False)],
-        compute=added_latency, draw=draw,
-        options=[cli.Option("max_added_us", float, 5.0, "largest added latency drawn, µs"),
-                 cli.Option("reads_per_warp", float, None, "requests one warp keeps in flight (r) for the "
-                            "throttled runs, when the predictions table does not say")])
+        argv,
+        figure=FIGURE,
+        description="CXL Fig. 11 analogue: runtime against added latency",
+        tables=[],
+        inputs=[
+            cli.PREDICTIONS_INPUT,
+            cli.PARAMETERS_INPUT,
+            cli.Input(
+                "summary",
+                load_summary,
+                "prediction_summary.json of model.predict (its rule and footprint_rule); optional",
+                required=False,
+            ),
+        ],
+        compute=added_latency,
+        draw=draw,
+        options=[
+            cli.Option("max_added_us", float, 5.0, "largest added latency drawn, µs"),
+            cli.Option(
+                "reads_per_warp",
+                float,
+                None,
+                "requests one warp keeps in flight (r) for the throttled runs, when the predictions table does not say",
+            ),
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -45,16 +45,32 @@ FIGURE = "fig_concurrency"
 REPORT_TITLE = "Throughput and requests in flight (CXL paper Figure 10)"
 DRAWN_FROM = "the concurrency and latency tables"
 # optional here: without it the figure has no W and N_max lines
-PARAMETERS_OPTIONAL = cli.Input("parameters", load_parameters, "parameters.json of the model (model.fit); "
-                                "optional", required=False)
+PARAMETERS_OPTIONAL = cli.Input(
+    "parameters", load_parameters, "parameters.json of the model (model.fit); optional", required=False
+)
 MIN_LEVELS = 3  # a footprint "has a sweep" with at least this many in-flight levels
 KEYS = ["mode", "footprint_bytes", "request_bytes", "warps", "reads_per_warp"]
-DEFINITION = ("T = median over reps of requests × d / time (error bar: IQR); in flight = warps × reads per warp; "
-              "N = T·L/d with L the pointer-chase latency of that allocation and footprint (Little's law); dotted "
-              "diagonal: N = offered; W, N_max (band: interval) from the model's parameters.json")
+DEFINITION = (
+    "T = median over reps of requests × d / time (error bar: IQR); in flight = warps × reads per warp; "
+    "N = T·L/d with L the pointer-chase latency of that allocation and footprint (Little's law); dotted "
+    "diagonal: N = offered; W, N_max (band: interval) from the model's parameters.json"
+)
 
-CSV_COLUMNS = KEYS + ["in_flight", "n_reps", "gbps", "gbps_q25", "gbps_q75", "mrps", "L_us", "L_interpolated",
-                      "N_little", "W_gbps", "N_max", "N_max_lo", "N_max_hi"]
+CSV_COLUMNS = KEYS + [
+    "in_flight",
+    "n_reps",
+    "gbps",
+    "gbps_q25",
+    "gbps_q75",
+    "mrps",
+    "L_us",
+    "L_interpolated",
+    "N_little",
+    "W_gbps",
+    "N_max",
+    "N_max_lo",
+    "N_max_hi",
+]
 
 
 def _latency_at(lat: pd.DataFrame, mode: str, footprint: int) -> tuple[float, bool]:
@@ -62,8 +78,10 @@ def _latency_at(lat: pd.DataFrame, mode: str, footprint: int) -> tuple[float, bo
     chased footprints, clamped at the ends (as model.fit.params_for does). Returns (L_us, interpolated)."""
     rows = lat[lat["mode"] == mode].sort_values("footprint_bytes")
     if rows.empty:
-        raise FigureDataError(f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
-                              f"cannot be computed for that allocation")
+        raise FigureDataError(
+            f"figure {FIGURE}: the latency table has no '{mode}' rows, so N = T·L/d "
+            f"cannot be computed for that allocation"
+        )
     exact = rows[rows["footprint_bytes"] == footprint]
     if len(exact):
         return float(exact["latency_us"].iloc[0]), False
@@ -71,13 +89,16 @@ def _latency_at(lat: pd.DataFrame, mode: str, footprint: int) -> tuple[float, bo
     return float(np.interp(math.log2(footprint), x, rows["latency_us"].to_numpy(dtype=float))), True
 
 
-def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, parameters=None,
-                       footprints: list[int] | None = None) -> pd.DataFrame:
+def concurrency_curves(
+    concurrency: pd.DataFrame, latency: pd.DataFrame, parameters=None, footprints: list[int] | None = None
+) -> pd.DataFrame:
     """The plotted numbers: one row per (allocation, footprint, request size, warps, reads per warp)."""
     rows = concurrency[concurrency["mode"].isin(ZERO_COPY_MODES)]
     if rows.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no rows in the "
-                              f"zero-copy modes {list(ZERO_COPY_MODES)}")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the concurrency table has no rows in the "
+            f"zero-copy modes {list(ZERO_COPY_MODES)}"
+        )
     rows = rows.assign(in_flight=rows["warps"] * rows["reads_per_warp"])
     levels = rows.groupby(["mode", "footprint_bytes"])["in_flight"].nunique()
     swept = levels[levels >= MIN_LEVELS].reset_index()
@@ -85,11 +106,14 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
         chosen = swept[swept["footprint_bytes"].isin([int(f) for f in footprints])]
     else:
         g = swept.groupby("mode")["footprint_bytes"]
-        chosen = swept[(swept["footprint_bytes"] == g.transform("min")) | (swept["footprint_bytes"] == g.transform("max"))]
+        chosen = swept[
+            (swept["footprint_bytes"] == g.transform("min")) | (swept["footprint_bytes"] == g.transform("max"))
+        ]
     if chosen.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
-                              f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints
-                                                                          else ""))
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: no allocation has a concurrency sweep (>= "
+            f"{MIN_LEVELS} in-flight levels)" + (f" at footprints {footprints}" if footprints else "")
+        )
     rows = rows.merge(chosen[["mode", "footprint_bytes"]], on=["mode", "footprint_bytes"])
     out = summarise_reps(rows, KEYS, "gbps")
     out = out.merge(rows.groupby(KEYS, as_index=False)["mrps"].median(), on=KEYS)
@@ -97,8 +121,10 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
 
     lat = verified_rows(latency).assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     lat = lat.groupby(["mode", "footprint_bytes"], as_index=False)["latency_us"].median()
-    at = {(m, f): _latency_at(lat, m, f) for m, f in out[["mode", "footprint_bytes"]].drop_duplicates().itertuples(
-        index=False)}
+    at = {
+        (m, f): _latency_at(lat, m, f)
+        for m, f in out[["mode", "footprint_bytes"]].drop_duplicates().itertuples(index=False)
+    }
     out["L_us"] = [at[(m, f)][0] for m, f in zip(out["mode"], out["footprint_bytes"])]
     out["L_interpolated"] = [at[(m, f)][1] for m, f in zip(out["mode"], out["footprint_bytes"])]
     out["N_little"] = out["gbps"] * out["L_us"] * 1e3 / out["request_bytes"]  # GB/s * us = 1e3 B
@@ -111,8 +137,9 @@ def concurrency_curves(concurrency: pd.DataFrame, latency: pd.DataFrame, paramet
     else:
         out["W_gbps"] = out["N_max"] = out["N_max_lo"] = out["N_max_hi"] = np.nan
     out = out.assign(_m=out["mode"].map(ZERO_COPY_MODES.index))
-    return out.sort_values(["_m", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"],
-                           ignore_index=True)[CSV_COLUMNS]
+    return out.sort_values(["_m", "footprint_bytes", "request_bytes", "reads_per_warp", "warps"], ignore_index=True)[
+        CSV_COLUMNS
+    ]
 
 
 def _panel_pairs(pairs: int, ncols: int, panel_in: float = 1.45, gap_in: float = 0.45):
@@ -126,8 +153,17 @@ def _panel_pairs(pairs: int, ncols: int, panel_in: float = 1.45, gap_in: float =
         ratios += [panel_in, panel_in] + ([gap_in] if p < pairs - 1 else [])
     height = sum(ratios) + footer_in + legend_in + 0.75
     fig = plt.figure(figsize=(style.PAGE_WIDTH_IN, height))
-    gs = fig.add_gridspec(len(ratios), ncols, height_ratios=ratios, hspace=0.12, wspace=0.2, left=0.08, right=0.99,
-                          bottom=(footer_in + 0.4) / height, top=1 - (legend_in + 0.35) / height)
+    gs = fig.add_gridspec(
+        len(ratios),
+        ncols,
+        height_ratios=ratios,
+        hspace=0.12,
+        wspace=0.2,
+        left=0.08,
+        right=0.99,
+        bottom=(footer_in + 0.4) / height,
+        top=1 - (legend_in + 0.35) / height,
+    )
     axes = []
     for p in range(pairs):
         row = 3 * p
@@ -160,10 +196,21 @@ def draw(table: pd.DataFrame, source: dict):
                 ax_n.set_visible(False)
                 continue
             for (d, k), g in t.groupby(["request_bytes", "reads_per_warp"]):
-                style_kw = {"color": style.request_color(d), "linestyle": style.REQUEST_LINESTYLES.get(int(k), ":"),
-                            "linewidth": 1.0, "marker": "o", "markersize": 2}
-                ax_t.errorbar(g["in_flight"], g["gbps"], yerr=[g["gbps"] - g["gbps_q25"], g["gbps_q75"] - g["gbps"]],
-                              elinewidth=0.5, capsize=0, **style_kw)
+                style_kw = {
+                    "color": style.request_color(d),
+                    "linestyle": style.REQUEST_LINESTYLES.get(int(k), ":"),
+                    "linewidth": 1.0,
+                    "marker": "o",
+                    "markersize": 2,
+                }
+                ax_t.errorbar(
+                    g["in_flight"],
+                    g["gbps"],
+                    yerr=[g["gbps"] - g["gbps_q25"], g["gbps_q75"] - g["gbps"]],
+                    elinewidth=0.5,
+                    capsize=0,
+                    **style_kw,
+                )
                 ax_n.plot(g["in_flight"], g["N_little"], **style_kw)
             if math.isfinite(W):
                 ax_t.axhline(W, **style.REFERENCE_LINE)
@@ -191,8 +238,9 @@ def draw(table: pd.DataFrame, source: dict):
     handles = [Line2D([], [], color=style.request_color(d), linewidth=1.5) for d in sizes]
     labels = [f"d = {int(d)} B" for d in sizes]
     for k in sorted(table["reads_per_warp"].unique()):
-        handles.append(Line2D([], [], color="black", linestyle=style.REQUEST_LINESTYLES.get(int(k), ":"),
-                              linewidth=1.0))
+        handles.append(
+            Line2D([], [], color="black", linestyle=style.REQUEST_LINESTYLES.get(int(k), ":"), linewidth=1.0)
+        )
         labels.append(f"{int(k)} read{'s' if k > 1 else ''} in flight per warp")
     if math.isfinite(W):
         handles.append(style.reference_handle())
@@ -219,20 +267,51 @@ def read_sizes_section(path) -> dict | None:
         reads, requests = float(g["reads"].sum()), float(g["sysmem_read_requests"].sum())
         payload = 32.0 * float(g["sysmem_read_sectors"].sum())
         pcie = float(g["pcie_read_bytes"].sum())
-        rows.append([style.MODE_SHORT_LABELS.get(mode, mode), fbytes(footprint), f"{int(d)} B",
-                     fnum(requests / reads) if reads else "–", f"{payload / requests:.1f} B" if requests else "–",
-                     f"{pcie / reads:.1f} B" if reads else "–",
-                     f"{(pcie - payload) / requests:.1f} B" if requests else "–"])
-    return {"columns": ["allocation", "footprint", "read", "link requests per read", "request size (L2)",
-                        "PCIe bytes per read", "overhead per request"], "align": "lllrrrr", "rows": rows}
+        rows.append(
+            [
+                style.MODE_SHORT_LABELS.get(mode, mode),
+                fbytes(footprint),
+                f"{int(d)} B",
+                fnum(requests / reads) if reads else "–",
+                f"{payload / requests:.1f} B" if requests else "–",
+                f"{pcie / reads:.1f} B" if reads else "–",
+                f"{(pcie - payload) / requests:.1f} B" if requests else "–",
+            ]
+        )
+    return {
+        "columns": [
+            "allocation",
+            "footprint",
+            "read",
+            "link requests per read",
+            "request size (L2)",
+            "PCIe bytes per read",
+            "overhead per request",
+        ],
+        "align": "lllrrrr",
+        "rows": rows,
+    }
 
 
 def main(argv=None) -> int:
     return cli.figure_main(
-        argv, figure=FIGURE, description="CXL Fig. 10 analogue: throughput and requests in flight",
-        tables=["concurrency", "latency"], inputs=[PARAMETERS_OPTIONAL], compute=concurrency_curves, draw=draw,
-        options=[cli.Option("footprints", int, None, "footprints (bytes) to show; default: smallest and largest "
-                            "swept per allocation", nargs="+")])
+        argv,
+        figure=FIGURE,
+        description="CXL Fig. 10 analogue: throughput and requests in flight",
+        tables=["concurrency", "latency"],
+        inputs=[PARAMETERS_OPTIONAL],
+        compute=concurrency_curves,
+        draw=draw,
+        options=[
+            cli.Option(
+                "footprints",
+                int,
+                None,
+                "footprints (bytes) to show; default: smallest and largest swept per allocation",
+                nargs="+",
+            )
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -35,12 +35,26 @@ DRAWN_FROM = "the link table"
 DIRECTIONS = ("h2d", "d2h")
 HOST_MEMORY = ("pinned", "pageable")
 NEAR_PEAK = 0.95
-DEFINITION = ("bandwidth = median over reps of size / cudaMemcpy time (1 GB = 1e9 B), band = IQR of the reps; "
-              "W = max over sizes of the pinned host-to-device median; ◆ = smallest size reaching 95% of the line's "
-              "own maximum")
+DEFINITION = (
+    "bandwidth = median over reps of size / cudaMemcpy time (1 GB = 1e9 B), band = IQR of the reps; "
+    "W = max over sizes of the pinned host-to-device median; ◆ = smallest size reaching 95% of the line's "
+    "own maximum"
+)
 
-CSV_COLUMNS = ["direction", "host_memory", "size_bytes", "n_reps", "gbps", "gbps_q25", "gbps_q75", "line_max_gbps",
-               "near_peak_size_bytes", "W_gbps", "W_size_bytes", "W_iqr_gbps"]
+CSV_COLUMNS = [
+    "direction",
+    "host_memory",
+    "size_bytes",
+    "n_reps",
+    "gbps",
+    "gbps_q25",
+    "gbps_q75",
+    "line_max_gbps",
+    "near_peak_size_bytes",
+    "W_gbps",
+    "W_size_bytes",
+    "W_iqr_gbps",
+]
 
 
 def copy_bandwidth(link: pd.DataFrame) -> pd.DataFrame:
@@ -78,14 +92,21 @@ def draw(table: pd.DataFrame, source: dict):
             if r.empty:
                 continue
             c = style.HOST_MEMORY_COLORS[host]
-            ax.fill_between(r["size_bytes"], r["gbps_q25"], r["gbps_q75"], color=c, alpha=style.BAND_ALPHA,
-                            linewidth=0)
+            ax.fill_between(r["size_bytes"], r["gbps_q25"], r["gbps_q75"], color=c, alpha=style.BAND_ALPHA, linewidth=0)
             ax.plot(r["size_bytes"], r["gbps"], color=c, marker="o", markersize=3, linewidth=1.2, zorder=3)
             near = r[r["size_bytes"] == r["near_peak_size_bytes"]]
             ax.plot(near["size_bytes"], near["gbps"], "D", color=c, markeredgecolor="black", markersize=5, zorder=4)
-            ax.annotate(f"max {r['line_max_gbps'].iloc[0]:.3g}", (r["size_bytes"].iloc[-1], r["gbps"].iloc[-1]),
-                        xytext=(2, -6), textcoords="offset points", fontsize=style.VALUE_LABEL_SIZE, color=c,
-                        va="top", ha="right", bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3})
+            ax.annotate(
+                f"max {r['line_max_gbps'].iloc[0]:.3g}",
+                (r["size_bytes"].iloc[-1], r["gbps"].iloc[-1]),
+                xytext=(2, -6),
+                textcoords="offset points",
+                fontsize=style.VALUE_LABEL_SIZE,
+                color=c,
+                va="top",
+                ha="right",
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3},
+            )
         ax.axhline(W, **style.REFERENCE_LINE)
         if direction == "h2d":
             ax.plot([W_size], [W], "*", color="black", markersize=8, zorder=5)
@@ -111,6 +132,7 @@ def draw(table: pd.DataFrame, source: dict):
 # --- in the report -----------------------------------------------------------------------------------------
 def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
     """CF'17's pinned and pageable copy bandwidth beside ours (fig_copy_bandwidth's CSV)."""
+
     def line(direction, host):
         r = t[(t["direction"] == direction) & (t["host_memory"] == host)]
         return (float(r["gbps"].max()), float(r["near_peak_size_bytes"].iloc[0])) if len(r) else (math.nan, math.nan)
@@ -121,25 +143,49 @@ def report_comparison(t: pd.DataFrame, paper: dict) -> dict:
     d2h_page, _ = line("d2h", "pageable")
     e = lambda k: paper_entry(paper, "copy_bandwidth", k)  # noqa: E731
     rows = [
-        ["pageable, host to device (best size)", paper_value(e("pageable_gbps"), lambda v: fgb(v, 0)), fgb(page),
-         e("pageable_gbps")["section"]],
-        ["pinned, host to device (best size) = W", "≈ " + paper_value(e("pinned_gbps"), lambda v: fgb(v, 0)), fgb(pin),
-         e("pinned_gbps")["section"]],
-        ["pinned / pageable, host to device", "≈ " + paper_value(e("pinned_over_pageable"), lambda v: f"{v:g}×"),
-         fx(pin / page, 1),
-         e("pinned_over_pageable")["section"]],
-        ["smallest size within 5% of the best (pinned / pageable)", "> " + fsize(e("peak_from_bytes")["value"]),
-         f"{fsize(pin_size)} / {fsize(page_size)}", e("peak_from_bytes")["section"]],
+        [
+            "pageable, host to device (best size)",
+            paper_value(e("pageable_gbps"), lambda v: fgb(v, 0)),
+            fgb(page),
+            e("pageable_gbps")["section"],
+        ],
+        [
+            "pinned, host to device (best size) = W",
+            "≈ " + paper_value(e("pinned_gbps"), lambda v: fgb(v, 0)),
+            fgb(pin),
+            e("pinned_gbps")["section"],
+        ],
+        [
+            "pinned / pageable, host to device",
+            "≈ " + paper_value(e("pinned_over_pageable"), lambda v: f"{v:g}×"),
+            fx(pin / page, 1),
+            e("pinned_over_pageable")["section"],
+        ],
+        [
+            "smallest size within 5% of the best (pinned / pageable)",
+            "> " + fsize(e("peak_from_bytes")["value"]),
+            f"{fsize(pin_size)} / {fsize(page_size)}",
+            e("peak_from_bytes")["section"],
+        ],
         ["device to host, pinned / pageable (best size)", "–", f"{fgb(d2h_pin)} / {fgb(d2h_page)}", "–"],
     ]
     ref = paper.get("references", {}).get("cf2017", {})
-    return {"columns": ["quantity", f"paper ({ref.get('system', 'CF’17')})", "ours", "paper section"],
-            "align": "lrrl", "rows": rows}
+    return {
+        "columns": ["quantity", f"paper ({ref.get('system', 'CF’17')})", "ours", "paper section"],
+        "align": "lrrl",
+        "rows": rows,
+    }
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
-                           tables=["link"], compute=copy_bandwidth, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Copy bandwidth against transfer size (CF'17 Fig. 2)",
+        tables=["link"],
+        compute=copy_bandwidth,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

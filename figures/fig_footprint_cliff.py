@@ -36,20 +36,34 @@ REQUEST_SIZES = (128, 32)  # the largest request and the smallest
 SIZE_STYLE = {128: {"linestyle": "-", "marker": "o"}, 32: {"linestyle": "--", "marker": "s"}}
 CLIFF_BYTES = 1 << 30
 KEYS = ["mode", "footprint_bytes", "request_bytes"]
-DEFINITION = ("at each footprint the most requests in flight the sweep offered (max warps × reads per warp); T = median "
-              "over reps of requests × d / time (error bar: IQR); rate = median million requests per second; random "
-              "line-aligned reads")
+DEFINITION = (
+    "at each footprint the most requests in flight the sweep offered (max warps × reads per warp); T = median "
+    "over reps of requests × d / time (error bar: IQR); rate = median million requests per second; random "
+    "line-aligned reads"
+)
 
-CSV_COLUMNS = KEYS + ["warps", "reads_per_warp", "in_flight", "n_reps", "gbps", "gbps_q25", "gbps_q75", "mrps",
-                      "mrps_q25", "mrps_q75"]
+CSV_COLUMNS = KEYS + [
+    "warps",
+    "reads_per_warp",
+    "in_flight",
+    "n_reps",
+    "gbps",
+    "gbps_q25",
+    "gbps_q75",
+    "mrps",
+    "mrps_q25",
+    "mrps_q75",
+]
 
 
 def cliff(concurrency: pd.DataFrame) -> pd.DataFrame:
     """The plotted numbers: one row per (allocation, footprint, request size); see the module doc."""
     rows = concurrency[concurrency["mode"].isin(ZERO_COPY_MODES) & concurrency["request_bytes"].isin(REQUEST_SIZES)]
     if rows.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the concurrency table has no {list(REQUEST_SIZES)}"
-                              f"-byte reads in the zero-copy modes {list(ZERO_COPY_MODES)}")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the concurrency table has no {list(REQUEST_SIZES)}"
+            f"-byte reads in the zero-copy modes {list(ZERO_COPY_MODES)}"
+        )
     rows = rows.assign(in_flight=rows["warps"] * rows["reads_per_warp"])
     configs = rows[KEYS + ["in_flight", "warps", "reads_per_warp"]].drop_duplicates()
     best = configs.sort_values(["in_flight", "warps"]).groupby(KEYS, as_index=False).tail(1)
@@ -76,19 +90,44 @@ def draw(table: pd.DataFrame, source: dict):
                 r = table[(table["mode"] == mode) & (table["request_bytes"] == d)]
                 if r.empty:
                     continue
-                ax.errorbar(r["footprint_bytes"], r[value], yerr=[r[value] - r[f"{value}_q25"],
-                                                                   r[f"{value}_q75"] - r[value]],
-                            color=style.MODE_COLORS[mode], markersize=3.5, linewidth=1.2, capsize=1.5,
-                            elinewidth=0.6, markeredgecolor="black", markeredgewidth=0.3, **SIZE_STYLE[d])
+                ax.errorbar(
+                    r["footprint_bytes"],
+                    r[value],
+                    yerr=[r[value] - r[f"{value}_q25"], r[f"{value}_q75"] - r[value]],
+                    color=style.MODE_COLORS[mode],
+                    markersize=3.5,
+                    linewidth=1.2,
+                    capsize=1.5,
+                    elinewidth=0.6,
+                    markeredgecolor="black",
+                    markeredgewidth=0.3,
+                    **SIZE_STYLE[d],
+                )
                 for fp, v in zip(r["footprint_bytes"], r[value]):
                     if any(f == fp and abs(v - w) < 0.07 * top for f, w in placed):
                         continue
                     placed.append((fp, v))
-                    ax.annotate(f"{v:.3g}", (fp, v), xytext=(0, 3), textcoords="offset points", ha="center",
-                                va="bottom", fontsize=style.VALUE_LABEL_SIZE - 0.5, color=style.MODE_COLORS[mode])
+                    ax.annotate(
+                        f"{v:.3g}",
+                        (fp, v),
+                        xytext=(0, 3),
+                        textcoords="offset points",
+                        ha="center",
+                        va="bottom",
+                        fontsize=style.VALUE_LABEL_SIZE - 0.5,
+                        color=style.MODE_COLORS[mode],
+                    )
         ax.axvline(CLIFF_BYTES, color="#888888", linewidth=0.7, linestyle=":", zorder=1)
-        ax.text(CLIFF_BYTES, 1.0, " 1 GiB", transform=ax.get_xaxis_transform(), ha="left", va="top",
-                fontsize=style.VALUE_LABEL_SIZE, color="#555555")
+        ax.text(
+            CLIFF_BYTES,
+            1.0,
+            " 1 GiB",
+            transform=ax.get_xaxis_transform(),
+            ha="left",
+            va="top",
+            fontsize=style.VALUE_LABEL_SIZE,
+            color="#555555",
+        )
         style.log2_size_axis(ax, table["footprint_bytes"])
         ax.set_ylim(0, top)
         ax.set_xlabel("footprint (bytes the reads are spread over)")
@@ -107,8 +146,14 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="Random-read throughput against footprint (pinned cliff)",
-                           tables=["concurrency"], compute=cliff, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Random-read throughput against footprint (pinned cliff)",
+        tables=["concurrency"],
+        compute=cliff,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

@@ -30,9 +30,11 @@ REPORT_TITLE = "Latency of one read (CXL paper Figure 9)"
 DRAWN_FROM = "the latency table"
 PLOTTED_MODES = ("zerocopy", "zerocopy-pinned", "device")
 PAPER_HOST_DRAM_US = 1.2  # CXL paper §3.3.1: "which is around 1.2 usec as seen from the GPU" (paper_numbers.yaml)
-DEFINITION = ("latency = median over reps of time / steps of a one-warp pointer chase (128-B-spaced pointers, random "
-              "cyclic order); error bars = IQR of the reps; dotted = the CXL paper's host DRAM from an A5000 over "
-              "PCIe 4.0 (~1.2 µs, §3.3.1)")
+DEFINITION = (
+    "latency = median over reps of time / steps of a one-warp pointer chase (128-B-spaced pointers, random "
+    "cyclic order); error bars = IQR of the reps; dotted = the CXL paper's host DRAM from an A5000 over "
+    "PCIe 4.0 (~1.2 µs, §3.3.1)"
+)
 
 CSV_COLUMNS = ["mode", "footprint_bytes", "n_reps", "steps", "latency_us", "latency_us_q25", "latency_us_q75"]
 
@@ -42,11 +44,13 @@ def latencies(latency: pd.DataFrame) -> pd.DataFrame:
     rows = verified_rows(latency)
     rows = rows[rows["mode"].isin(PLOTTED_MODES)].assign(latency_us=lambda f: f["latency_ns"] / 1e3)
     if rows.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the latency table has no verified rows in modes "
-                              f"{list(PLOTTED_MODES)}")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the latency table has no verified rows in modes {list(PLOTTED_MODES)}"
+        )
     out = summarise_reps(rows, ["mode", "footprint_bytes"], "latency_us")
-    out = out.merge(rows.groupby(["mode", "footprint_bytes"], as_index=False)["steps"].min(),
-                    on=["mode", "footprint_bytes"])
+    out = out.merge(
+        rows.groupby(["mode", "footprint_bytes"], as_index=False)["steps"].min(), on=["mode", "footprint_bytes"]
+    )
     out = out.assign(_m=out["mode"].map(PLOTTED_MODES.index))
     return out.sort_values(["_m", "footprint_bytes"], ignore_index=True)[CSV_COLUMNS]
 
@@ -59,16 +63,40 @@ def draw(table: pd.DataFrame, source: dict):
     for k, mode in enumerate(modes):
         r = table[table["mode"] == mode]
         c = style.MODE_COLORS[mode]
-        ax.errorbar(r["footprint_bytes"], r["latency_us"],
-                    yerr=[r["latency_us"] - r["latency_us_q25"], r["latency_us_q75"] - r["latency_us"]],
-                    color=c, marker=style.MODE_MARKERS[mode], markersize=4, linewidth=1.3, capsize=2,
-                    elinewidth=0.8, markeredgecolor="black", markeredgewidth=0.4, zorder=3, label=style.MODE_LABELS[mode])
+        ax.errorbar(
+            r["footprint_bytes"],
+            r["latency_us"],
+            yerr=[r["latency_us"] - r["latency_us_q25"], r["latency_us_q75"] - r["latency_us"]],
+            color=c,
+            marker=style.MODE_MARKERS[mode],
+            markersize=4,
+            linewidth=1.3,
+            capsize=2,
+            elinewidth=0.8,
+            markeredgecolor="black",
+            markeredgewidth=0.4,
+            zorder=3,
+            label=style.MODE_LABELS[mode],
+        )
         for fp, v in zip(r["footprint_bytes"], r["latency_us"]):
-            ax.annotate(f"{v:.2f}", (fp, v), xytext=(0, 5 if k % 2 == 0 else -6), textcoords="offset points",
-                        ha="center", va="bottom" if k % 2 == 0 else "top", fontsize=style.VALUE_LABEL_SIZE,
-                        color="#555555" if mode == "device" else c)
-    ax.axhline(PAPER_HOST_DRAM_US, color="#555555", linewidth=0.8, linestyle=":", zorder=1,
-               label="CXL paper: host DRAM ≈ 1.2 µs (A5000, PCIe 4.0)")
+            ax.annotate(
+                f"{v:.2f}",
+                (fp, v),
+                xytext=(0, 5 if k % 2 == 0 else -6),
+                textcoords="offset points",
+                ha="center",
+                va="bottom" if k % 2 == 0 else "top",
+                fontsize=style.VALUE_LABEL_SIZE,
+                color="#555555" if mode == "device" else c,
+            )
+    ax.axhline(
+        PAPER_HOST_DRAM_US,
+        color="#555555",
+        linewidth=0.8,
+        linestyle=":",
+        zorder=1,
+        label="CXL paper: host DRAM ≈ 1.2 µs (A5000, PCIe 4.0)",
+    )
     style.log2_size_axis(ax, table["footprint_bytes"])
     ax.set_xlabel("footprint (bytes the pointers are spread over)")
     ax.set_ylabel("latency of one dependent read (µs)")
@@ -82,8 +110,14 @@ def draw(table: pd.DataFrame, source: dict):
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(argv, figure=FIGURE, description="CXL Fig. 9 analogue: pointer-chase latency",
-                           tables=["latency"], compute=latencies, draw=draw)
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="CXL Fig. 9 analogue: pointer-chase latency",
+        tables=["latency"],
+        compute=latencies,
+        draw=draw,
+    )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ Definitions (also printed in the figure footer):
     python -m figures.fig_runtime_vs_transfer_size --amplification results/tables/amplification.csv \
         --parameters results/model/parameters.json [--preset pcie4-x16] [--mode zerocopy] \
         [--footprint-bytes 8589934592] --source results/tables/source.json \
-        --out results/figures/fig_runtime_vs_transfer_size.png [--out-csv results/figures/fig_runtime_vs_transfer_size.csv]
+        --out results/figures/fig_runtime_vs_transfer_size.png \
+        [--out-csv results/figures/fig_runtime_vs_transfer_size.csv]
 
 --footprint-bytes defaults to the largest footprint with a fitted latency for --mode (a large edge list).
 """
@@ -44,11 +45,29 @@ DRAWN_FROM = "the amplification table and the model's parameters"
 DEFAULT_PRESET = "pcie4-x16"
 SIZE_RANGE = (32, 4096)  # bytes: zero-copy's sector to a storage page
 HW_STYLES = ("--", "-")  # preset, ours
-DEFINITION = ("D(a) = mean over roots of the bytes a BFS fetches in aligned a-byte blocks (amplification table); "
-              "T(d) = min(S·d, N_max·d/L, W); t = D/T with d = a; dotted: d_opt = W/s, s = min(S, N_max/L)")
+DEFINITION = (
+    "D(a) = mean over roots of the bytes a BFS fetches in aligned a-byte blocks (amplification table); "
+    "T(d) = min(S·d, N_max·d/L, W); t = D/T with d = a; dotted: d_opt = W/s, s = min(S, N_max/L)"
+)
 
-CSV_COLUMNS = ["hardware", "graph", "edge_bytes", "d_bytes", "n_roots", "E_bytes", "D_bytes", "W_gbps", "S_miops",
-               "N_max", "L_us", "s_miops", "T_gbps", "bound", "t_ms", "d_opt_bytes"]
+CSV_COLUMNS = [
+    "hardware",
+    "graph",
+    "edge_bytes",
+    "d_bytes",
+    "n_roots",
+    "E_bytes",
+    "D_bytes",
+    "W_gbps",
+    "S_miops",
+    "N_max",
+    "L_us",
+    "s_miops",
+    "T_gbps",
+    "bound",
+    "t_ms",
+    "d_opt_bytes",
+]
 
 
 def _hardware(parameters, preset: str, mode: str, footprint_bytes: int | None) -> list[tuple[str, object]]:
@@ -66,21 +85,29 @@ def _hardware(parameters, preset: str, mode: str, footprint_bytes: int | None) -
     try:
         ours = parameters.link_params(mode, footprint_bytes)
     except (KeyError, ValueError) as e:
-        raise FigureDataError(f"figure {FIGURE}: no fitted parameters for {mode} at {footprint_bytes} B "
-                              f"({e})") from None
+        raise FigureDataError(
+            f"figure {FIGURE}: no fitted parameters for {mode} at {footprint_bytes} B ({e})"
+        ) from None
     hw.append((f"ours: {style.MODE_SHORT_LABELS.get(mode, mode)}, {style.fmt_size(footprint_bytes)}", ours))
     return hw
 
 
-def runtime_vs_size(amplification: pd.DataFrame, parameters, preset: str = DEFAULT_PRESET, mode: str = "zerocopy",
-                    footprint_bytes: int | None = None) -> pd.DataFrame:
+def runtime_vs_size(
+    amplification: pd.DataFrame,
+    parameters,
+    preset: str = DEFAULT_PRESET,
+    mode: str = "zerocopy",
+    footprint_bytes: int | None = None,
+) -> pd.DataFrame:
     """The plotted numbers: one row per (hardware, graph, edge width, transfer size d = a)."""
     from model.whatif import runtime_vs_transfer_size
 
     amp = amplification[amplification["alignment_bytes"].between(*SIZE_RANGE)]
     if amp.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: the amplification table has no alignments in "
-                              f"{SIZE_RANGE[0]}..{SIZE_RANGE[1]} B")
+        raise FigureDataError(
+            f"figure {FIGURE} has no data: the amplification table has no alignments in "
+            f"{SIZE_RANGE[0]}..{SIZE_RANGE[1]} B"
+        )
     keys = ["graph", "edge_bytes", "alignment_bytes"]
     roots = amp.groupby(keys, as_index=False).agg(n_roots=("root", "nunique"), E_bytes=("bytes_needed", "mean"))
     roots = roots.rename(columns={"alignment_bytes": "d_bytes"})
@@ -122,16 +149,31 @@ def draw(table: pd.DataFrame, source: dict):
         d_opt = float(t["d_opt_bytes"].iloc[0])  # NaN when s is unbounded: T = W at every d
         for k in keys:
             g = t[(t["graph"] == k[0]) & (t["edge_bytes"] == k[1])]
-            ax_r.plot(g["d_bytes"], g["t_ms"], color=colors[k], linestyle=ls, linewidth=1.2, marker="o",
-                      markersize=2)
+            ax_r.plot(g["d_bytes"], g["t_ms"], color=colors[k], linestyle=ls, linewidth=1.2, marker="o", markersize=2)
             best = g.loc[g["t_ms"].idxmin()]
-            ax_r.plot([best["d_bytes"]], [best["t_ms"]], "*", color=colors[k], markeredgecolor="black",
-                      markeredgewidth=0.4, markersize=7, zorder=4)
+            ax_r.plot(
+                [best["d_bytes"]],
+                [best["t_ms"]],
+                "*",
+                color=colors[k],
+                markeredgecolor="black",
+                markeredgewidth=0.4,
+                markersize=7,
+                zorder=4,
+            )
         if math.isfinite(d_opt):
             for ax in (ax_t, ax_r):
                 ax.axvline(d_opt, color="#555555", linestyle=":", linewidth=0.9)
-            ax_t.text(d_opt, 0.02 + 0.1 * i, f" d_opt {d_opt:.0f} B", transform=ax_t.get_xaxis_transform(),
-                      fontsize=style.VALUE_LABEL_SIZE, ha="left", va="bottom", color="#333333")
+            ax_t.text(
+                d_opt,
+                0.02 + 0.1 * i,
+                f" d_opt {d_opt:.0f} B",
+                transform=ax_t.get_xaxis_transform(),
+                fontsize=style.VALUE_LABEL_SIZE,
+                ha="left",
+                va="bottom",
+                color="#333333",
+            )
     for ax in (ax_d, ax_t, ax_r):
         style.log2_size_axis(ax, table["d_bytes"], compact=True, max_ticks=5)
         ax.set_xlabel("transfer size d = alignment a (B)")
@@ -159,12 +201,24 @@ def draw(table: pd.DataFrame, source: dict):
 
 def main(argv=None) -> int:
     return cli.figure_main(
-        argv, figure=FIGURE, description="CXL Fig. 4 analogue: runtime against transfer size",
-        tables=["amplification"], inputs=[cli.PARAMETERS_INPUT], compute=runtime_vs_size, draw=draw,
-        options=[cli.Option("preset", str, DEFAULT_PRESET, "hardware preset (model.presets)"),
-                 cli.Option("mode", str, "zerocopy", "allocation whose fitted parameters are 'ours'"),
-                 cli.Option("footprint_bytes", int, None, "footprint for our parameters (default: the largest "
-                            "with a fitted latency)")])
+        argv,
+        figure=FIGURE,
+        description="CXL Fig. 4 analogue: runtime against transfer size",
+        tables=["amplification"],
+        inputs=[cli.PARAMETERS_INPUT],
+        compute=runtime_vs_size,
+        draw=draw,
+        options=[
+            cli.Option("preset", str, DEFAULT_PRESET, "hardware preset (model.presets)"),
+            cli.Option("mode", str, "zerocopy", "allocation whose fitted parameters are 'ours'"),
+            cli.Option(
+                "footprint_bytes",
+                int,
+                None,
+                "footprint for our parameters (default: the largest with a fitted latency)",
+            ),
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -86,8 +86,9 @@ def _model_file(read, path, figure_name: str):
         return read(path)
     except TableError as e:
         if e.state in ("missing", "empty"):
-            raise FigureDataError(f"figure {figure_name} has no data: {path} is {e.state}; it needs the model's "
-                                  f"'{what}' ({hint})") from None
+            raise FigureDataError(
+                f"figure {figure_name} has no data: {path} is {e.state}; it needs the model's '{what}' ({hint})"
+            ) from None
         raise FigureDataError(f"figure {figure_name}: {e} (the model's '{what}')") from None
 
 
@@ -111,6 +112,7 @@ def load_summary(path, figure_name: str) -> dict:
 class ReportFigure:
     """A figure as the report shows it: its image (absolute from the typst root, as the .typ wants it) and the
     CSV of its plotted numbers, which the figure script wrote beside the image."""
+
     image: str
     csv: Path
 

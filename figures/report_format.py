@@ -82,7 +82,7 @@ def paper_value(entry: dict, fmt) -> str:
     elif isinstance(v, list):
         lo, hi = fmt(v[0]), fmt(v[1])
         unit = next((u for u in (" GB/s", "%", "×") if lo.endswith(u) and hi.endswith(u)), "")
-        text = f"{lo[:len(lo) - len(unit)]}–{hi}"
+        text = f"{lo[: len(lo) - len(unit)]}–{hi}"
     else:
         text = fmt(v)
     return ("≈ " + text + " (derived)") if entry.get("derived") else text

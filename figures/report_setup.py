@@ -36,8 +36,11 @@ def environment(source: dict, runs: pd.DataFrame, paper: dict) -> tuple[list, li
         ["CUDA", ours("cuda"), system["cuda"]["value"]],
         ["Commit", ours("commit"), "–"],
         # access.cuh's build setting; studies built before it existed (51b3808) had only the artifact's loop.
-        ["Reads in flight per lane", str(source.get("loads_in_flight") or "1 (before 51b3808: not recorded)"),
-         "1 (Listing 2)"],
+        [
+            "Reads in flight per lane",
+            str(source.get("loads_in_flight") or "1 (before 51b3808: not recorded)"),
+            "1 (Listing 2)",
+        ],
         ["Date", measured_between(runs) or date, paper["paper"]["venue"]],
         ["Host", str(source.get("hostname") or NOT_RECORDED), system["cpu"]["value"]],
         ["Data source", source["source"] + (f" ({source['archive_id']})" if source.get("archive_id") else ""), "–"],
@@ -77,6 +80,9 @@ def what_was_run(runs: pd.DataFrame) -> dict:
         "reps_per_root": int(bfs.groupby(["graph", "edge_bytes", "variant", "mode", "root"]).size().min()),
         "n_runs": int(len(bfs)),
         "n_throttled_runs": n_throttled,
-        "graph_table": {"columns": ["graph", "edge width", "edges traversed (max over roots)",
-                                    "edge bytes read at least"], "align": "lrrr", "rows": graphs},
+        "graph_table": {
+            "columns": ["graph", "edge width", "edges traversed (max over roots)", "edge bytes read at least"],
+            "align": "lrrr",
+            "rows": graphs,
+        },
     }

@@ -35,7 +35,7 @@ VARIANT_COLORS = _V.styled("variants", "color", VARIANTS)
 VARIANT_HATCHES = _V.styled("variants", "hatch", VARIANTS)
 VARIANT_LABELS = _V.styled("variants", "label", VARIANTS)
 VARIANT_TICKS = _V.styled("variants", "tick", VARIANTS)  # narrow panels
-VARIANT_SHORT = _V.styled("variants", "short")           # every variant that has one (Fig. 11's bar labels)
+VARIANT_SHORT = _V.styled("variants", "short")  # every variant that has one (Fig. 11's bar labels)
 VARIANT_MARKERS = _V.styled("variants", "marker", VARIANTS)
 
 MODE_COLORS = _V.styled("modes", "color", MODES)
@@ -46,10 +46,11 @@ MODE_SHORT_LABELS = _V.styled("modes", "short", MODES)  # table headers
 MODE_MARKERS = _V.styled("modes", "marker", MODES)
 ALGORITHM_LABELS = {a.name: a.label for a in _V.algorithms}
 
-assert tuple(VARIANT_COLORS) == VARIANTS and tuple(MODE_COLORS) == MODES == tuple(MODE_SHORT_LABELS), \
+assert tuple(VARIANT_COLORS) == VARIANTS and tuple(MODE_COLORS) == MODES == tuple(MODE_SHORT_LABELS), (
     "emogi/registry.yaml: every paper variant and mode needs a colour, hatch, label and marker"
+)
 
-HOST_MEMORY_COLORS = {"pinned": "#0072B2", "pageable": "#E69F00"}        # cudaMemcpy source/destination on the host
+HOST_MEMORY_COLORS = {"pinned": "#0072B2", "pageable": "#E69F00"}  # cudaMemcpy source/destination on the host
 HOST_MEMORY_LABELS = {"pinned": "pinned (cudaHostAlloc)", "pageable": "pageable (malloc)"}
 DIRECTION_LABELS = {"h2d": "host to device", "d2h": "device to host"}
 PATTERN_LABELS = {"strided": "Strided", "merged-aligned": "Merged+Aligned", "merged-misaligned": "Merged+Misaligned"}
@@ -58,7 +59,7 @@ PATTERN_TICKS = {"strided": "Strided", "merged-aligned": "Merged+\nAligned", "me
 REQUEST_COLORS = {32: "#9ecae1", 64: "#6baed6", 96: "#3182bd", 128: "#08519c"}
 REQUEST_LINESTYLES = {1: "-", 2: (0, (5, 1)), 4: "-.", 8: (0, (1, 1))}  # by reads in flight per warp
 GRAPH_COLORS = ("#009E73", "#CC79A7", "#E69F00", "#0072B2", "#D55E00", "#56B4E9", "#000000")  # cycled
-BAND_ALPHA = 0.18                                                         # IQR / interval shading
+BAND_ALPHA = 0.18  # IQR / interval shading
 
 assert set(MICRO_MODES) <= set(MODE_COLORS) and tuple(PATTERN_LABELS) == TOY_PATTERNS, "style out of step with schema"
 
@@ -72,31 +73,34 @@ def request_color(d) -> str:
     """Colour of a request size (bytes); sizes outside 32..128 get grey."""
     return REQUEST_COLORS.get(int(d), "#777777")
 
+
 # --- sizes (inches, points) -------------------------------------------------------------------------------
-PAGE_WIDTH_IN = 7.0       # full text width of the report
-PANEL_HEIGHT_IN = 2.5     # one row of panels
-FOOTER_HEIGHT_IN = 0.55   # room for the source line and the definition note under the panels
-LEGEND_HEIGHT_IN = 0.4    # two legend rows above the panels
+PAGE_WIDTH_IN = 7.0  # full text width of the report
+PANEL_HEIGHT_IN = 2.5  # one row of panels
+FOOTER_HEIGHT_IN = 0.55  # room for the source line and the definition note under the panels
+LEGEND_HEIGHT_IN = 0.4  # two legend rows above the panels
 FONT_SIZE = 8
 TITLE_SIZE = 9
 FOOTER_SIZE = 6.5
-VALUE_LABEL_SIZE = 5.5    # numbers printed on bars
+VALUE_LABEL_SIZE = 5.5  # numbers printed on bars
 REFERENCE_LINE = {"color": "black", "linewidth": 0.9, "linestyle": "--", "zorder": 3}
 
-plt.rcParams.update({
-    "font.size": FONT_SIZE,
-    "axes.titlesize": TITLE_SIZE,
-    "axes.labelsize": FONT_SIZE,
-    "xtick.labelsize": FONT_SIZE,
-    "ytick.labelsize": FONT_SIZE,
-    "legend.fontsize": FONT_SIZE - 0.5,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "hatch.linewidth": 0.6,
-    "savefig.dpi": 200,
-    "pdf.fonttype": 42,   # embed TrueType so PDF text stays text
-    "svg.hashsalt": "emogi",
-})
+plt.rcParams.update(
+    {
+        "font.size": FONT_SIZE,
+        "axes.titlesize": TITLE_SIZE,
+        "axes.labelsize": FONT_SIZE,
+        "xtick.labelsize": FONT_SIZE,
+        "ytick.labelsize": FONT_SIZE,
+        "legend.fontsize": FONT_SIZE - 0.5,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "hatch.linewidth": 0.6,
+        "savefig.dpi": 200,
+        "pdf.fonttype": 42,  # embed TrueType so PDF text stays text
+        "svg.hashsalt": "emogi",
+    }
+)
 
 
 # --- the page: the source footer, the panel grid -----------------------------------------------------------
@@ -108,9 +112,18 @@ def stamp(fig, source: dict, note: str | None = None) -> None:
     fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FOOTER_SIZE, color="#333333", wrap=True)
 
 
-def new_figure(nrows: int, ncols: int, title_lines: int = 1, *, panel_height: float = PANEL_HEIGHT_IN,
-               footer_lines: int = 2, legend_lines: int = 2, wspace: float = 0.2, hspace: float | None = None,
-               **kwargs):
+def new_figure(
+    nrows: int,
+    ncols: int,
+    title_lines: int = 1,
+    *,
+    panel_height: float = PANEL_HEIGHT_IN,
+    footer_lines: int = 2,
+    legend_lines: int = 2,
+    wspace: float = 0.2,
+    hspace: float | None = None,
+    **kwargs,
+):
     """A page-wide grid of panels with room for the legend on top and the footer at the bottom.
 
     `footer_lines` (source line + definition lines, 2 by default) and `legend_lines` size those margins."""
@@ -119,10 +132,14 @@ def new_figure(nrows: int, ncols: int, title_lines: int = 1, *, panel_height: fl
     legend_in = LEGEND_HEIGHT_IN + 0.15 * max(0, legend_lines - 2)
     height = nrows * (panel_height + title_in) + footer_in + legend_in
     fig, axes = plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH_IN, height), squeeze=False, **kwargs)
-    fig.subplots_adjust(bottom=(footer_in + 0.3) / height,
-                        top=1 - (legend_in + 0.1 + title_in) / height,
-                        left=0.08, right=0.99, wspace=wspace,
-                        hspace=(0.45 + 0.15 * title_lines) * PANEL_HEIGHT_IN / panel_height if hspace is None else hspace)
+    fig.subplots_adjust(
+        bottom=(footer_in + 0.3) / height,
+        top=1 - (legend_in + 0.1 + title_in) / height,
+        left=0.08,
+        right=0.99,
+        wspace=wspace,
+        hspace=(0.45 + 0.15 * title_lines) * PANEL_HEIGHT_IN / panel_height if hspace is None else hspace,
+    )
     return fig, axes
 
 
@@ -174,8 +191,16 @@ def label_bars(ax, positions, values, fmt, offset) -> None:
     """Print each finite value above its bar; `fmt` is a format spec or a function, `offset(v)` the label's y."""
     for p, v in zip(positions, values):
         if np.isfinite(v):
-            ax.text(p, offset(v), fmt(v) if callable(fmt) else format(v, fmt), ha="center", va="bottom", fontsize=VALUE_LABEL_SIZE, zorder=4,
-                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4, "alpha": 0.8})
+            ax.text(
+                p,
+                offset(v),
+                fmt(v) if callable(fmt) else format(v, fmt),
+                ha="center",
+                va="bottom",
+                fontsize=VALUE_LABEL_SIZE,
+                zorder=4,
+                bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4, "alpha": 0.8},
+            )
 
 
 def plain_log_axis(ax) -> None:
@@ -198,8 +223,16 @@ def mode_handle(mode: str):
 
 def legend_on_top(fig, handles, labels, ncol=2) -> None:
     """One legend for all panels, above them (two columns: the mode labels are long)."""
-    fig.legend(handles, labels, loc="upper center", ncol=ncol, frameon=False,
-               bbox_to_anchor=(0.5, 1.0), handlelength=1.6, columnspacing=1.2)
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        ncol=ncol,
+        frameon=False,
+        bbox_to_anchor=(0.5, 1.0),
+        handlelength=1.6,
+        columnspacing=1.2,
+    )
 
 
 # --- the bar grid both figures use ---------------------------------------------------------------------------
@@ -223,8 +256,16 @@ def variant_mode_bars(table: pd.DataFrame, value: str, modes: list[str], fmt, of
             vals = [rows.loc[(rows["variant"] == v) & (rows["mode"] == mode), value] for v in VARIANTS]
             vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
             pos = x + (i - (len(modes) - 1) / 2) * bar_w
-            ax.bar(pos, vals, bar_w, color=MODE_COLORS[mode], hatch=MODE_HATCHES[mode],
-                   edgecolor="black", linewidth=0.4, zorder=2)
+            ax.bar(
+                pos,
+                vals,
+                bar_w,
+                color=MODE_COLORS[mode],
+                hatch=MODE_HATCHES[mode],
+                edgecolor="black",
+                linewidth=0.4,
+                zorder=2,
+            )
             label_bars(ax, pos, vals, fmt, offset)
         ax.set_xticks(x, [VARIANT_TICKS[v] for v in VARIANTS])
         panels.append((ax, key, rows, c))
@@ -267,7 +308,7 @@ def log2_size_axis(ax, values, axis: str = "x", compact: bool = False, max_ticks
 def log2_count_axis(ax, values, axis: str = "x") -> None:
     """Log-2 axis of counts (warps, requests in flight): ticks at powers of two, plain numbers."""
     lo, hi = min(values), max(values)
-    ticks = [2 ** k for k in range(int(math.floor(math.log2(lo))), int(math.ceil(math.log2(hi))) + 1)]
+    ticks = [2**k for k in range(int(math.floor(math.log2(lo))), int(math.ceil(math.log2(hi))) + 1)]
     while len(ticks) > 9:
         ticks = ticks[::2]
     getattr(ax, f"set_{axis}scale")("log", base=2)

@@ -15,9 +15,24 @@ from emogi.datasets.table import fmt_count
 from figures import fig06_degree_cdf
 from figures.inputs import ReportError, ReportFigure, report_csv
 
-TABLE2_COLUMNS = ["symbol", "paper_graph", "graph", "source", "paper_vertices", "vertices", "paper_edges", "edges",
-                  "paper_edge_list_gib", "edge_list_gib", "paper_weights_gib", "weights_gib", "paper_avg_degree",
-                  "avg_degree", "paper_directed", "directed"]
+TABLE2_COLUMNS = [
+    "symbol",
+    "paper_graph",
+    "graph",
+    "source",
+    "paper_vertices",
+    "vertices",
+    "paper_edges",
+    "edges",
+    "paper_edge_list_gib",
+    "edge_list_gib",
+    "paper_weights_gib",
+    "weights_gib",
+    "paper_avg_degree",
+    "avg_degree",
+    "paper_directed",
+    "directed",
+]
 FULL_SIZE = 1.25  # ours within this factor of the paper's V and E: the paper's size, otherwise a scaled stand-in
 FULL_SIZE_TEXT, STAND_IN_TEXT = "paper's size", "scaled stand-in"
 
@@ -30,6 +45,11 @@ def _bool(x) -> bool | None:
     if pd.isna(x):
         return None
     return str(x).strip().lower() in ("true", "1")
+
+
+def fraction_of_v(status: str) -> str:
+    """'1/16' from a stand-in's status ('scaled stand-in, 1/16 of V')."""
+    return status.split(", ", 1)[1].removesuffix(" of V")
 
 
 def _stand_in(row) -> str | None:
@@ -57,14 +77,20 @@ def table2_section(csv: Path) -> dict:
     for _, r in t.iterrows():
         symbol, graph = _text(r["symbol"]), _text(r["graph"])
         status = _stand_in(r)
-        rows.append([symbol or "–", _text(r["paper_graph"]) or "–", graph or "(not in this study)",
-                     both(fmt_count(r["paper_vertices"]), fmt_count(r["vertices"])),
-                     both(fmt_count(r["paper_edges"]), fmt_count(r["edges"])),
-                     both(num(r["paper_edge_list_gib"]), num(r["edge_list_gib"])),
-                     both(num(r["paper_weights_gib"]), num(r["weights_gib"])),
-                     both(num(r["paper_avg_degree"]), num(r["avg_degree"])),
-                     both(directed(r["paper_directed"]), directed(r["directed"])),
-                     status or ("–" if graph is None else "no paper dataset")])
+        rows.append(
+            [
+                symbol or "–",
+                _text(r["paper_graph"]) or "–",
+                graph or "(not in this study)",
+                both(fmt_count(r["paper_vertices"]), fmt_count(r["vertices"])),
+                both(fmt_count(r["paper_edges"]), fmt_count(r["edges"])),
+                both(num(r["paper_edge_list_gib"]), num(r["edge_list_gib"])),
+                both(num(r["paper_weights_gib"]), num(r["weights_gib"])),
+                both(num(r["paper_avg_degree"]), num(r["avg_degree"])),
+                both(directed(r["paper_directed"]), directed(r["directed"])),
+                status or ("–" if graph is None else "no paper dataset"),
+            ]
+        )
         if graph is None:
             absent.append(symbol)
         else:
@@ -78,21 +104,43 @@ def table2_section(csv: Path) -> dict:
     made = "; ".join(f"{who(o)}: {o['source']}" for o in ours)
     parts = [f"This run's graphs: {made}."]
     if stand_ins:
-        parts.append("Scaled stand-ins, not the paper's graphs: " + "; ".join(
-            f"{o['graph']} for {o['symbol']} ({o['status'].split(', ', 1)[1].removesuffix(' of V')} of the paper's V)"
-            for o in stand_ins)
-            + ". Their sizes are not the paper's, nor is whether their edge lists fit in GPU memory (Limitations).")
+        parts.append(
+            "Scaled stand-ins, not the paper's graphs: "
+            + "; ".join(
+                f"{o['graph']} for {o['symbol']} ({fraction_of_v(o['status'])} of the paper's V)" for o in stand_ins
+            )
+            + ". Their sizes are not the paper's, nor is whether their edge lists fit in GPU memory (Limitations)."
+        )
     if full:
         parts.append("At the paper's size (V and E within 25%): " + ", ".join(who(o) for o in full) + ".")
     if absent:
-        parts.append(f"Not in this study: {', '.join(absent)}; config/paper.yaml runs all six of the paper's "
-                     "datasets at their sizes (docs/datasets.md).")
-    return {"text": " ".join(parts), "stand_ins": [o["graph"] for o in stand_ins],
-            "full_size": [o["graph"] for o in full], "absent": absent,
-            "symbols": {o["graph"]: o["symbol"] for o in ours if o["symbol"]},
-            "table": {"columns": ["Sym.", "paper's graph", "ours", "V", "E", "E size (GB)", "w size (GB)",
-                                  "avg. degree", "directed", "ours is"],
-                      "align": "lll" + "r" * 5 + "ll", "rows": rows}}
+        parts.append(
+            f"Not in this study: {', '.join(absent)}; config/paper.yaml runs all six of the paper's "
+            "datasets at their sizes (docs/datasets.md)."
+        )
+    return {
+        "text": " ".join(parts),
+        "stand_ins": [o["graph"] for o in stand_ins],
+        "full_size": [o["graph"] for o in full],
+        "absent": absent,
+        "symbols": {o["graph"]: o["symbol"] for o in ours if o["symbol"]},
+        "table": {
+            "columns": [
+                "Sym.",
+                "paper's graph",
+                "ours",
+                "V",
+                "E",
+                "E size (GB)",
+                "w size (GB)",
+                "avg. degree",
+                "directed",
+                "ours is",
+            ],
+            "align": "lll" + "r" * 5 + "ll",
+            "rows": rows,
+        },
+    }
 
 
 def report_section(table2: Path | None, fig06: ReportFigure | None) -> dict | None:
@@ -101,5 +149,7 @@ def report_section(table2: Path | None, fig06: ReportFigure | None) -> dict | No
     if table2 is None and fig06 is None:
         return None
     t2 = table2_section(table2) if table2 is not None else None
-    return {"table2": t2, "fig06": fig06_degree_cdf.report_section(fig06, t2["symbols"] if t2 else {})
-            if fig06 is not None else None}
+    return {
+        "table2": t2,
+        "fig06": fig06_degree_cdf.report_section(fig06, t2["symbols"] if t2 else {}) if fig06 is not None else None,
+    }

@@ -32,10 +32,15 @@ from model.littles_law import (  # noqa: F401
 
 # (fit and predict are not re-exported: they are also submodule names, which the import system binds here)
 _LAZY = {
-    "load_parameters": "model.fit", "params_for": "model.fit",
-    "predict_runtime_ms": "model.predict", "requests_per_warp": "model.predict",
-    "load_presets": "model.presets", "get_preset": "model.presets", "Preset": "model.presets",
-    "runtime_vs_transfer_size": "model.whatif", "runtime_vs_added_latency": "model.whatif",
+    "load_parameters": "model.fit",
+    "params_for": "model.fit",
+    "predict_runtime_ms": "model.predict",
+    "requests_per_warp": "model.predict",
+    "load_presets": "model.presets",
+    "get_preset": "model.presets",
+    "Preset": "model.presets",
+    "runtime_vs_transfer_size": "model.whatif",
+    "runtime_vs_added_latency": "model.whatif",
     "fetched_bytes": "model.amplification",
 }
 

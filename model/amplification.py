@@ -69,7 +69,7 @@ def out_edge_graph(offsets, edges) -> sp.csr_matrix:
     indptr = np.asarray(offsets).astype(itype)
     indices = np.empty(m, dtype=itype)
     for lo in range(0, m, _CHUNK):  # bounded temporaries while converting a memory-mapped u32/u64 array
-        indices[lo:lo + _CHUNK] = edges[lo:lo + _CHUNK]
+        indices[lo : lo + _CHUNK] = edges[lo : lo + _CHUNK]
     data = np.lib.stride_tricks.as_strided(np.ones(1), shape=(m,), strides=(0,))  # csgraph ignores weights
     return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
 
@@ -100,9 +100,18 @@ def amplification_table(offsets, edges, edge_bytes: int, roots, alignments, name
         longest = longest_list_bytes(offsets, edge_bytes, mask)
         for a in alignments:
             E, D = fetched_bytes(offsets, edge_bytes, mask, int(a))
-            rows.append({"graph": name, "edge_bytes": edge_bytes, "root": int(root), "alignment_bytes": int(a),
-                         "bytes_needed": E, "bytes_fetched": D, "raf": D / E if E else float("nan"),
-                         "max_list_bytes": longest})
+            rows.append(
+                {
+                    "graph": name,
+                    "edge_bytes": edge_bytes,
+                    "root": int(root),
+                    "alignment_bytes": int(a),
+                    "bytes_needed": E,
+                    "bytes_fetched": D,
+                    "raf": D / E if E else float("nan"),
+                    "max_list_bytes": longest,
+                }
+            )
     return pd.DataFrame(rows, columns=AMPLIFICATION_COLUMNS)
 
 
@@ -142,7 +151,7 @@ def main(argv=None) -> int:
             raise ValueError(f"--count must be >= 1, got {a.count}")
         if not a.roots.is_file():
             raise ValueError(f"roots file {a.roots} is missing")
-        roots = _roots(a.roots)[:a.count]
+        roots = _roots(a.roots)[: a.count]
         t0 = time.perf_counter()
         g = read_csr(a.graph, verify_checksum=False)  # the workflow verifies graphs where it makes them
         table = amplification_table(g.offsets, g.edges, g.index_bytes, roots, alignments, a.name)
@@ -151,8 +160,10 @@ def main(argv=None) -> int:
         return 2
     write_csv(table, a.out)
     raf = table.groupby("alignment_bytes")["raf"].mean()
-    print(f"{a.name}: {len(roots)} root(s) x {len(alignments)} alignments in {time.perf_counter() - t0:.1f} s; "
-          f"mean RAF " + ", ".join(f"{al} B: {r:.4f}" for al, r in raf.items()))
+    print(
+        f"{a.name}: {len(roots)} root(s) x {len(alignments)} alignments in {time.perf_counter() - t0:.1f} s; "
+        f"mean RAF " + ", ".join(f"{al} B: {r:.4f}" for al, r in raf.items())
+    )
     return 0
 
 

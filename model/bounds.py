@@ -25,8 +25,8 @@ that a later version fits, the kernel's own work, and the link's read-request ov
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +39,22 @@ from model.littles_law import LinkParams, fit_link_bandwidth, runtime_ms
 
 KEYS = ["graph", "edge_bytes", "variant", "mode"]
 
-OUT_COLUMNS = KEYS + ["measured_ms", "time_roots", "n_roots", "profiled_gpu_ms", "D_bytes", "d_bytes",
-                      "W_gbps", "W_spread_gbps", "predicted_ms", "ratio", "achieved_gbps", "requests", "payload_bytes",
-                      "overhead_bytes_per_request"]
+OUT_COLUMNS = KEYS + [
+    "measured_ms",
+    "time_roots",
+    "n_roots",
+    "profiled_gpu_ms",
+    "D_bytes",
+    "d_bytes",
+    "W_gbps",
+    "W_spread_gbps",
+    "predicted_ms",
+    "ratio",
+    "achieved_gbps",
+    "requests",
+    "payload_bytes",
+    "overhead_bytes_per_request",
+]
 
 
 def verified_bfs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -66,10 +79,12 @@ def traversal_time_ms(runs: pd.DataFrame, roots: pd.DataFrame | None = None) -> 
 def mean_of_root_medians(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Per `keys`: the mean over roots of the per-root median time over reps. Returns keys + [time_ms, n_roots,
     n_reps_min]; a root must not be NaN (rows without one, e.g. PageRank's, need a placeholder value)."""
-    per_root = runs.groupby(keys + ["root"], as_index=False).agg(time_ms=("time_ms", "median"),
-                                                                 n_reps=("time_ms", "size"))
-    return per_root.groupby(keys, as_index=False).agg(time_ms=("time_ms", "mean"), n_roots=("root", "nunique"),
-                                                      n_reps_min=("n_reps", "min"))
+    per_root = runs.groupby(keys + ["root"], as_index=False).agg(
+        time_ms=("time_ms", "median"), n_reps=("time_ms", "size")
+    )
+    return per_root.groupby(keys, as_index=False).agg(
+        time_ms=("time_ms", "mean"), n_roots=("root", "nunique"), n_reps_min=("n_reps", "min")
+    )
 
 
 def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
@@ -81,11 +96,15 @@ def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) ->
     if prof.empty:
         raise ValueError("profile table has no BFS rows in the zero-copy modes")
     agg = prof.groupby(KEYS, as_index=False).agg(
-        D_bytes=("pcie_read_bytes", "mean"), sectors=("sysmem_read_sectors", "sum"),
-        requests=("sysmem_read_requests", "sum"), profiled_gpu_ms=("gpu_time_ns", "mean"))
+        D_bytes=("pcie_read_bytes", "mean"),
+        sectors=("sysmem_read_sectors", "sum"),
+        requests=("sysmem_read_requests", "sum"),
+        profiled_gpu_ms=("gpu_time_ns", "mean"),
+    )
     agg["profiled_gpu_ms"] /= 1e6
-    agg["d_bytes"] = np.where(agg["requests"] > 0, 32.0 * agg["sectors"] / agg["requests"].where(
-        agg["requests"] > 0), np.nan)
+    agg["d_bytes"] = np.where(
+        agg["requests"] > 0, 32.0 * agg["sectors"] / agg["requests"].where(agg["requests"] > 0), np.nan
+    )
 
     on_profiled = traversal_time_ms(runs, roots=prof).assign(time_roots="profiled")
     on_all = traversal_time_ms(runs).assign(time_roots="all")
@@ -101,7 +120,8 @@ def link_bound(runs: pd.DataFrame, profile: pd.DataFrame, link: pd.DataFrame) ->
     out["achieved_gbps"] = out["D_bytes"] / (out["measured_ms"] * 1e6)  # bytes / (ms * 1e6) = GB/s
     out["payload_bytes"] = 32.0 * out["sectors"]
     out["overhead_bytes_per_request"] = (out["D_bytes"] - out["payload_bytes"]) / out["requests"].where(
-        out["requests"] > 0)
+        out["requests"] > 0
+    )
     # schema order (naive, merged, merged-aligned), not alphabetical
     out = out.assign(_v=out["variant"].map(VARIANTS.index), _m=out["mode"].map(MODES.index))
     return out.sort_values(["graph", "edge_bytes", "_v", "_m"], ignore_index=True)[OUT_COLUMNS]

@@ -38,11 +38,11 @@ log(footprint) (not limiting = 1/S = 0, so the cliff fades in smoothly), both cl
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import json
 import math
 import sys
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -69,6 +69,7 @@ NEEDED = {
 @dataclass
 class Estimate:
     """A point estimate with its bootstrap replicates (same units)."""
+
     value: float
     boot: np.ndarray
 
@@ -119,8 +120,9 @@ def ceiling(estimates: dict) -> tuple[Estimate, list]:
     if not estimates:
         raise ValueError("nothing to take a ceiling over")
     best = max(e.value for e in estimates.values())
-    on = sorted((k for k, e in estimates.items() if e.value >= (1 - PLATEAU_TOL) * best),
-                key=lambda k: -estimates[k].value)
+    on = sorted(
+        (k for k, e in estimates.items() if e.value >= (1 - PLATEAU_TOL) * best), key=lambda k: -estimates[k].value
+    )
     value = float(np.mean([estimates[k].value for k in on]))
     boot = np.mean([estimates[k].boot for k in on], axis=0)
     return Estimate(value, boot), on
@@ -144,16 +146,19 @@ def _latency_at(latency: dict, mode: str, footprint: float) -> Estimate:
     """L(mode, footprint) from the per-footprint latency estimates, interpolated as in params_for."""
     fps = np.array(sorted(f for (m, f) in latency if m == mode), dtype=float)
     if not len(fps):
-        raise ValueError(f"latency table has no rows for mode {mode!r}, which the concurrency table measures: "
-                         f"N = R L needs L({mode})")
+        raise ValueError(
+            f"latency table has no rows for mode {mode!r}, which the concurrency table measures: "
+            f"N = R L needs L({mode})"
+        )
     i, j, w = _interp(fps, footprint)
     a, b = latency[(mode, int(fps[i]))], latency[(mode, int(fps[j]))]
     return Estimate(w * a.value + (1 - w) * b.value, w * a.boot + (1 - w) * b.boot)
 
 
 # --- the fit -------------------------------------------------------------------------------------------------
-def fit(link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, seed: int = 0,
-        n_boot: int = N_BOOT) -> dict:
+def fit(
+    link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, seed: int = 0, n_boot: int = N_BOOT
+) -> dict:
     """Fit W, L, R, N_max and S (module docstring); returns the parameters.json structure."""
     rng = np.random.default_rng(seed)
     link_rows = _clean(link, "link", "gbps")
@@ -161,14 +166,17 @@ def fit(link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, se
     if link_rows.empty:
         raise ValueError("link table has no pinned h2d rows: cannot fit the link bandwidth W")
     lat_rows = _clean(latency, "latency", "latency_ns").assign(
-        L_us=lambda f: f["latency_ns"] / 1e3, footprint_bytes=lambda f: f["footprint_bytes"].astype("int64"))
+        L_us=lambda f: f["latency_ns"] / 1e3, footprint_bytes=lambda f: f["footprint_bytes"].astype("int64")
+    )
     conc_rows = _clean(concurrency, "concurrency", "mrps").astype(
-        {"footprint_bytes": "int64", "request_bytes": "int64"})
+        {"footprint_bytes": "int64", "request_bytes": "int64"}
+    )
 
     W, W_sizes = ceiling(_medians(link_rows, ["size_bytes"], "gbps", rng, n_boot))
     L = _medians(lat_rows, ["mode", "footprint_bytes"], "L_us", rng, n_boot)
-    cells = _medians(conc_rows, ["mode", "footprint_bytes", "request_bytes", "warps", "reads_per_warp"], "mrps",
-                     rng, n_boot)
+    cells = _medians(
+        conc_rows, ["mode", "footprint_bytes", "request_bytes", "warps", "reads_per_warp"], "mrps", rng, n_boot
+    )
     R = {}
     for (m, f, d, w, k), est in cells.items():
         R.setdefault((m, f, d), {})[(w, k)] = est
@@ -176,27 +184,32 @@ def fit(link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, se
 
     zc_modes = sorted({m for (m, _, _) in R if m in ZERO_COPY_MODES})
     if not zc_modes:
-        raise ValueError(f"concurrency table has no zero-copy rows (modes {', '.join(ZERO_COPY_MODES)}): "
-                         f"N_max and S cannot be fitted")
+        raise ValueError(
+            f"concurrency table has no zero-copy rows (modes {', '.join(ZERO_COPY_MODES)}): "
+            f"N_max and S cannot be fitted"
+        )
     for mode in zc_modes:
         if not any(m == mode for (m, _) in L):
-            raise ValueError(f"latency table has no rows for mode {mode!r}, which the concurrency table measures: "
-                             f"N = R L needs L({mode})")
+            raise ValueError(
+                f"latency table has no rows for mode {mode!r}, which the concurrency table measures: "
+                f"N = R L needs L({mode})"
+            )
 
     def unbound(key):  # the link is not what stops this rate
         return R[key].value * key[2] / 1e3 < BANDWIDTH_FRACTION * W.value
 
     in_flight = {key: R[key] * _latency_at(L, key[0], key[1]) for key in R if key[0] in zc_modes and unbound(key)}
     if not in_flight:
-        raise ValueError(f"every zero-copy concurrency cell runs at >= {BANDWIDTH_FRACTION:.0%} of W: "
-                         f"no cell shows the in-flight limit (measure smaller requests)")
+        raise ValueError(
+            f"every zero-copy concurrency cell runs at >= {BANDWIDTH_FRACTION:.0%} of W: "
+            f"no cell shows the in-flight limit (measure smaller requests)"
+        )
     N_max, N_on = ceiling(in_flight)
 
     S_entries = []
-    for (mode, f) in sorted({(m, f) for (m, f, _) in R if m in zc_modes}):
+    for mode, f in sorted({(m, f) for (m, f, _) in R if m in zc_modes}):
         sizes = {(d,): R[(m, ff, d)] for (m, ff, d) in R if (m, ff) == (mode, f) and unbound((m, ff, d))}
-        entry = {"mode": mode, "footprint_bytes": int(f), "S_miops": None, "lo": None, "hi": None,
-                 "limiting": False}
+        entry = {"mode": mode, "footprint_bytes": int(f), "S_miops": None, "lo": None, "hi": None, "limiting": False}
         if sizes:
             S, _ = ceiling(sizes)
             little = N_max / _latency_at(L, mode, f)
@@ -209,16 +222,38 @@ def fit(link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, se
     reps = f"{n_reps.min()}" if n_reps.min() == n_reps.max() else f"{n_reps.min()}-{n_reps.max()}"
     best_mode, best_f, best_d = N_on[0]
     return {
-        "W_gbps": {**_triple(W), "source": (
-            f"pinned h2d cudaMemcpy: median GB/s over {reps} reps per size, "
-            f"ceiling over sizes (plateau: {', '.join(_bytes(s[0]) for s in W_sizes)})")},
-        "N_max": {**_triple(N_max), "from": {"mode": best_mode, "footprint_bytes": int(best_f),
-                                             "request_bytes": int(best_d)}},
-        "latency": [{"mode": m, "footprint_bytes": int(f), "L_us": _round(e.value),
-                     "lo": _round(e.interval()[0]), "hi": _round(e.interval()[1])} for (m, f), e in L.items()],
-        "request_rate": [{"mode": m, "footprint_bytes": int(f), "request_bytes": int(d), "R_miops": _round(e.value),
-                          "lo": _round(e.interval()[0]), "hi": _round(e.interval()[1])}
-                         for (m, f, d), e in sorted(R.items())],
+        "W_gbps": {
+            **_triple(W),
+            "source": (
+                f"pinned h2d cudaMemcpy: median GB/s over {reps} reps per size, "
+                f"ceiling over sizes (plateau: {', '.join(_bytes(s[0]) for s in W_sizes)})"
+            ),
+        },
+        "N_max": {
+            **_triple(N_max),
+            "from": {"mode": best_mode, "footprint_bytes": int(best_f), "request_bytes": int(best_d)},
+        },
+        "latency": [
+            {
+                "mode": m,
+                "footprint_bytes": int(f),
+                "L_us": _round(e.value),
+                "lo": _round(e.interval()[0]),
+                "hi": _round(e.interval()[1]),
+            }
+            for (m, f), e in L.items()
+        ],
+        "request_rate": [
+            {
+                "mode": m,
+                "footprint_bytes": int(f),
+                "request_bytes": int(d),
+                "R_miops": _round(e.value),
+                "lo": _round(e.interval()[0]),
+                "hi": _round(e.interval()[1]),
+            }
+            for (m, f, d), e in sorted(R.items())
+        ],
         "S": S_entries,
         "method": (
             f"Medians over reps; 95% percentile bootstrap intervals ({n_boot} resamples of the reps per cell, "
@@ -227,7 +262,8 @@ def fit(link: pd.DataFrame, latency: pd.DataFrame, concurrency: pd.DataFrame, se
             f"N = R L (Little) over zero-copy cells with R d < {BANDWIDTH_FRACTION} W; N_max from "
             f"{len(N_on)} candidate(s), the highest {best_mode} {_bytes(best_f)} {best_d}-B reads. "
             f"S is limiting where its interval lies more than {S_MARGIN:.0%} below that of N_max / L(mode, "
-            f"footprint); null = not limiting. See model/fit.py."),
+            f"footprint); null = not limiting. See model/fit.py."
+        ),
     }
 
 
@@ -284,8 +320,12 @@ def params_for(parameters: dict, mode: str, footprint_bytes: float) -> LinkParam
         i, j, w = _interp(np.array([e["footprint_bytes"] for e in S_rows], dtype=float), footprint_bytes)
         rate_inv = w * inv[i] + (1 - w) * inv[j]
         S_miops = 1.0 / rate_inv if rate_inv > 0 else math.inf
-    return LinkParams(W_gbps=float(parameters["W_gbps"]["value"]), S_miops=S_miops,
-                      N_max=float(parameters["N_max"]["value"]), L_us=float(L_us))
+    return LinkParams(
+        W_gbps=float(parameters["W_gbps"]["value"]),
+        S_miops=S_miops,
+        N_max=float(parameters["N_max"]["value"]),
+        L_us=float(L_us),
+    )
 
 
 def observed_in_flight(latency: pd.DataFrame, concurrency: pd.DataFrame) -> pd.DataFrame:
@@ -316,8 +356,13 @@ def main(argv=None) -> int:
     if a.n_boot < 10:
         raise SystemExit(f"model.fit: --n-boot {a.n_boot} is too few resamples for a 95% interval")
     try:
-        parameters = fit(read(a.link, "link"), read(a.latency, "latency"), read(a.concurrency, "concurrency"),
-                         seed=a.seed, n_boot=a.n_boot)
+        parameters = fit(
+            read(a.link, "link"),
+            read(a.latency, "latency"),
+            read(a.concurrency, "concurrency"),
+            seed=a.seed,
+            n_boot=a.n_boot,
+        )
     except ValueError as e:
         raise SystemExit(f"model.fit: {e}") from None
     write_text(json.dumps(parameters, indent=2) + "\n", a.out)

@@ -132,8 +132,9 @@ def with_in_flight_limit(params: LinkParams, n_in_flight: float) -> LinkParams:
     """The same link with at most `n_in_flight` requests outstanding: N_max becomes min(N_max, n_in_flight)."""
     if not n_in_flight > 0:
         raise ValueError(f"requests in flight must be positive, got {n_in_flight}")
-    return LinkParams(W_gbps=params.W_gbps, S_miops=params.S_miops, N_max=min(params.N_max, n_in_flight),
-                      L_us=params.L_us)
+    return LinkParams(
+        W_gbps=params.W_gbps, S_miops=params.S_miops, N_max=min(params.N_max, n_in_flight), L_us=params.L_us
+    )
 
 
 def required_S(W_gbps: float, d_bytes: float) -> float:

@@ -17,14 +17,30 @@ from emogi.tables import TableError, read_table
 from model.fit import load_parameters, params_for
 
 # The columns of predictions.csv (model.predict's OUT_COLUMNS) that its readers rely on.
-PREDICTION_COLUMNS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps", "footprint_bytes",
-                      "measured_ms", "D_bytes", "d_bytes", "T_gbps", "bound", "transfer_ms", "floor_ms",
-                      "predicted_ms", "rel_error"]
+PREDICTION_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "mode",
+    "edge_bytes",
+    "max_warps",
+    "footprint_bytes",
+    "measured_ms",
+    "D_bytes",
+    "d_bytes",
+    "T_gbps",
+    "bound",
+    "transfer_ms",
+    "floor_ms",
+    "predicted_ms",
+    "rel_error",
+]
 
 
 @dataclass
 class ModelParameters:
     """parameters.json as read (`raw`) and where it lies (`path`)."""
+
     path: Path
     raw: dict
 

@@ -34,12 +34,30 @@ import pandas as pd
 from emogi.atomic import write_csv
 from emogi.csr import GraphFormatError, read_csr
 
-SWEEP_COLUMNS = ["graph", "blocks", "decay", "alpha", "tolerance", "rounds", "entries_read", "edges", "sweeps",
-                 "max_residual", "min_residual"]
+SWEEP_COLUMNS = [
+    "graph",
+    "blocks",
+    "decay",
+    "alpha",
+    "tolerance",
+    "rounds",
+    "entries_read",
+    "edges",
+    "sweeps",
+    "max_residual",
+    "min_residual",
+]
 
 
-def push_pagerank(offsets, edges, blocks: int = 1, alpha: float = 0.85, tolerance: float = 1e-3,
-                  max_rounds: int = 5000, decay: float = 0.0) -> dict:
+def push_pagerank(
+    offsets,
+    edges,
+    blocks: int = 1,
+    alpha: float = 0.85,
+    tolerance: float = 1e-3,
+    max_rounds: int = 5000,
+    decay: float = 0.0,
+) -> dict:
     """Runs push PageRank from residual 1 - alpha everywhere; returns rounds (those that pushed), list entries
     read (in all and per round), the values and the residuals left. `blocks` consecutive vertex ranges are taken
     in turn each round; decay > 0 lowers the threshold from (1 - alpha) * decay to the tolerance, pass by pass."""
@@ -58,7 +76,7 @@ def push_pagerank(offsets, edges, blocks: int = 1, alpha: float = 0.85, toleranc
     per_round = []
     while rounds < max_rounds:
         passes += 1
-        threshold = max(tolerance, (1.0 - alpha) * decay ** passes)
+        threshold = max(tolerance, (1.0 - alpha) * decay**passes)
         pushed, round_read = False, 0
         for lo, hi in zip(bounds[:-1], bounds[1:]):
             r = residual[lo:hi]
@@ -86,17 +104,29 @@ def push_pagerank(offsets, edges, blocks: int = 1, alpha: float = 0.85, toleranc
     return {"rounds": rounds, "entries_read": read, "per_round": per_round, "value": value, "residual": residual}
 
 
-def sweeps_table(offsets, edges, name: str, blocks_list, alpha: float = 0.85, tolerance: float = 1e-3,
-                 decays=(0.0,)) -> pd.DataFrame:
+def sweeps_table(
+    offsets, edges, name: str, blocks_list, alpha: float = 0.85, tolerance: float = 1e-3, decays=(0.0,)
+) -> pd.DataFrame:
     """SWEEP_COLUMNS rows, one per block count x decay (0: no waiting, the GPU's schedules)."""
     E = int(np.asarray(offsets)[-1])
     rows = []
     for blocks, decay in itertools.product(blocks_list, decays):
         run = push_pagerank(offsets, edges, int(blocks), alpha, tolerance, decay=float(decay))
-        rows.append({"graph": name, "blocks": int(blocks), "decay": float(decay), "alpha": alpha, "tolerance": tolerance,
-                     "rounds": run["rounds"], "entries_read": run["entries_read"], "edges": E,
-                     "sweeps": run["entries_read"] / E if E else float("nan"),
-                     "max_residual": float(run["residual"].max()), "min_residual": float(run["residual"].min())})
+        rows.append(
+            {
+                "graph": name,
+                "blocks": int(blocks),
+                "decay": float(decay),
+                "alpha": alpha,
+                "tolerance": tolerance,
+                "rounds": run["rounds"],
+                "entries_read": run["entries_read"],
+                "edges": E,
+                "sweeps": run["entries_read"] / E if E else float("nan"),
+                "max_residual": float(run["residual"].max()),
+                "min_residual": float(run["residual"].min()),
+            }
+        )
     return pd.DataFrame(rows, columns=SWEEP_COLUMNS)
 
 
@@ -117,8 +147,9 @@ def main(argv=None) -> int:
             raise ValueError(f"need 0 < alpha < 1 and tolerance > 0, got {a.alpha} and {a.tolerance}")
         t0 = time.perf_counter()
         g = read_csr(a.graph, verify_checksum=False)
-        table = sweeps_table(g.offsets, g.edges, a.name or a.graph.name.split(".")[0], blocks, a.alpha, a.tolerance,
-                             decays)
+        table = sweeps_table(
+            g.offsets, g.edges, a.name or a.graph.name.split(".")[0], blocks, a.alpha, a.tolerance, decays
+        )
     except (GraphFormatError, ValueError, OSError) as e:
         print(f"model.pagerank_sweeps: {e}", file=sys.stderr)
         return 2

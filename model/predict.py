@@ -58,10 +58,10 @@ floor in device mode, the chain from the graph).
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import json
 import math
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -79,19 +79,39 @@ WARP = 32
 RULES = ("sum", "max")
 FOOTPRINT_RULES = ("sweep", "edge-list")
 CONFIG = ["graph", "algorithm", "variant", "mode", "edge_bytes", "max_warps"]
-OUT_COLUMNS = CONFIG[:5] + ["max_warps", "footprint_bytes", "measured_ms", "D_bytes", "d_bytes", "requests_per_warp",
-                            "T_gbps", "bound", "transfer_ms", "floor_ms", "chain_steps", "chain_ms", "predicted_ms",
-                            "rel_error"]
-RUN_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "time_ms", "edges_traversed",
-             "verified"]
-PROFILE_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "sysmem_read_sectors",
-                 "sysmem_read_requests"]
+OUT_COLUMNS = CONFIG[:5] + [
+    "max_warps",
+    "footprint_bytes",
+    "measured_ms",
+    "D_bytes",
+    "d_bytes",
+    "requests_per_warp",
+    "T_gbps",
+    "bound",
+    "transfer_ms",
+    "floor_ms",
+    "chain_steps",
+    "chain_ms",
+    "predicted_ms",
+    "rel_error",
+]
+RUN_NEEDS = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root", "time_ms", "edges_traversed", "verified"]
+PROFILE_NEEDS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "mode",
+    "edge_bytes",
+    "root",
+    "sysmem_read_sectors",
+    "sysmem_read_requests",
+]
 NOT_MODELLED = {  # why a mode's runs get no prediction
     "device": "device: not a zero-copy run (the edge list is in GPU memory); its runs are the floor_ms term",
     "uvm": "uvm: not a zero-copy run (pages migrate to GPU memory before they are read; no link reads to model)",
     "uvm-warm": "uvm-warm: not a zero-copy run (the warm-up run already moved the pages to GPU memory)",
     "zerocopy-registered": "zerocopy-registered: zero-copy, but the microbenchmarks measure no parameters for "
-                           "this allocation",
+    "this allocation",
 }
 
 
@@ -207,9 +227,16 @@ def _label(c: dict) -> str:
 
 
 # --- the prediction ------------------------------------------------------------------------------------------
-def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footprints: pd.DataFrame | None = None,
-            rule: str = "sum", footprint_rule: str = "sweep", amplification: pd.DataFrame | None = None,
-            loads_in_flight: int = 1) -> tuple[pd.DataFrame, dict]:
+def predict(
+    runs: pd.DataFrame,
+    profile: pd.DataFrame,
+    parameters: dict,
+    footprints: pd.DataFrame | None = None,
+    rule: str = "sum",
+    footprint_rule: str = "sweep",
+    amplification: pd.DataFrame | None = None,
+    loads_in_flight: int = 1,
+) -> tuple[pd.DataFrame, dict]:
     """The predictions table (OUT_COLUMNS) and its summary (module docstring)."""
     _check_loads(loads_in_flight)
     if rule not in RULES:
@@ -222,8 +249,10 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     sizes = edge_list_bytes(runs, footprints)
 
     others = runs[~runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates()
-    excluded = [f"{NOT_MODELLED.get(m, f'{m}: not a zero-copy mode')} ({n} configuration(s))"
-                for m, n in others["mode"].value_counts().sort_index().items()]
+    excluded = [
+        f"{NOT_MODELLED.get(m, f'{m}: not a zero-copy mode')} ({n} configuration(s))"
+        for m, n in others["mode"].value_counts().sort_index().items()
+    ]
     rows = []
     for values in runs[runs["mode"].isin(ZERO_COPY_MODES)][CONFIG].drop_duplicates().itertuples(index=False):
         c = dict(zip(CONFIG, values))
@@ -240,11 +269,15 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
     table = table.assign(_v=table["variant"].map(VARIANTS.index), _m=table["mode"].map(MODES.index))
     table = table.sort_values(["graph", "edge_bytes", "_v", "_m", "max_warps"], ignore_index=True)[OUT_COLUMNS]
 
-    errors = {r: _errors(combine(table["transfer_ms"], table["floor_ms"], r, table["chain_ms"]), table["measured_ms"])
-              for r in RULES}
+    errors = {
+        r: _errors(combine(table["transfer_ms"], table["floor_ms"], r, table["chain_ms"]), table["measured_ms"])
+        for r in RULES
+    }
     other = "edge-list" if footprint_rule == "sweep" else "sweep"
-    alt = [_predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other, amplification,
-                        loads_in_flight)[0] for v in table[CONFIG].itertuples(index=False)]
+    alt = [
+        _predict_one(dict(zip(CONFIG, v)), runs, profile, parameters, sizes, other, amplification, loads_in_flight)[0]
+        for v in table[CONFIG].itertuples(index=False)
+    ]
     alt = pd.DataFrame(alt)
     worst = table.loc[table["rel_error"].abs().idxmax()]
     summary = {
@@ -257,14 +290,21 @@ def predict(runs: pd.DataFrame, profile: pd.DataFrame, parameters: dict, footpri
         "by_rule": errors,
         "better_rule": min(RULES, key=lambda r: errors[r]["median_abs_error"]),
         "footprint_rule": footprint_rule,
-        "other_footprint_rule": {"footprint_rule": other, **_errors(
-            combine(alt["transfer_ms"], alt["floor_ms"], rule, alt["chain_ms"]), alt["measured_ms"])},
-        "chain": ("from the amplification table (max_list_bytes of the profiled roots)" if amplification is not None
-                  else "omitted: no amplification table (chain_ms = 0)"),
+        "other_footprint_rule": {
+            "footprint_rule": other,
+            **_errors(combine(alt["transfer_ms"], alt["floor_ms"], rule, alt["chain_ms"]), alt["measured_ms"]),
+        },
+        "chain": (
+            "from the amplification table (max_list_bytes of the profiled roots)"
+            if amplification is not None
+            else "omitted: no amplification table (chain_ms = 0)"
+        ),
         "without_chain": _errors(combine(table["transfer_ms"], table["floor_ms"], rule), table["measured_ms"]),
         "loads_in_flight": int(loads_in_flight),
-        "requests_per_warp": {f"{v}/w{eb}": requests_per_warp(v, eb, loads_in_flight) for v, eb in
-                              table[["variant", "edge_bytes"]].drop_duplicates().itertuples(index=False)},
+        "requests_per_warp": {
+            f"{v}/w{eb}": requests_per_warp(v, eb, loads_in_flight)
+            for v, eb in table[["variant", "edge_bytes"]].drop_duplicates().itertuples(index=False)
+        },
     }
     return table, summary
 
@@ -283,9 +323,14 @@ def _longest_list(amplification, c: dict, roots) -> float:
 
 def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, amplification=None, loads_in_flight=1):
     """(row, None) for one configuration, or (None, why it cannot be predicted)."""
+
     def same(frame, mode=c["mode"]):  # rows of this graph, variant and width in `mode`
-        return frame[(frame["graph"] == c["graph"]) & (frame["variant"] == c["variant"])
-                     & (frame["edge_bytes"] == c["edge_bytes"]) & (frame["mode"] == mode)]
+        return frame[
+            (frame["graph"] == c["graph"])
+            & (frame["variant"] == c["variant"])
+            & (frame["edge_bytes"] == c["edge_bytes"])
+            & (frame["mode"] == mode)
+        ]
 
     prof = same(profile)
     prof = prof[prof["max_warps"] == (c["max_warps"] if (prof["max_warps"] == c["max_warps"]).any() else 0)]
@@ -313,12 +358,23 @@ def _predict_one(c: dict, runs, profile, parameters, sizes, footprint_rule, ampl
     D = SECTOR_BYTES * float(sectors.mean())
     d = SECTOR_BYTES * float(sectors.sum() / requests.sum())
     T = throughput_gbps(d, params)
-    steps = math.ceil(_longest_list(amplification, c, roots)
-                      / chain_bytes_per_step(c["variant"], c["edge_bytes"], loads_in_flight))
-    return {**c, "footprint_bytes": footprint, "measured_ms": measured, "D_bytes": D, "d_bytes": d,
-            "requests_per_warp": r, "T_gbps": T,
-            "bound": binding_term(d, params), "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor,
-            "chain_steps": steps, "chain_ms": chain_ms(steps, params)}, None
+    steps = math.ceil(
+        _longest_list(amplification, c, roots) / chain_bytes_per_step(c["variant"], c["edge_bytes"], loads_in_flight)
+    )
+    return {
+        **c,
+        "footprint_bytes": footprint,
+        "measured_ms": measured,
+        "D_bytes": D,
+        "d_bytes": d,
+        "requests_per_warp": r,
+        "T_gbps": T,
+        "bound": binding_term(d, params),
+        "transfer_ms": D / (T * 1e9) * 1e3,
+        "floor_ms": floor,
+        "chain_steps": steps,
+        "chain_ms": chain_ms(steps, params),
+    }, None
 
 
 def _parameter_footprint(parameters: dict, mode: str, edge_list: int, footprint_rule: str) -> int:
@@ -350,8 +406,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rule", choices=RULES, default="sum")
     ap.add_argument("--footprint-rule", choices=FOOTPRINT_RULES, default="sweep")
     ap.add_argument("--amplification", type=Path, help="amplification.csv: the longest list per root (chain term)")
-    ap.add_argument("--source", type=Path,
-                    help="source.json of the measurements: its loads_in_flight (default, or not recorded: 1)")
+    ap.add_argument(
+        "--source", type=Path, help="source.json of the measurements: its loads_in_flight (default, or not recorded: 1)"
+    )
     a = ap.parse_args(argv)
     read = partial(read_table_or_exit, program="model.predict", check_columns=False)
     try:
@@ -359,15 +416,25 @@ def main(argv=None) -> int:
         footprints = read(a.footprints, "footprints") if a.footprints else None
         amplification = read(a.amplification, "amplification") if a.amplification else None
         loads = loads_in_flight_of(json.loads(a.source.read_text())) if a.source else 1
-        table, summary = predict(read(a.runs, "runs"), read(a.profile, "profile"), parameters, footprints,
-                                 a.rule, a.footprint_rule, amplification, loads)
+        table, summary = predict(
+            read(a.runs, "runs"),
+            read(a.profile, "profile"),
+            parameters,
+            footprints,
+            a.rule,
+            a.footprint_rule,
+            amplification,
+            loads,
+        )
     except (ValueError, OSError) as e:
         raise SystemExit(f"model.predict: {e}") from None
     write_csv(table, a.out, float_format="%.6g")
     write_text(json.dumps(summary, indent=2) + "\n", a.summary)
-    print(f"{summary['n_runs']} runs, rule {summary['rule']}: median |error| {summary['median_abs_error']:.1%}, "
-          f"worst {summary['worst_abs_error']:.1%} ({_label(summary['worst_run'])}); "
-          f"by rule: " + ", ".join(f"{r} {e['median_abs_error']:.1%}" for r, e in summary["by_rule"].items()))
+    print(
+        f"{summary['n_runs']} runs, rule {summary['rule']}: median |error| {summary['median_abs_error']:.1%}, "
+        f"worst {summary['worst_abs_error']:.1%} ({_label(summary['worst_run'])}); "
+        f"by rule: " + ", ".join(f"{r} {e['median_abs_error']:.1%}" for r, e in summary["by_rule"].items())
+    )
     return 0
 
 

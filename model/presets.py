@@ -66,9 +66,12 @@ def _resolve(name: str, raw: dict, seen=()) -> Preset:
     entry = raw[name]
     if not isinstance(entry, dict):
         raise ValueError(f"preset {name!r} in {PRESETS_FILE} is not a mapping")
-    common = {"name": name, "alignment_bytes": int(_number(entry, "alignment_bytes", name)),
-              "max_request_bytes": int(_number(entry, "max_request_bytes", name)),
-              "source": str(entry.get("source") or "")}
+    common = {
+        "name": name,
+        "alignment_bytes": int(_number(entry, "alignment_bytes", name)),
+        "max_request_bytes": int(_number(entry, "max_request_bytes", name)),
+        "source": str(entry.get("source") or ""),
+    }
     if not common["source"]:
         raise ValueError(f"preset {name!r} has no source")
     if "base" in entry:  # a CXL memory behind a base link
@@ -80,8 +83,13 @@ def _resolve(name: str, raw: dict, seen=()) -> Preset:
         N_max = min(base.N_max, _number(entry, "cxl_outstanding", name) / split)
         L_us = base.L_us + float(entry.get("added_latency_us", 0.0))
         return Preset(W_gbps=base.W_gbps, S_miops=base.S_miops, N_max=N_max, L_us=L_us, **common)
-    return Preset(W_gbps=_number(entry, "W_gbps", name), S_miops=_number(entry, "S_miops", name, True),
-                  N_max=_number(entry, "N_max", name), L_us=_number(entry, "L_us", name), **common)
+    return Preset(
+        W_gbps=_number(entry, "W_gbps", name),
+        S_miops=_number(entry, "S_miops", name, True),
+        N_max=_number(entry, "N_max", name),
+        L_us=_number(entry, "L_us", name),
+        **common,
+    )
 
 
 def measured_preset(parameters) -> Preset:
@@ -95,9 +103,15 @@ def measured_preset(parameters) -> Preset:
         raise ValueError(f"parameters have no latency for mode {MEASURED_MODE!r}: cannot make {MEASURED!r}")
     footprint = min(e["footprint_bytes"] for e in rows)
     p = params_for(parameters, MEASURED_MODE, footprint)
-    return Preset(W_gbps=p.W_gbps, S_miops=p.S_miops, N_max=p.N_max, L_us=p.L_us, name=MEASURED,
-                  source=f"model.fit on the H100: W {parameters['W_gbps']['source']}; N_max from "
-                         f"{parameters['N_max']['from']}; L and S of {MEASURED_MODE} at {footprint} B")
+    return Preset(
+        W_gbps=p.W_gbps,
+        S_miops=p.S_miops,
+        N_max=p.N_max,
+        L_us=p.L_us,
+        name=MEASURED,
+        source=f"model.fit on the H100: W {parameters['W_gbps']['source']}; N_max from "
+        f"{parameters['N_max']['from']}; L and S of {MEASURED_MODE} at {footprint} B",
+    )
 
 
 def load_presets(parameters=None, path=PRESETS_FILE) -> dict[str, Preset]:

@@ -40,8 +40,9 @@ class WhatIfError(ValueError):
 
 
 # --- workloads -----------------------------------------------------------------------------------------------
-def workload_from_profile(profile: pd.DataFrame, graph: str, variant: str, mode: str,
-                          edge_bytes: int | None = None) -> dict:
+def workload_from_profile(
+    profile: pd.DataFrame, graph: str, variant: str, mode: str, edge_bytes: int | None = None
+) -> dict:
     """D_bytes, d_bytes, floor_ms (nan without a device-mode row) and floor_source from a profile table."""
     for col in ("graph", "variant", "mode", "edge_bytes", "sysmem_read_sectors", "sysmem_read_requests"):
         if col not in profile.columns:
@@ -56,23 +57,33 @@ def workload_from_profile(profile: pd.DataFrame, graph: str, variant: str, mode:
     rows = pick(mode)
     if rows.empty:
         have = sorted({f"{g}/{v}/{m}" for g, v, m in profile[["graph", "variant", "mode"]].itertuples(index=False)})
-        raise WhatIfError(f"profile has no row for {graph}/{variant}/{mode}"
-                          + (f" with edge_bytes {edge_bytes}" if edge_bytes else "") + f"; it has: {', '.join(have)}")
+        raise WhatIfError(
+            f"profile has no row for {graph}/{variant}/{mode}"
+            + (f" with edge_bytes {edge_bytes}" if edge_bytes else "")
+            + f"; it has: {', '.join(have)}"
+        )
     if rows["edge_bytes"].nunique() > 1:
-        raise WhatIfError(f"profile has {graph}/{variant}/{mode} at edge widths {sorted(rows['edge_bytes'].unique())}: "
-                          f"choose one with --edge-bytes")
+        raise WhatIfError(
+            f"profile has {graph}/{variant}/{mode} at edge widths {sorted(rows['edge_bytes'].unique())}: "
+            f"choose one with --edge-bytes"
+        )
     sectors, requests = rows["sysmem_read_sectors"].astype(float), rows["sysmem_read_requests"].astype(float)
     if not requests.sum() > 0:
         raise WhatIfError(f"profile of {graph}/{variant}/{mode} shows no system-memory reads: not a zero-copy run")
     device = pick("device")
     device = device[device["edge_bytes"] == rows["edge_bytes"].iloc[0]]
     floor = float(device["gpu_time_ns"].mean()) / 1e6 if "gpu_time_ns" in device and not device.empty else math.nan
-    return {"D_bytes": SECTOR_BYTES * float(sectors.mean()), "d_bytes": SECTOR_BYTES * sectors.sum() / requests.sum(),
-            "floor_ms": floor, "floor_source": None if math.isnan(floor) else "device-mode kernel time in the profile"}
+    return {
+        "D_bytes": SECTOR_BYTES * float(sectors.mean()),
+        "d_bytes": SECTOR_BYTES * sectors.sum() / requests.sum(),
+        "floor_ms": floor,
+        "floor_source": None if math.isnan(floor) else "device-mode kernel time in the profile",
+    }
 
 
-def resolve_params(preset: str, parameters=None, W_gbps=None, N_max=None, L_us=None, added_latency_us=None,
-                   S_miops=None) -> Preset:
+def resolve_params(
+    preset: str, parameters=None, W_gbps=None, N_max=None, L_us=None, added_latency_us=None, S_miops=None
+) -> Preset:
     """A preset with overrides; S_miops = inf means not limiting. Raises WhatIfError naming a bad value."""
     if preset == MEASURED and parameters is None:
         raise WhatIfError(f"preset {MEASURED!r} needs --parameters (a parameters.json of model.fit)")
@@ -91,20 +102,30 @@ def resolve_params(preset: str, parameters=None, W_gbps=None, N_max=None, L_us=N
     L = L_us if L_us is not None else base.L_us + (added_latency_us or 0.0)
     if not L > 0:
         raise WhatIfError(f"latency must be positive: L = {base.L_us} + ({added_latency_us}) = {L} us")
-    changes = {"L_us": L, **{k: v for k, v in (("W_gbps", W_gbps), ("N_max", N_max), ("S_miops", S_miops))
-                             if v is not None}}
+    changes = {
+        "L_us": L,
+        **{k: v for k, v in (("W_gbps", W_gbps), ("N_max", N_max), ("S_miops", S_miops)) if v is not None},
+    }
     return base.with_overrides(**changes)
 
 
-def whatif(D_bytes: float, d_bytes: float, params: LinkParams, floor_ms: float = 0.0, rule: str = "sum",
-           max_request_bytes: float | None = None) -> dict:
+def whatif(
+    D_bytes: float,
+    d_bytes: float,
+    params: LinkParams,
+    floor_ms: float = 0.0,
+    rule: str = "sum",
+    max_request_bytes: float | None = None,
+) -> dict:
     """The prediction and its terms for one workload; raises WhatIfError on bad input."""
     limit = max_request_bytes or getattr(params, "max_request_bytes", 128)
     if not (math.isfinite(D_bytes) and D_bytes > 0):
         raise WhatIfError(f"D-bytes must be a positive number of bytes, got {D_bytes}")
     if not 0 < d_bytes <= limit:
-        raise WhatIfError(f"d-bytes {d_bytes} outside (0, {limit:g}]: a GPU zero-copy read moves at most one "
-                          f"{limit:g}-byte line (--max-request-bytes for other devices)")
+        raise WhatIfError(
+            f"d-bytes {d_bytes} outside (0, {limit:g}]: a GPU zero-copy read moves at most one "
+            f"{limit:g}-byte line (--max-request-bytes for other devices)"
+        )
     if not (math.isfinite(floor_ms) and floor_ms >= 0):
         raise WhatIfError(f"floor-ms must be >= 0, got {floor_ms}")
     if rule not in RULES:
@@ -113,12 +134,23 @@ def whatif(D_bytes: float, d_bytes: float, params: LinkParams, floor_ms: float =
     T = throughput_gbps(d_bytes, params)
     finite = lambda x: x if math.isfinite(x) else None  # noqa: E731  JSON: null = not limiting
     return {
-        "params": {"W_gbps": params.W_gbps, "N_max": finite(params.N_max), "L_us": params.L_us,
-                   "S_miops": finite(params.S_miops)},
-        "D_bytes": D_bytes, "d_bytes": d_bytes, "floor_ms": floor_ms, "rule": rule,
-        "terms_gbps": {"request_rate": finite(params.S_miops * d_bytes / 1e3), "latency": finite(little),
-                       "W": params.W_gbps},
-        "T_gbps": T, "bound": binding_term(d_bytes, params),
+        "params": {
+            "W_gbps": params.W_gbps,
+            "N_max": finite(params.N_max),
+            "L_us": params.L_us,
+            "S_miops": finite(params.S_miops),
+        },
+        "D_bytes": D_bytes,
+        "d_bytes": d_bytes,
+        "floor_ms": floor_ms,
+        "rule": rule,
+        "terms_gbps": {
+            "request_rate": finite(params.S_miops * d_bytes / 1e3),
+            "latency": finite(little),
+            "W": params.W_gbps,
+        },
+        "T_gbps": T,
+        "bound": binding_term(d_bytes, params),
         "transfer_ms": D_bytes / (T * 1e9) * 1e3,
         "predicted_ms": predict_runtime_ms(D_bytes, d_bytes, params, floor_ms, rule),
     }
@@ -141,18 +173,31 @@ def runtime_vs_transfer_size(amplification_frame: pd.DataFrame, params: LinkPara
         a = D_at.index.to_numpy(dtype=float)
         outside = sizes[(sizes < a.min()) | (sizes > a.max())]
         if outside.size:
-            raise ValueError(f"sizes {outside.tolist()} outside the measured alignments {a.min():g}..{a.max():g} "
-                             f"of {graph} (w{eb}): D is not extrapolated")
+            raise ValueError(
+                f"sizes {outside.tolist()} outside the measured alignments {a.min():g}..{a.max():g} "
+                f"of {graph} (w{eb}): D is not extrapolated"
+            )
         D = np.interp(np.log2(sizes), np.log2(a), D_at.to_numpy(dtype=float))
         T = np.asarray(throughput_gbps(sizes, params), dtype=float)
-        rows.append(pd.DataFrame({"graph": graph, "edge_bytes": eb, "size_bytes": sizes, "D_bytes": D,
-                                  "T_gbps": T, "bound": [binding_term(s, params) for s in sizes],
-                                  "runtime_ms": D / (T * 1e9) * 1e3}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "graph": graph,
+                    "edge_bytes": eb,
+                    "size_bytes": sizes,
+                    "D_bytes": D,
+                    "T_gbps": T,
+                    "bound": [binding_term(s, params) for s in sizes],
+                    "runtime_ms": D / (T * 1e9) * 1e3,
+                }
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
-def runtime_vs_added_latency(D, d, params: LinkParams, added_us_list, floor_ms: float = 0.0,
-                             rule: str = "sum", chain_steps: int = 0) -> pd.DataFrame:
+def runtime_vs_added_latency(
+    D, d, params: LinkParams, added_us_list, floor_ms: float = 0.0, rule: str = "sum", chain_steps: int = 0
+) -> pd.DataFrame:
     """CXL Fig. 11: the time of one workload as the latency grows by each added amount (us); `relative` is the
     time over that with no added latency. The critical path (chain_steps round trips) grows with L too."""
     base = predict_runtime_ms(D, d, params, floor_ms, rule, chain_steps)
@@ -164,17 +209,30 @@ def runtime_vs_added_latency(D, d, params: LinkParams, added_us_list, floor_ms: 
         p = LinkParams(W_gbps=params.W_gbps, S_miops=params.S_miops, N_max=params.N_max, L_us=L)
         T = throughput_gbps(d, p)
         t = predict_runtime_ms(D, d, p, floor_ms, rule, chain_steps)
-        rows.append({"added_latency_us": float(added), "L_us": L, "T_gbps": T, "bound": binding_term(d, p),
-                     "transfer_ms": D / (T * 1e9) * 1e3, "floor_ms": floor_ms, "chain_ms": chain_steps * L / 1e3,
-                     "runtime_ms": t, "relative": t / base})
+        rows.append(
+            {
+                "added_latency_us": float(added),
+                "L_us": L,
+                "T_gbps": T,
+                "bound": binding_term(d, p),
+                "transfer_ms": D / (T * 1e9) * 1e3,
+                "floor_ms": floor_ms,
+                "chain_ms": chain_steps * L / 1e3,
+                "runtime_ms": t,
+                "relative": t / base,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # --- CLI -----------------------------------------------------------------------------------------------------
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m model.whatif", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--preset", required=True, help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, "
-                                                    "h100-measured (with --parameters)")
+    ap.add_argument(
+        "--preset",
+        required=True,
+        help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, h100-measured (with --parameters)",
+    )
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit (for h100-measured)")
     ap.add_argument("--W-gbps", type=float, help="link limit W, GB/s (overrides the preset)")
     ap.add_argument("--N-max", type=float, help="requests in flight at most, N_max (overrides the preset)")
@@ -184,10 +242,14 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--max-request-bytes", type=float, help="largest request (default: the preset's, 128 B)")
     ap.add_argument("--D-bytes", type=float, help="workload: bytes fetched over the link (with --d-bytes)")
     ap.add_argument("--d-bytes", type=float, help="workload: mean request size, bytes, in (0, 128]")
-    ap.add_argument("--floor-ms", type=float, help="the GPU's own work, ms (default: device-mode time from "
-                    "--profile, else 0)")
-    ap.add_argument("--profile", type=Path, help="workload from a profile table (results/tables/profile.csv) "
-                    "with --graph, --variant and --mode")
+    ap.add_argument(
+        "--floor-ms", type=float, help="the GPU's own work, ms (default: device-mode time from --profile, else 0)"
+    )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        help="workload from a profile table (results/tables/profile.csv) with --graph, --variant and --mode",
+    )
     ap.add_argument("--graph", help="with --profile: the graph's name, e.g. kron23")
     ap.add_argument("--variant", help="with --profile: the kernel variant, e.g. merged-aligned")
     ap.add_argument("--mode", help="with --profile: the memory mode, e.g. zerocopy")
@@ -204,11 +266,14 @@ def _workload(a) -> dict:
     if direct:
         if a.D_bytes is None or a.d_bytes is None:
             raise WhatIfError(f"workload incomplete: --{'D' if a.D_bytes is None else 'd'}-bytes is missing")
-        return {"D_bytes": a.D_bytes, "d_bytes": a.d_bytes, "floor_ms": a.floor_ms or 0.0,
-                "floor_source": "--floor-ms" if a.floor_ms is not None else None}
+        return {
+            "D_bytes": a.D_bytes,
+            "d_bytes": a.d_bytes,
+            "floor_ms": a.floor_ms or 0.0,
+            "floor_source": "--floor-ms" if a.floor_ms is not None else None,
+        }
     if a.profile is None:
-        raise WhatIfError("no workload: give --D-bytes and --d-bytes, or --profile with --graph, --variant and "
-                          "--mode")
+        raise WhatIfError("no workload: give --D-bytes and --d-bytes, or --profile with --graph, --variant and --mode")
     missing = [f"--{k}" for k in ("graph", "variant", "mode") if getattr(a, k) is None]
     if missing:
         raise WhatIfError(f"--profile needs {', '.join(missing)}")
@@ -229,8 +294,11 @@ def main(argv=None) -> int:
     try:
         params = resolve_params(a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops)
         w = _workload(a)
-        result = {"preset": a.preset, **whatif(w["D_bytes"], w["d_bytes"], params, w["floor_ms"], a.rule,
-                                               a.max_request_bytes), "floor_source": w["floor_source"]}
+        result = {
+            "preset": a.preset,
+            **whatif(w["D_bytes"], w["d_bytes"], params, w["floor_ms"], a.rule, a.max_request_bytes),
+            "floor_source": w["floor_source"],
+        }
     except WhatIfError as e:
         print(f"model.whatif: error: {e}", file=sys.stderr)
         return 2
@@ -244,9 +312,12 @@ def main(argv=None) -> int:
     print(f"{a.preset}: W {p['W_gbps']:g} GB/s, N_max {N}, L {p['L_us']:g} us{added}, S {S}")
     print(f"T({result['d_bytes']:g} B) = {result['T_gbps']:.4g} GB/s, bound by {result['bound']}")
     floor = f" {'+' if a.rule == 'sum' else 'max with'} floor {result['floor_ms']:.4g} ms" + (
-        f" ({result['floor_source']})" if result["floor_source"] else "")
-    print(f"predicted {result['predicted_ms']:.4g} ms = transfer {result['transfer_ms']:.4g} ms "
-          f"({result['D_bytes']:.4g} B){floor}")
+        f" ({result['floor_source']})" if result["floor_source"] else ""
+    )
+    print(
+        f"predicted {result['predicted_ms']:.4g} ms = transfer {result['transfer_ms']:.4g} ms "
+        f"({result['D_bytes']:.4g} B){floor}"
+    )
     return 0
 
 

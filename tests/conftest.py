@@ -1,5 +1,7 @@
-"""Shared fixtures: the built `emogi` binary, GPU detection, small graphs."""
+"""Shared fixtures: the built `emogi` binary, GPU detection, a copy of the repository."""
+
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -10,6 +12,20 @@ from emogi.gpu import detect_gpu
 
 REPO = Path(__file__).resolve().parent.parent
 HAS_GPU, GPU_DETAIL = detect_gpu()
+# What a fresh clone does not have: environments, builds, outputs and caches.
+IGNORE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    ".site",
+    ".whl",
+    "build",
+    "results",
+    "resources",
+    "logs",
+    ".snakemake",
+    "__pycache__",
+    ".pytest_cache",
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -38,3 +54,9 @@ def emogi_binary(tmp_path_factory):
 def run(cmd, **kwargs):
     """Run a command, returning the CompletedProcess with text output."""
     return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """A copy of the repository, as a fresh clone would have it."""
+    return Path(shutil.copytree(REPO, tmp_path / "repo", ignore=IGNORE))

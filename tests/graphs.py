@@ -1,4 +1,5 @@
 """Small graphs for the kernel tests: edge cases and random ones, written in the project's CSR format."""
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -44,8 +45,9 @@ def scipy_matrix(path, weighted=False):
     g = csr.read_csr(path)
     n = g.num_vertices
     data = np.asarray(g.weights, dtype=np.float64) if weighted else np.ones(g.num_edges)
-    return sp.csr_matrix((data, np.asarray(g.edges, dtype=np.int64), np.asarray(g.offsets, dtype=np.int64)),
-                         shape=(n, n))
+    return sp.csr_matrix(
+        (data, np.asarray(g.edges, dtype=np.int64), np.asarray(g.offsets, dtype=np.int64)), shape=(n, n)
+    )
 
 
 def numpy_pagerank(path, alpha=0.85, iterations=500):

@@ -33,13 +33,14 @@ class LocalHTTPServer:
         self.root = Path(root)
         self.requests: list[Seen] = []
         self.ignore_range = False
-        self._drops: dict[str, int] = {}        # path -> body bytes to send before dropping (once)
-        self._failures: dict[str, list] = {}    # path -> [status, times left]
+        self._drops: dict[str, int] = {}  # path -> body bytes to send before dropping (once)
+        self._failures: dict[str, list] = {}  # path -> [status, times left]
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="local-http", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="local-http", daemon=True
+        )
 
     @property
     def port(self) -> int:
@@ -131,11 +132,10 @@ def _handler_for(server: LocalHTTPServer):
             data = file.read_bytes()
             wanted = None if server.ignore_range else _parse_range(range_header, len(data))
             if wanted == "unsatisfiable":
-                return self._answer(416, {"Content-Range": f"bytes */{len(data)}", "Content-Length": 0},
-                                    range_header)
+                return self._answer(416, {"Content-Range": f"bytes */{len(data)}", "Content-Length": 0}, range_header)
             headers = {"Content-Type": "application/octet-stream", "Accept-Ranges": "bytes"}
             first, last = wanted if wanted else (0, len(data) - 1)
-            payload = data[first:last + 1]
+            payload = data[first : last + 1]
             headers["Content-Length"] = len(payload)
             if wanted:
                 headers["Content-Range"] = f"bytes {first}-{last}/{len(data)}"

@@ -72,8 +72,7 @@ def test_fetched_bytes_matches_brute_force(seed, edge_bytes):
 
 def test_raf_at_least_one_and_non_decreasing_in_alignment():
     offsets, edges = random_csr(2000, 200, 11)
-    table = amplification_table(offsets, edges, 8, roots=roots_with_edges(offsets, 3), alignments=ALIGNMENTS,
-                                name="g")
+    table = amplification_table(offsets, edges, 8, roots=roots_with_edges(offsets, 3), alignments=ALIGNMENTS, name="g")
     assert table["root"].nunique() == 3
     assert list(table.columns) == AMPLIFICATION_COLUMNS
     for _, per_root in table.groupby("root"):
@@ -107,8 +106,8 @@ def test_hand_example():
     # lists [0, 3), [3, 3) and [3, 20) of 8-byte edges: bytes [0, 24), nothing, [24, 160)
     offsets = np.array([0, 3, 3, 20], dtype=np.uint64)
     mask = np.array([True, True, True])
-    assert fetched_bytes(offsets, 8, mask, 32) == (160, 32 + 160)     # blocks {0} and {0..4}
-    assert fetched_bytes(offsets, 8, mask, 128) == (160, 128 + 256)   # {0} and {0, 1}
+    assert fetched_bytes(offsets, 8, mask, 32) == (160, 32 + 160)  # blocks {0} and {0..4}
+    assert fetched_bytes(offsets, 8, mask, 128) == (160, 128 + 256)  # {0} and {0, 1}
     assert fetched_bytes(offsets, 8, np.array([False, True, True]), 128) == (136, 256)
     # a vertex without out-edges never costs a block, even at an unaligned offset
     assert fetched_bytes(offsets, 8, np.array([False, True, False]), 32) == (0, 0)
@@ -132,8 +131,23 @@ def test_cli(tmp_path):
     roots = roots_with_edges(offsets, 3)
     (tmp_path / "roots.txt").write_text("".join(f"{r}\n" for r in roots))
     out = tmp_path / "amp" / "g.w8.csv"
-    cmd = [sys.executable, "-m", "model.amplification", "--graph", tmp_path / "g.csr", "--name", "g",
-           "--roots", tmp_path / "roots.txt", "--count", "2", "--alignments", "32,128,4096", "--out", out]
+    cmd = [
+        sys.executable,
+        "-m",
+        "model.amplification",
+        "--graph",
+        tmp_path / "g.csr",
+        "--name",
+        "g",
+        "--roots",
+        tmp_path / "roots.txt",
+        "--count",
+        "2",
+        "--alignments",
+        "32,128,4096",
+        "--out",
+        out,
+    ]
     res = subprocess.run([str(c) for c in cmd], cwd=REPO, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     table = pd.read_csv(out)
@@ -141,7 +155,8 @@ def test_cli(tmp_path):
     assert table["root"].tolist() == [roots[0]] * 3 + [roots[1]] * 3 and set(table["edge_bytes"]) == {8}
     expected = amplification_table(offsets, edges, 8, roots[:2], [32, 128, 4096], "g")
     pd.testing.assert_frame_equal(table, expected, check_dtype=False)
-    res = subprocess.run([str(c) for c in cmd[:-4] + ["--alignments", "32,x", "--out", out]], cwd=REPO,
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [str(c) for c in cmd[:-4] + ["--alignments", "32,x", "--out", out]], cwd=REPO, capture_output=True, text=True
+    )
     assert res.returncode == 2 and "--alignments" in res.stderr
     assert not table["raf"].isna().any()

@@ -1,4 +1,5 @@
 """Fresh and archived tables take the same path: collect -> pack -> restore gives back the same tables."""
+
 import json
 
 import pandas as pd
@@ -6,14 +7,22 @@ import pytest
 
 from emogi import archive, schema
 
-PROV = {"gpu": "NVIDIA Test GPU 80GB", "driver": "1.2.3", "cuda": "13.0", "commit": "abc", "date": "2026-01-02T03:04:05Z",
-        "link": "PCIe Gen5 x16", "command": "snakemake --cores all"}
+PROV = {
+    "gpu": "NVIDIA Test GPU 80GB",
+    "driver": "1.2.3",
+    "cuda": "13.0",
+    "commit": "abc",
+    "date": "2026-01-02T03:04:05Z",
+    "link": "PCIe Gen5 x16",
+    "command": "snakemake --cores all",
+}
 
 
 def synthetic_table(name, rows=3):
     """Rows with every column of `name` filled with placeholder values (this is test data, not a measurement)."""
-    return pd.DataFrame({c: [f"{c}{i}" if c in ("graph", "variant", "mode") else i for i in range(rows)]
-                         for c in schema.TABLES[name]})
+    return pd.DataFrame(
+        {c: [f"{c}{i}" if c in ("graph", "variant", "mode") else i for i in range(rows)] for c in schema.TABLES[name]}
+    )
 
 
 @pytest.fixture
@@ -103,6 +112,7 @@ def test_committed_archives_are_complete():
 def test_commit_comes_from_the_environment_where_set(monkeypatch):
     """A GPU machine gets a copy whose .git may be stale: $EMOGI_COMMIT names the real commit."""
     from emogi import provenance
+
     monkeypatch.delenv("EMOGI_COMMIT", raising=False)
     here = provenance.git_commit()
     if here == "unknown":

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emogi.datasets import bel
 from emogi.csr import GraphFormatError, read_csr, write_csr
+from emogi.datasets import bel
 from emogi.datasets.weights import csr_weights
 
 REPO = Path(__file__).resolve().parents[1]
@@ -19,9 +19,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------ the artifact's reader, written out in numpy
 
+
 def artifact_read(prefix: str):
     """What the artifact reads from `<prefix>.bel`: .col count is V + 1 (then vertex_count--), V + 1 offsets;
     .dst count E, E u64 ids; .val count E, E u32 weights. Trailing bytes are never looked at."""
+
     def words(path, dtype):
         raw = Path(path).read_bytes()
         count, _ignored = struct.unpack_from("<QQ", raw)
@@ -29,7 +31,7 @@ def artifact_read(prefix: str):
 
     vertex_count, col = words(prefix + ".bel.col", "<u8")
     vertex_count -= 1
-    offsets = col[:vertex_count + 1]
+    offsets = col[: vertex_count + 1]
     edge_count, dst = words(prefix + ".bel.dst", "<u8")
     weights = None
     if Path(prefix + ".bel.val").exists():
@@ -60,6 +62,7 @@ def undirected_graph():
 
 
 # ------------------------------------------------------------------ export: the artifact's semantics
+
 
 @pytest.mark.parametrize("index_bytes", [4, 8])
 def test_export_reads_back_with_artifact_semantics(tmp_path, index_bytes):
@@ -92,14 +95,28 @@ def test_export_accepts_artifact_style_prefix_and_drops_stale_weights(tmp_path):
 
 # ------------------------------------------------------------------ round trip
 
+
 @pytest.mark.parametrize("index_bytes,weighted", [(8, True), (4, True), (8, False)])
 def test_export_import_round_trip(tmp_path, index_bytes, weighted):
     offsets, edges = small_graph()
     weights = csr_weights(offsets, edges, seed=11) if weighted else None
     write_csr(tmp_path / "a.csr", offsets, edges, weights, directed=True)
     assert bel.main(["export", str(tmp_path / "a.csr"), "--out", str(tmp_path / "a")]) == 0
-    assert bel.main(["import", str(tmp_path / "a"), "--out", str(tmp_path / "b.csr"), "--meta",
-                     str(tmp_path / "b.json"), "--index-bytes", str(index_bytes)]) == 0
+    assert (
+        bel.main(
+            [
+                "import",
+                str(tmp_path / "a"),
+                "--out",
+                str(tmp_path / "b.csr"),
+                "--meta",
+                str(tmp_path / "b.json"),
+                "--index-bytes",
+                str(index_bytes),
+            ]
+        )
+        == 0
+    )
 
     b = read_csr(tmp_path / "b.csr", check_edges=True)
     assert b.index_bytes == index_bytes
@@ -120,8 +137,21 @@ def test_import_detects_undirected_and_generates_weights_from_seed(tmp_path):
     offsets, edges = undirected_graph()
     write_csr(tmp_path / "u.csr", offsets, edges)
     bel.export_bel(read_csr(tmp_path / "u.csr"), tmp_path / "u")
-    assert bel.main(["import", str(tmp_path / "u"), "--out", str(tmp_path / "u2.csr"),
-                     "--meta", str(tmp_path / "u2.json"), "--weights-seed", "5"]) == 0
+    assert (
+        bel.main(
+            [
+                "import",
+                str(tmp_path / "u"),
+                "--out",
+                str(tmp_path / "u2.csr"),
+                "--meta",
+                str(tmp_path / "u2.json"),
+                "--weights-seed",
+                "5",
+            ]
+        )
+        == 0
+    )
     g = read_csr(tmp_path / "u2.csr")
     assert not g.directed
     np.testing.assert_array_equal(g.weights, csr_weights(offsets, edges, seed=5))
@@ -144,6 +174,7 @@ def test_is_symmetric_counts_multiplicity():
 
 # ------------------------------------------------------------------ refusals
 
+
 def _header_only(path, count):
     Path(path).write_bytes(struct.pack("<QQ", count, 0))
 
@@ -154,8 +185,12 @@ def test_four_byte_import_refused_for_2_pow_32_vertices(tmp_path, capsys):
     _header_only(tmp_path / "huge.bel.dst", 0)
     with pytest.raises(GraphFormatError, match="do not fit 4-byte edges"):
         bel.read_bel(tmp_path / "huge", index_bytes=4)
-    assert bel.main(["import", str(tmp_path / "huge"), "--out", str(tmp_path / "h.csr"), "--index-bytes", "4",
-                     "--directed"]) == 1
+    assert (
+        bel.main(
+            ["import", str(tmp_path / "huge"), "--out", str(tmp_path / "h.csr"), "--index-bytes", "4", "--directed"]
+        )
+        == 1
+    )
     assert "error:" in capsys.readouterr().err and not (tmp_path / "h.csr").exists()
     # One vertex fewer fits: the same headers then fail only on the (missing) data.
     _header_only(tmp_path / "huge.bel.col", 2**32)
@@ -175,11 +210,14 @@ def test_col_header_holding_v_instead_of_v_plus_1_is_refused(tmp_path):
         bel.read_bel(tmp_path / "g")
 
 
-@pytest.mark.parametrize("damage,message", [
-    (lambda p: (p / "g.bel.dst").write_bytes((p / "g.bel.dst").read_bytes()[:-8]), "should have"),
-    (lambda p: (p / "g.bel.dst").unlink(), "missing"),
-    (lambda p: (p / "g.bel.val").write_bytes(struct.pack("<QQ", 1, 0) + bytes(4)), "counts 1 weights"),
-])
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        (lambda p: (p / "g.bel.dst").write_bytes((p / "g.bel.dst").read_bytes()[:-8]), "should have"),
+        (lambda p: (p / "g.bel.dst").unlink(), "missing"),
+        (lambda p: (p / "g.bel.val").write_bytes(struct.pack("<QQ", 1, 0) + bytes(4)), "counts 1 weights"),
+    ],
+)
 def test_damaged_files_are_refused(tmp_path, damage, message):
     offsets, edges = small_graph()
     write_csr(tmp_path / "g.csr", offsets, edges, csr_weights(offsets, edges, 1), directed=True)
@@ -195,8 +233,21 @@ def test_dataset_weights_win_over_a_seed(tmp_path):
     weights = csr_weights(offsets, edges, 1)
     write_csr(tmp_path / "g.csr", offsets, edges, weights, directed=True)
     bel.export_bel(read_csr(tmp_path / "g.csr"), tmp_path / "g")
-    assert bel.main(["import", str(tmp_path / "g"), "--out", str(tmp_path / "x.csr"), "--meta",
-                     str(tmp_path / "x.json"), "--weights-seed", "2"]) == 0
+    assert (
+        bel.main(
+            [
+                "import",
+                str(tmp_path / "g"),
+                "--out",
+                str(tmp_path / "x.csr"),
+                "--meta",
+                str(tmp_path / "x.json"),
+                "--weights-seed",
+                "2",
+            ]
+        )
+        == 0
+    )
     np.testing.assert_array_equal(read_csr(tmp_path / "x.csr").weights, weights)
     assert json.loads((tmp_path / "x.json").read_text())["weights"]["source"] == "dataset"
 
@@ -204,9 +255,25 @@ def test_dataset_weights_win_over_a_seed(tmp_path):
 def test_cli_runs_as_module(tmp_path):
     offsets, edges = undirected_graph()
     write_csr(tmp_path / "u.csr", offsets, edges)
-    done = subprocess.run([sys.executable, "-m", "emogi.datasets.bel", "export", str(tmp_path / "u.csr"),
-                           "--out", str(tmp_path / "u")], cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "emogi.datasets.bel", "export", str(tmp_path / "u.csr"), "--out", str(tmp_path / "u")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
-    done = subprocess.run([sys.executable, "-m", "emogi.datasets.bel", "import", str(tmp_path / "missing"),
-                           "--out", str(tmp_path / "x.csr")], cwd=REPO, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.bel",
+            "import",
+            str(tmp_path / "missing"),
+            "--out",
+            str(tmp_path / "x.csr"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1 and done.stderr.startswith("error:") and "missing.bel.col" in done.stderr

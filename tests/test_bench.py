@@ -1,6 +1,7 @@
 """The kernel benchmark (`snakemake bench`, workflow/rules/bench.smk and emogi.bench): its graphs made by the study's
 rules and equal to the in-memory generator, the plan of cells, the summary's rates and bytes, the refusals at
 start-up, and on a GPU one small end-to-end run whose every row is verified."""
+
 import json
 import os
 import re
@@ -14,10 +15,20 @@ import pytest
 from conftest import REPO, run
 from emogi import bench, csr, schema, workflow
 from emogi.datasets import generators, roots
-from test_workflow import snakemake, workdir  # noqa: F401, F811  (workdir: a fixture, a copy of the repository)
+from test_workflow import snakemake
 
-BENCH = {"graphs": ["kron:21", "urand:21"], "seed": 24, "widths": [8, 4], "algorithms": list(schema.ALGORITHMS),
-         "modes": list(schema.ALL_MODES), "variants": [], "roots": 2, "reps": 2, "warmup": 1, "profile": False}
+BENCH = {
+    "graphs": ["kron:21", "urand:21"],
+    "seed": 24,
+    "widths": [8, 4],
+    "algorithms": list(schema.ALGORITHMS),
+    "modes": list(schema.ALL_MODES),
+    "variants": [],
+    "roots": 2,
+    "reps": 2,
+    "warmup": 1,
+    "profile": False,
+}
 
 
 def bench_config(path, **bench_keys):
@@ -27,10 +38,17 @@ def bench_config(path, **bench_keys):
 
 # ---------------------------------------------------------------------------------------------- graphs
 
+
 def test_bench_graphs_are_made_by_the_studys_rules_and_equal_the_in_memory_generator(workdir):
     config = bench_config(workdir / "b.yaml", graphs=["kron:11"], seed=5, roots=2)
-    done = snakemake(workdir, "resources/graphs/kron11.w8.csr", "resources/graphs/kron11.w4.csr",
-                     "results/bench/roots/kron11.txt", "--configfile", config)
+    done = snakemake(
+        workdir,
+        "resources/graphs/kron11.w8.csr",
+        "resources/graphs/kron11.w4.csr",
+        "results/bench/roots/kron11.txt",
+        "--configfile",
+        config,
+    )
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     for rule in ("generate_graph", "narrow_graph", "bench_roots"):
         assert f"rule {rule}:" in done.stdout + done.stderr
@@ -46,8 +64,10 @@ def test_bench_graphs_are_made_by_the_studys_rules_and_equal_the_in_memory_gener
 
 def test_bench_graphs_are_study_graph_specs():
     specs = bench.graph_specs(BENCH, {"kron23": {"source": "generator", "generator": "kron", "scale": 23}})
-    assert specs == {name: {"source": "generator", "generator": kind, "scale": 21, "edge_factor": 16, "seed": 24,
-                            "weights_seed": 24} for name, kind in (("kron21", "kron"), ("urand21", "urand"))}
+    assert specs == {
+        name: {"source": "generator", "generator": kind, "scale": 21, "edge_factor": 16, "seed": 24, "weights_seed": 24}
+        for name, kind in (("kron21", "kron"), ("urand21", "urand"))
+    }
     # a study graph that is the same GAP graph is made once, for both
     same = {"urand21": {"generator": "urand", "scale": 21, "seed": 24, "weights_seed": 24, "paper": "GU"}}
     assert list(bench.graph_specs(BENCH, same)) == ["kron21"]
@@ -57,9 +77,15 @@ def test_bench_graphs_are_study_graph_specs():
 
 # ---------------------------------------------------------------------------------------------- the plan
 
+
 def test_cells_follow_the_table_order_graph_width_algorithm():
-    assert bench.cells(BENCH)[:5] == [("bfs", "kron21", 8), ("sssp", "kron21", 8), ("cc", "kron21", 8),
-                                      ("pagerank", "kron21", 8), ("bfs", "kron21", 4)]
+    assert bench.cells(BENCH)[:5] == [
+        ("bfs", "kron21", 8),
+        ("sssp", "kron21", 8),
+        ("cc", "kron21", 8),
+        ("pagerank", "kron21", 8),
+        ("bfs", "kron21", 4),
+    ]
     assert len(bench.cells(BENCH)) == 16
     assert bench.run_parts(BENCH)[-1] == "results/bench/runs/pagerank.urand21.w4.csv"
     assert bench.profile_parts(BENCH) == []
@@ -69,17 +95,24 @@ def test_cells_follow_the_table_order_graph_width_algorithm():
     assert bench.host_modes(schema.ALL_MODES) == ["zerocopy", "zerocopy-pinned", "zerocopy-registered", "auto"]
     variants = bench.variants_by_algorithm(["bfs", "cc"], "merged-aligned,afforest")
     assert bench.run_args(variants, "bfs", "g.csr", "g", bench.roots_file("bfs", "g")) == (
-        "--algorithm bfs --graph g.csr --name g --variants merged-aligned --roots-file results/bench/roots/g.txt")
+        "--algorithm bfs --graph g.csr --name g --variants merged-aligned --roots-file results/bench/roots/g.txt"
+    )
     assert bench.run_args(variants, "cc", "g.csr", "g", bench.roots_file("cc", "g")).endswith(
-        "--variants merged-aligned,afforest")  # CC and PageRank start from no root
+        "--variants merged-aligned,afforest"
+    )  # CC and PageRank start from no root
 
 
 def test_named_variants_go_to_the_algorithms_that_have_them():
-    assert bench.variants_by_algorithm(["bfs", "cc"], "") == {"bfs": schema.VARIANTS_OF["bfs"],
-                                                              "cc": schema.VARIANTS_OF["cc"]}
+    assert bench.variants_by_algorithm(["bfs", "cc"], "") == {
+        "bfs": schema.VARIANTS_OF["bfs"],
+        "cc": schema.VARIANTS_OF["cc"],
+    }
     picked = bench.variants_by_algorithm(["bfs", "cc", "pagerank"], "merged-aligned,afforest,gauss-seidel")
-    assert picked == {"bfs": ("merged-aligned",), "cc": ("merged-aligned", "afforest"),
-                      "pagerank": ("merged-aligned", "gauss-seidel")}
+    assert picked == {
+        "bfs": ("merged-aligned",),
+        "cc": ("merged-aligned", "afforest"),
+        "pagerank": ("merged-aligned", "gauss-seidel"),
+    }
     with pytest.raises(ValueError, match=re.escape("no chosen algorithm has variant(s) afforest")):
         bench.variants_by_algorithm(["bfs"], "naive,afforest")
     with pytest.raises(ValueError, match="applies to bfs, sssp"):
@@ -94,8 +127,13 @@ def test_the_plan_times_every_cell_in_one_gpu_job_per_algorithm_graph_and_width(
     assert jobs["bench_run"] == "16" and jobs["bench_link"] == "1" and jobs["bench"] == "1"
     assert "generate_graph" in jobs and "narrow_graph" in jobs and "bench_profile" not in jobs
     assert "/tmp/emogi" not in out  # W is measured into results/bench/link.csv
-    assert ("--algorithm cc --graph resources/graphs/urand21.w4.csr --name urand21 --variants "
-            + ",".join(schema.VARIANTS_OF["cc"]) + " --modes " + ",".join(schema.ALL_MODES) + " --reps 2") in out
+    assert (
+        "--algorithm cc --graph resources/graphs/urand21.w4.csr --name urand21 --variants "
+        + ",".join(schema.VARIANTS_OF["cc"])
+        + " --modes "
+        + ",".join(schema.ALL_MODES)
+        + " --reps 2"
+    ) in out
     assert "--roots-file results/bench/roots/kron21.txt" in out
 
 
@@ -135,29 +173,53 @@ def test_bench_without_a_gpu_refuses_before_building_anything(workdir, tmp_path)
 
 # ---------------------------------------------------------------------------------------------- the numbers
 
+
 def test_summary_counts_weights_for_sssp_only():
-    runs = pd.DataFrame({"algorithm": ["bfs", "bfs", "bfs", "sssp"], "graph": "g", "edge_bytes": [8, 8, 8, 4],
-                         "variant": "merged", "mode": "zerocopy", "time_ms": [10.0, 30.0, 20.0, 10.0],
-                         "edges_traversed": [1e6, 1e6, 1e6, 2e6]})
+    runs = pd.DataFrame(
+        {
+            "algorithm": ["bfs", "bfs", "bfs", "sssp"],
+            "graph": "g",
+            "edge_bytes": [8, 8, 8, 4],
+            "variant": "merged",
+            "mode": "zerocopy",
+            "time_ms": [10.0, 30.0, 20.0, 10.0],
+            "edges_traversed": [1e6, 1e6, 1e6, 2e6],
+        }
+    )
     s = bench.summarise(runs, w_gbps=1.0).set_index("algorithm")
     assert s.loc["bfs", "runs"] == 3 and s.loc["bfs", "median_ms"] == 20.0
     assert (s.loc["bfs", "min_ms"], s.loc["bfs", "max_ms"]) == (10.0, 30.0)
     assert s.loc["bfs", "edges_per_s"] == pytest.approx(5e7)
-    assert s.loc["bfs", "gbps"] == pytest.approx(0.4)          # 8 B per edge
+    assert s.loc["bfs", "gbps"] == pytest.approx(0.4)  # 8 B per edge
     assert s.loc["sssp", "gbps"] == pytest.approx(2e8 * 8 / 1e9)  # 4 B id + 4 B weight
     assert s.loc["sssp", "fraction_of_w"] == pytest.approx(1.6)
 
 
 def test_fetched_ratio_joins_the_profile_root_by_root():
     # BFS: two roots whose lists need 8 and 16 MB; CC: no root (empty in both tables)
-    runs = pd.DataFrame({"algorithm": ["bfs"] * 4 + ["cc"] * 2, "graph": "g", "edge_bytes": 8,
-                         "variant": "merged-aligned", "mode": "zerocopy", "root": [1, 1, 2, 2, np.nan, np.nan],
-                         "time_ms": [1.0, 3.0, 2.0, 2.0, 4.0, 4.0],
-                         "edges_traversed": [1e6, 1e6, 2e6, 2e6, 5e6, 5e6]})
-    profile = pd.DataFrame({"algorithm": ["bfs", "bfs", "cc"], "graph": "g", "edge_bytes": 8,
-                            "variant": "merged-aligned", "mode": "zerocopy",
-                            "root": pd.array([1, 2, None], dtype="Int64"),
-                            "sysmem_read_sectors": [0.25e6 * 1.5, 0.5e6 * 1.0, 1.25e6 * 1.2]})
+    runs = pd.DataFrame(
+        {
+            "algorithm": ["bfs"] * 4 + ["cc"] * 2,
+            "graph": "g",
+            "edge_bytes": 8,
+            "variant": "merged-aligned",
+            "mode": "zerocopy",
+            "root": [1, 1, 2, 2, np.nan, np.nan],
+            "time_ms": [1.0, 3.0, 2.0, 2.0, 4.0, 4.0],
+            "edges_traversed": [1e6, 1e6, 2e6, 2e6, 5e6, 5e6],
+        }
+    )
+    profile = pd.DataFrame(
+        {
+            "algorithm": ["bfs", "bfs", "cc"],
+            "graph": "g",
+            "edge_bytes": 8,
+            "variant": "merged-aligned",
+            "mode": "zerocopy",
+            "root": pd.array([1, 2, None], dtype="Int64"),
+            "sysmem_read_sectors": [0.25e6 * 1.5, 0.5e6 * 1.0, 1.25e6 * 1.2],
+        }
+    )
     s = bench.summarise(runs, w_gbps=10.0, profile=profile).set_index("algorithm")
     assert s.loc["bfs", "fetched_ratio"] == pytest.approx((12e6 + 16e6) / 24e6)  # summed over the roots
     assert s.loc["cc", "fetched_ratio"] == pytest.approx(1.2)
@@ -167,30 +229,71 @@ def test_fetched_ratio_joins_the_profile_root_by_root():
 
 
 def test_link_limit_is_the_best_median_pinned_upload():
-    link = pd.DataFrame({"direction": ["h2d"] * 4 + ["d2h", "h2d"], "size_bytes": [1, 1, 1, 2, 2, 2],
-                         "host_memory": ["pinned"] * 5 + ["pageable"], "gbps": [50.0, 52.0, 51.0, 53.0, 90.0, 99.0]})
+    link = pd.DataFrame(
+        {
+            "direction": ["h2d"] * 4 + ["d2h", "h2d"],
+            "size_bytes": [1, 1, 1, 2, 2, 2],
+            "host_memory": ["pinned"] * 5 + ["pageable"],
+            "gbps": [50.0, 52.0, 51.0, 53.0, 90.0, 99.0],
+        }
+    )
     assert bench.link_limit(link) == 53.0
     with pytest.raises(ValueError, match="no pinned host-to-device rows"):
         bench.link_limit(link[link["host_memory"] == "pageable"])
 
 
 def test_summary_gathers_the_cells_and_prints_the_table(tmp_path):
-    cell = {"gpu": "H", "driver": "d", "cuda": "c", "commit": "x", "date": "t", "graph": "kron10", "edge_bytes": 8,
-            "variant": "merged-aligned"}
+    cell = {
+        "gpu": "H",
+        "driver": "d",
+        "cuda": "c",
+        "commit": "x",
+        "date": "t",
+        "graph": "kron10",
+        "edge_bytes": 8,
+        "variant": "merged-aligned",
+    }
     parts = []
     for algorithm, root in (("bfs", 3), ("cc", None)):
         parts.append(tmp_path / f"{algorithm}.csv")
-        pd.DataFrame({**cell, "algorithm": algorithm, "mode": ["zerocopy", "uvm"], "root": root, "time_ms": [1.0, 2.0],
-                      "edges_traversed": 1e6, "verified": True}).to_csv(parts[-1], index=False)
+        pd.DataFrame(
+            {
+                **cell,
+                "algorithm": algorithm,
+                "mode": ["zerocopy", "uvm"],
+                "root": root,
+                "time_ms": [1.0, 2.0],
+                "edges_traversed": 1e6,
+                "verified": True,
+            }
+        ).to_csv(parts[-1], index=False)
     link = pd.DataFrame({"direction": "h2d", "host_memory": "pinned", "size_bytes": [1, 2], "gbps": [40.0, 50.0]})
     link.to_csv(tmp_path / "link.csv", index=False)
     (tmp_path / "provenance.json").write_text(json.dumps({"gpu": "H", "loads_in_flight": 4}))
     profile = tmp_path / "profile.csv"
-    pd.DataFrame({**cell, "algorithm": "bfs", "mode": ["zerocopy"], "root": [3],
-                  "sysmem_read_sectors": [0.25e6 * 1.1]}).to_csv(profile, index=False)
+    pd.DataFrame(
+        {**cell, "algorithm": "bfs", "mode": ["zerocopy"], "root": [3], "sysmem_read_sectors": [0.25e6 * 1.1]}
+    ).to_csv(profile, index=False)
     out = tmp_path / "out"
-    done = run([sys.executable, "-m", "emogi.bench", "summary", "--runs", *parts, "--link", tmp_path / "link.csv",
-                "--provenance", tmp_path / "provenance.json", "--profiles", profile, "--out-dir", out], cwd=REPO)
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.bench",
+            "summary",
+            "--runs",
+            *parts,
+            "--link",
+            tmp_path / "link.csv",
+            "--provenance",
+            tmp_path / "provenance.json",
+            "--profiles",
+            profile,
+            "--out-dir",
+            out,
+        ],
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     assert "link limit W = 50.0 GB/s" in done.stderr and "fraction_of_w" in done.stdout
     runs, summary = pd.read_csv(out / "runs.csv"), pd.read_csv(out / "summary.csv")
@@ -205,10 +308,12 @@ def test_summary_gathers_the_cells_and_prints_the_table(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- on a GPU
 
+
 @pytest.mark.gpu
 def test_bench_end_to_end(emogi_binary, workdir):
-    config = bench_config(workdir / "b.yaml", binary=str(emogi_binary), graphs=["kron:10", "urand:10"],
-                          widths=[8, 4], roots=1, reps=1)
+    config = bench_config(
+        workdir / "b.yaml", binary=str(emogi_binary), graphs=["kron:10", "urand:10"], widths=[8, 4], roots=1, reps=1
+    )
     done = snakemake(workdir, "bench", "--configfile", config)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     out = workdir / "results" / "bench"
@@ -225,8 +330,17 @@ def test_bench_end_to_end(emogi_binary, workdir):
 @pytest.mark.gpu
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_bench_profile_counts_the_bytes_fetched(emogi_binary, workdir):
-    config = bench_config(workdir / "b.yaml", binary=str(emogi_binary), graphs=["kron:12"], widths=[8], roots=1,
-                          reps=1, modes=["device", "zerocopy"], variants=["merged-aligned"], profile=True)
+    config = bench_config(
+        workdir / "b.yaml",
+        binary=str(emogi_binary),
+        graphs=["kron:12"],
+        widths=[8],
+        roots=1,
+        reps=1,
+        modes=["device", "zerocopy"],
+        variants=["merged-aligned"],
+        profile=True,
+    )
     done = snakemake(workdir, "bench", "--configfile", config)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     out = workdir / "results" / "bench"

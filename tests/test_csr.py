@@ -19,18 +19,31 @@ REPO = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------ the spec, written out independently
 
+
 def _pad4k(b: bytes) -> bytes:
     return b + bytes(-len(b) % 4096)
 
 
-def spec_bytes(offsets, edges, index_bytes, weights=None, directed=False, *, magic=b"EMOGICSR", version=1,
-               flags=None, checksum=None, num_vertices=None, num_edges=None) -> bytes:
+def spec_bytes(
+    offsets,
+    edges,
+    index_bytes,
+    weights=None,
+    directed=False,
+    *,
+    magic=b"EMOGICSR",
+    version=1,
+    flags=None,
+    checksum=None,
+    num_vertices=None,
+    num_edges=None,
+) -> bytes:
     """A graph file assembled field by field from the spec's tables (no code from emogi.csr)."""
     offsets, edges = [int(x) for x in offsets], [int(x) for x in edges]
-    body = _pad4k(struct.pack(f"<{len(offsets)}Q", *offsets))               # offsets at 4096
+    body = _pad4k(struct.pack(f"<{len(offsets)}Q", *offsets))  # offsets at 4096
     edge_bytes = struct.pack(f"<{len(edges)}{'I' if index_bytes == 4 else 'Q'}", *edges)
     if weights is None:
-        body += edge_bytes                                                   # the file ends with the edges
+        body += edge_bytes  # the file ends with the edges
     else:
         body += _pad4k(edge_bytes) + struct.pack(f"<{len(weights)}I", *[int(w) for w in weights])
     if flags is None:
@@ -39,8 +52,9 @@ def spec_bytes(offsets, edges, index_bytes, weights=None, directed=False, *, mag
         checksum = xxhash.xxh3_64_intdigest(body, seed=0)
     nv = len(offsets) - 1 if num_vertices is None else num_vertices
     ne = len(edges) if num_edges is None else num_edges
-    head = (magic + struct.pack("<IIII", version, flags, index_bytes, 0)
-            + struct.pack("<QQQ", nv, ne, checksum) + bytes(16))
+    head = (
+        magic + struct.pack("<IIII", version, flags, index_bytes, 0) + struct.pack("<QQQ", nv, ne, checksum) + bytes(16)
+    )
     assert len(head) == 64
     return head + bytes(4096 - 64) + body
 
@@ -61,6 +75,7 @@ def write_bytes(path, data):
 
 
 # ------------------------------------------------------------------ round trip and byte layout
+
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
 @pytest.mark.parametrize("with_weights", [False, True])
@@ -111,9 +126,17 @@ def test_hand_written_file_is_read(tmp_path):
 
     d = describe(g)
     assert d == {
-        "num_vertices": 4, "num_edges": 3, "index_bytes": 4, "directed": True, "has_weights": True,
-        "isolated_vertices": 2, "max_degree": 2, "avg_degree_nonisolated": 1.5, "edge_list_bytes": 12,
-        "file_bytes": len(data), "checksum": f"{xxhash.xxh3_64_intdigest(data[4096:]):016x}",
+        "num_vertices": 4,
+        "num_edges": 3,
+        "index_bytes": 4,
+        "directed": True,
+        "has_weights": True,
+        "isolated_vertices": 2,
+        "max_degree": 2,
+        "avg_degree_nonisolated": 1.5,
+        "edge_list_bytes": 12,
+        "file_bytes": len(data),
+        "checksum": f"{xxhash.xxh3_64_intdigest(data[4096:]):016x}",
     }
     # The in-memory graph (no file behind it) describes to the same checksum.
     assert describe(CSRGraph(np.array(g.offsets), np.array(g.edges), np.array(g.weights), True)) == d
@@ -146,6 +169,7 @@ def test_chunked_streaming(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ rejections
 
+
 def test_truncated(tmp_path):
     data = spec_bytes([0, 1, 2], [1, 0], 8)
     short = write_bytes(tmp_path / "short.csr", data[:-1])
@@ -171,10 +195,13 @@ def test_wrong_magic(tmp_path):
         read_csr(text)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"version": 2}, "unknown version 2"),
-    ({"flags": 4}, "unknown flag"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"version": 2}, "unknown version 2"),
+        ({"flags": 4}, "unknown flag"),
+    ],
+)
 def test_unknown_version_or_flag(tmp_path, kwargs, message):
     path = write_bytes(tmp_path / "v.csr", spec_bytes([0, 1, 2], [1, 0], 8, **kwargs))
     with pytest.raises(GraphFormatError, match=message):
@@ -204,11 +231,14 @@ def test_flipped_payload_byte(tmp_path):
     read_csr(path, verify_checksum=False)  # structure is still fine; only the checksum notices
 
 
-@pytest.mark.parametrize("offsets, message", [
-    ([1, 1, 2], r"offsets\[0\] = 1"),
-    ([0, 2, 1], "decrease at vertex 1"),
-    ([0, 1, 1], r"offsets\[V\] = 1, must equal E = 2"),
-])
+@pytest.mark.parametrize(
+    "offsets, message",
+    [
+        ([1, 1, 2], r"offsets\[0\] = 1"),
+        ([0, 2, 1], "decrease at vertex 1"),
+        ([0, 1, 1], r"offsets\[V\] = 1, must equal E = 2"),
+    ],
+)
 def test_bad_offsets(tmp_path, offsets, message):
     # Valid checksum and sizes, so the structural check is what has to catch it.
     path = write_bytes(tmp_path / "o.csr", spec_bytes(offsets, [1, 0], 8))
@@ -225,16 +255,20 @@ def test_edge_id_out_of_range(tmp_path):
 
 # ------------------------------------------------------------------ writer safety
 
+
 def _leftovers(folder):
     return sorted(p.name for p in Path(folder).iterdir())
 
 
-@pytest.mark.parametrize("offsets, edges", [
-    (np.array([0, 2, 1], np.uint64), np.array([1, 0], np.uint64)),     # decreasing offsets
-    (np.array([0, 1, 3], np.uint64), np.array([1, 0], np.uint64)),     # does not end at E
-    (np.array([0, 1, 2], np.uint64), np.array([1, 0], np.int64)),      # signed ids: no width
-    (np.array([0, 1, 2], np.uint64), np.array([1, 5], np.uint32)),     # id >= V
-])
+@pytest.mark.parametrize(
+    "offsets, edges",
+    [
+        (np.array([0, 2, 1], np.uint64), np.array([1, 0], np.uint64)),  # decreasing offsets
+        (np.array([0, 1, 3], np.uint64), np.array([1, 0], np.uint64)),  # does not end at E
+        (np.array([0, 1, 2], np.uint64), np.array([1, 0], np.int64)),  # signed ids: no width
+        (np.array([0, 1, 2], np.uint64), np.array([1, 5], np.uint32)),  # id >= V
+    ],
+)
 def test_invalid_input_writes_nothing(tmp_path, offsets, edges):
     with pytest.raises(GraphFormatError):
         write_csr(tmp_path / "g.csr", offsets, edges)
@@ -269,6 +303,7 @@ def test_failure_during_write_removes_temp(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ narrowing
 
+
 def test_narrow(tmp_path):
     offsets, edges = random_graph(np.random.default_rng(3), 300, 8)
     write_csr(tmp_path / "w8.csr", offsets, edges)
@@ -292,9 +327,11 @@ def test_narrow_refuses_2_to_the_32_vertices():
 
 # ------------------------------------------------------------------ CLI
 
+
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "emogi.csr", *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "emogi.csr", *map(str, args)], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cli_info_verify_narrow(tmp_path):
@@ -332,6 +369,7 @@ def test_cli_info_verify_narrow(tmp_path):
 def test_cli_reports_expected_failures_in_one_line(tmp_path, capsys):
     """emogi.cli.exit_status: a bad input is 'error: ...' and status 1; a bug still raises."""
     from emogi.cli import exit_status
+
     (tmp_path / "bad.csr").write_bytes(b"not a graph")
     assert csr.main(["verify", str(tmp_path / "bad.csr")]) == 1
     err = capsys.readouterr().err

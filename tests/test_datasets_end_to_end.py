@@ -21,14 +21,15 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-
-from emogi.datasets import bel, law
-from emogi.csr import read_csr, write_csr
-from emogi.datasets.weights import HIGH, LOW, csr_weights
-from local_http import LocalHTTPServer
 from test_law import assert_matches_the_bindings
 from test_suitesparse import assert_same_graph, lower_triangle, make_archive, mm_text, scipy_reference
-from test_workflow import IGNORE, snakemake
+
+from conftest import IGNORE
+from emogi.csr import read_csr, write_csr
+from emogi.datasets import bel, law
+from emogi.datasets.weights import HIGH, LOW, csr_weights
+from local_http import LocalHTTPServer
+from test_workflow import snakemake
 
 REPO = Path(__file__).resolve().parents[1]
 LAW_DATA = REPO / "tests" / "data" / "law-cnr-2000"
@@ -73,8 +74,12 @@ def repo_copy(tmp: Path) -> Path:
 def targets(names) -> list[str]:
     out = []
     for name in names:
-        out += [f"resources/graphs/{name}.w8.csr", f"resources/graphs/{name}.w8.json",
-                f"resources/graphs/{name}.w4.csr", f"results/roots/{name}.txt"]
+        out += [
+            f"resources/graphs/{name}.w8.csr",
+            f"resources/graphs/{name}.w8.json",
+            f"resources/graphs/{name}.w4.csr",
+            f"results/roots/{name}.txt",
+        ]
     return out + TABLE2
 
 
@@ -86,12 +91,16 @@ def write_config(workdir: Path, name: str, graphs: dict) -> str:
 
 # ------------------------------------------------------------------ the served files and their references
 
+
 def suitesparse_archive(www: Path):
     """An FS-like archive (pattern, symmetric: weights generated) with an auxiliary file before the matrix."""
     rows, cols = lower_triangle(SS_N, 1500, diagonal=4, seed=11)
-    members = {f"{SS_NAME}/{SS_NAME}_nodeid.mtx": mm_text("integer", "general", 3, [0, 1, 2], [0, 0, 0],
-                                                          np.array([5, 6, 7]), ncols=1),
-               f"{SS_NAME}/{SS_NAME}.mtx": mm_text("pattern", "symmetric", SS_N, rows, cols)}
+    members = {
+        f"{SS_NAME}/{SS_NAME}_nodeid.mtx": mm_text(
+            "integer", "general", 3, [0, 1, 2], [0, 0, 0], np.array([5, 6, 7]), ncols=1
+        ),
+        f"{SS_NAME}/{SS_NAME}.mtx": mm_text("pattern", "symmetric", SS_N, rows, cols),
+    }
     archive = make_archive(www / f"{SS_NAME}.tar.gz", members)
     return archive, scipy_reference(SS_N, rows, cols, np.ones(len(rows), dtype=np.int64), symmetric=True)
 
@@ -124,20 +133,30 @@ def world(tmp_path_factory):
     (www / "bad.tar.gz").write_bytes(archive.read_bytes())  # served as is; the catalog records a wrong sha256
     prefix, bel_graph = bel_source(tmp / "bel")
     with LocalHTTPServer(www) as server:
-        catalog = {"datasets": {
-            SS_NAME: served(server, www, archive.name),
-            "cnr-2000": {"files": [served(server, www, f"law/{name}") for name in LAW_FILES]},
-            "bad": {**served(server, www, "bad.tar.gz"), "sha256": "0" * 64},
-        }}
+        catalog = {
+            "datasets": {
+                SS_NAME: served(server, www, archive.name),
+                "cnr-2000": {"files": [served(server, www, f"law/{name}") for name in LAW_FILES]},
+                "bad": {**served(server, www, "bad.tar.gz"), "sha256": "0" * 64},
+            }
+        }
         (workdir / "config" / "datasets_catalog.yaml").write_text(yaml.safe_dump(catalog))
-        graphs = {"FS_tiny": {"source": "suitesparse", "catalog": SS_NAME, "paper": "FS",
-                              "weights_seed": SEEDS["FS_tiny"]},
-                  "SK_cnr": {"source": "law", "catalog": "cnr-2000", "paper": "SK", "weights_seed": SEEDS["SK_cnr"]},
-                  "BEL_small": {"source": "bel", "prefix": str(prefix), "weights_seed": SEEDS["BEL_small"]}}
+        graphs = {
+            "FS_tiny": {"source": "suitesparse", "catalog": SS_NAME, "paper": "FS", "weights_seed": SEEDS["FS_tiny"]},
+            "SK_cnr": {"source": "law", "catalog": "cnr-2000", "paper": "SK", "weights_seed": SEEDS["SK_cnr"]},
+            "BEL_small": {"source": "bel", "prefix": str(prefix), "weights_seed": SEEDS["BEL_small"]},
+        }
         if WEBGRAPH_MISSING:
             del graphs["SK_cnr"]
-        yield {"workdir": workdir, "server": server, "catalog": catalog["datasets"], "graphs": graphs,
-               "ss_ref": ss_ref, "bel_graph": bel_graph, "bel_prefix": prefix}
+        yield {
+            "workdir": workdir,
+            "server": server,
+            "catalog": catalog["datasets"],
+            "graphs": graphs,
+            "ss_ref": ss_ref,
+            "bel_graph": bel_graph,
+            "bel_prefix": prefix,
+        }
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +180,7 @@ def meta(workdir: Path, name: str, width: int = 8) -> dict:
 
 
 # ------------------------------------------------------------------ the run
+
 
 def test_every_target_is_made_and_a_second_run_has_nothing_to_do(world, runs):
     workdir = world["workdir"]
@@ -201,6 +221,7 @@ def test_narrow_copies_and_roots(world, runs):
 
 
 # ------------------------------------------------------------------ each source against its reference
+
 
 def test_suitesparse_graph_matches_scipy(world, runs):
     workdir, ref = world["workdir"], world["ss_ref"]
@@ -246,8 +267,7 @@ def test_bel_graph_is_the_exported_one(world, runs):
     info = meta(workdir, "BEL_small")
     assert info["source"]["format"] == "emogi-bel"
     assert info["source"]["directedness"] == "detected: edge list symmetry"
-    assert sorted(Path(f).name for f in info["source"]["files"]) == ["small.bel.col", "small.bel.dst",
-                                                                     "small.bel.val"]
+    assert sorted(Path(f).name for f in info["source"]["files"]) == ["small.bel.col", "small.bel.dst", "small.bel.val"]
     assert info["weights"]["source"] == "dataset"
     assert info["checksum"] == f"{source.header.checksum:016x}"  # same payload, byte for byte
 
@@ -271,11 +291,11 @@ def test_table2_sets_each_graph_beside_its_paper_dataset(world, runs):
 
 # ------------------------------------------------------------------ a wrong checksum
 
+
 def test_wrong_checksum_fails_naming_dataset_and_url(world, runs):
     workdir, record = world["workdir"], world["catalog"]["bad"]
     config = write_config(workdir, "bad.yaml", {"BAD": {"source": "suitesparse", "catalog": "bad"}})
-    done = snakemake(workdir, "--configfile", config, "--replace-workflow-config",
-                     "resources/graphs/BAD.w8.csr")
+    done = snakemake(workdir, "--configfile", config, "--replace-workflow-config", "resources/graphs/BAD.w8.csr")
     output = done.stdout + done.stderr
     assert done.returncode != 0, output[-3000:]
     # snakemake names the failed job (its wildcards and command line); the download's own message is in its log

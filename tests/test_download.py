@@ -1,4 +1,5 @@
 """emogi.datasets.download against a local HTTP server: complete, interrupted and resumed, corrupt, missing, flaky."""
+
 import hashlib
 import shutil
 import socket
@@ -42,8 +43,14 @@ def lines(capture):
 def test_law_files_download_complete_and_verified(server, www, tmp_path, capsys):
     for name in ("cnr-2000.properties", "cnr-2000.graph"):
         src = www / "law" / name
-        out = dl.download(server.url(f"law/{name}"), tmp_path / "dl" / name, sha(src), src.stat().st_size,
-                          dataset="law-cnr-2000", **FAST)
+        out = dl.download(
+            server.url(f"law/{name}"),
+            tmp_path / "dl" / name,
+            sha(src),
+            src.stat().st_size,
+            dataset="law-cnr-2000",
+            **FAST,
+        )
         assert out.read_bytes() == src.read_bytes()
         assert not dl.part_path(out).exists()
     assert "[download law-cnr-2000]" in lines(capsys)  # progress and completion on stderr
@@ -171,12 +178,42 @@ def test_check_reachable(server, www):
 def test_cli(server, www, tmp_path):
     src = www / "law" / "cnr-2000.properties"
     out = tmp_path / "p"
-    ok = run([sys.executable, "-m", "emogi.datasets.download", "--url", server.url("law/cnr-2000.properties"),
-              "--sha256", sha(src), "--size", src.stat().st_size, "--out", out, "--dataset", "law-cnr-2000"], cwd=REPO)
+    ok = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.download",
+            "--url",
+            server.url("law/cnr-2000.properties"),
+            "--sha256",
+            sha(src),
+            "--size",
+            src.stat().st_size,
+            "--out",
+            out,
+            "--dataset",
+            "law-cnr-2000",
+        ],
+        cwd=REPO,
+    )
     assert ok.returncode == 0, ok.stderr
     assert out.read_bytes() == src.read_bytes()
-    missing = run([sys.executable, "-m", "emogi.datasets.download", "--url", server.url("nope"), "--sha256", "0" * 64,
-                   "--out", tmp_path / "n", "--dataset", "GAP-urand"], cwd=REPO)
+    missing = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.download",
+            "--url",
+            server.url("nope"),
+            "--sha256",
+            "0" * 64,
+            "--out",
+            tmp_path / "n",
+            "--dataset",
+            "GAP-urand",
+        ],
+        cwd=REPO,
+    )
     assert missing.returncode == 1
     assert missing.stderr.startswith("error: dataset GAP-urand: HTTP 404")
 
@@ -184,14 +221,41 @@ def test_cli(server, www, tmp_path):
 def test_cli_reads_url_and_checksum_from_a_catalog(server, www, tmp_path):
     src = www / "blob.bin"
     catalog = tmp_path / "catalog.yaml"
-    catalog.write_text(yaml.safe_dump({"datasets": {"blob": {"url": server.url("blob.bin"), "sha256": sha(src),
-                                                             "size": src.stat().st_size}}}))
-    done = run([sys.executable, "-m", "emogi.datasets.download", "--catalog", catalog, "--dataset", "blob",
-                "--out", tmp_path / "b"], cwd=REPO)
+    catalog.write_text(
+        yaml.safe_dump(
+            {"datasets": {"blob": {"url": server.url("blob.bin"), "sha256": sha(src), "size": src.stat().st_size}}}
+        )
+    )
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.download",
+            "--catalog",
+            catalog,
+            "--dataset",
+            "blob",
+            "--out",
+            tmp_path / "b",
+        ],
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "b").read_bytes() == src.read_bytes()
-    unknown = run([sys.executable, "-m", "emogi.datasets.download", "--catalog", catalog, "--dataset", "nope",
-                   "--out", tmp_path / "n"], cwd=REPO)
+    unknown = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.download",
+            "--catalog",
+            catalog,
+            "--dataset",
+            "nope",
+            "--out",
+            tmp_path / "n",
+        ],
+        cwd=REPO,
+    )
     assert unknown.returncode == 1 and "nope is not in" in unknown.stderr
 
 
@@ -201,8 +265,9 @@ def test_repository_catalog_entries_are_complete():
     assert set(datasets) == {"GAP-kron", "GAP-urand", "com-Friendster", "MOLIERE_2016"}
     for name, entry in law.items():  # WebGraph BV files from LAW: graph, properties and offsets
         urls = [f["url"] for f in entry["files"]]
-        assert urls == [f"http://data.law.di.unimi.it/webdata/{name}/{name}.{ext}"
-                        for ext in ("graph", "properties", "offsets")]
+        assert urls == [
+            f"http://data.law.di.unimi.it/webdata/{name}/{name}.{ext}" for ext in ("graph", "properties", "offsets")
+        ]
         assert all(f["sha256"] is None or len(f["sha256"]) == 64 for f in entry["files"])
         assert entry["directed"] is True and entry["weights"] == "generated"
     for name, entry in datasets.items():

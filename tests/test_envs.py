@@ -5,8 +5,8 @@ a virtualenv with pip from its file's package list (conda names mapped to PyPI n
 every module or script its rules run is imported there, with the repository on PYTHONPATH as the workflow sets
 it. Imports inside functions (the report's typst, law's webgraph) are checked too: the package must be there.
 """
+
 import ast
-import importlib.util
 import json
 import os
 import platform
@@ -35,6 +35,7 @@ NOT_PIP = {
     "cuda-nvcc": "CUDA toolkit wheels are large and not imported: only the build's cmake uses them",
     "cuda-cudart-dev": "CUDA toolkit, as cuda-nvcc",
     "cuda-nvtx-dev": "CUDA toolkit, as cuda-nvcc",
+    "cuda-cccl": "CUDA toolkit headers (CUB), as cuda-nvcc",
 }
 PYPI_NAMES = {"python-xxhash": "xxhash"}
 
@@ -78,8 +79,11 @@ def expand(run: str) -> list[str]:
     if run.endswith(".py"):
         return [run]
     pattern = re.sub(r"\{[^}]*\}", "*", run).replace(".", "/") + ".py"
-    return sorted(str(p.relative_to(REPO).with_suffix("")).replace("/", ".") for p in REPO.glob(pattern)
-                  if p.name != "__init__.py")
+    return sorted(
+        str(p.relative_to(REPO).with_suffix("")).replace("/", ".")
+        for p in REPO.glob(pattern)
+        if p.name != "__init__.py"
+    )
 
 
 def module_file(name: str) -> Path | None:
@@ -145,11 +149,24 @@ def env_venv(tmp_path_factory):
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
             python, requirements = venv / "bin" / "python", pip_requirements(env_file)
             if requirements:
-                done = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                       "--only-binary=:all:", *requirements], capture_output=True, text=True)
+                done = subprocess.run(
+                    [
+                        str(python),
+                        "-m",
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--disable-pip-version-check",
+                        "--only-binary=:all:",
+                        *requirements,
+                    ],
+                    capture_output=True,
+                    text=True,
+                )
                 assert done.returncode == 0, f"pip install {' '.join(requirements)}:\n{done.stderr[-3000:]}"
             built[env_file] = python
         return built[env_file]
+
     return get
 
 
@@ -190,9 +207,18 @@ def test_env_imports_what_its_rules_run(env_file, env_venv, tmp_path):
     names = third_party_imports([f for f in map(module_file, modules) if f] + [Path(s) for s in scripts])
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     env.update(PYTHONPATH=str(REPO), MPLBACKEND="Agg")
-    done = subprocess.run([str(env_venv(env_file)), "-c", CHECK,
-                           json.dumps({"modules": modules, "scripts": scripts, "names": sorted(names)})],
-                          cwd=tmp_path, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            str(env_venv(env_file)),
+            "-c",
+            CHECK,
+            json.dumps({"modules": modules, "scripts": scripts, "names": sorted(names)}),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     failures = json.loads(done.stdout.splitlines()[-1])
     assert not failures, f"{env_file.name} lacks what its rules run:\n" + "\n".join(failures)

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_generators import scipy_csr
 
-from emogi.datasets import external_build
 from emogi.csr import payload_checksum, read_csr
+from emogi.datasets import external_build
 from emogi.datasets.external_build import MemoryLimitError, build_csr_file, parse_bytes, plan_build
 from emogi.datasets.generators import PairStream, generate
-from test_generators import scipy_csr
 
 REPO = Path(__file__).resolve().parents[1]
 QUIET = {"log": lambda msg: None}
@@ -36,6 +36,7 @@ class ArrayPairs:
 
 # ------------------------------------------------------------------ correctness
 
+
 @pytest.mark.parametrize("symmetrize", [True, False])
 @pytest.mark.parametrize("buckets", [1, 3, 64])
 def test_matches_scipy(tmp_path, symmetrize, buckets, monkeypatch):
@@ -43,8 +44,15 @@ def test_matches_scipy(tmp_path, symmetrize, buckets, monkeypatch):
     rng = np.random.default_rng(0)
     v = 500  # few vertices, many pairs: plenty of duplicates and self-loops
     src, dst = rng.integers(0, v, 20000), rng.integers(0, v, 20000)
-    header = build_csr_file(tmp_path / "g.csr", ArrayPairs(src, dst, 3000), num_vertices=v, symmetrize=symmetrize,
-                            buckets=buckets, workers=3, **QUIET).header
+    header = build_csr_file(
+        tmp_path / "g.csr",
+        ArrayPairs(src, dst, 3000),
+        num_vertices=v,
+        symmetrize=symmetrize,
+        buckets=buckets,
+        workers=3,
+        **QUIET,
+    ).header
     g = read_csr(tmp_path / "g.csr", check_edges=True)
     indptr, indices = scipy_csr(src, dst, v, symmetrize)
     np.testing.assert_array_equal(g.offsets, indptr)
@@ -69,16 +77,24 @@ def test_same_file_for_any_bucket_and_worker_count(tmp_path, kind):
     reference = payload_checksum(generate(kind, 12, 16, seed=3, weights_seed=5))
     for workers, buckets in ((1, 1), (3, 1), (1, 7), (3, 17), (2, None)):
         stream = PairStream(kind, 12, 16, seed=3)
-        result = build_csr_file(tmp_path / "g.csr", stream, num_vertices=stream.num_vertices, weights_seed=5,
-                                workers=workers, buckets=buckets, **QUIET)
+        result = build_csr_file(
+            tmp_path / "g.csr",
+            stream,
+            num_vertices=stream.num_vertices,
+            weights_seed=5,
+            workers=workers,
+            buckets=buckets,
+            **QUIET,
+        )
         assert result.header.checksum == reference, (workers, buckets)
         assert read_csr(tmp_path / "g.csr").header.checksum == reference  # and the file verifies
 
 
 def test_four_byte_edges_and_weights(tmp_path):
     stream = PairStream("kron", 11, 16, seed=1)
-    build_csr_file(tmp_path / "g.csr", stream, num_vertices=stream.num_vertices, index_bytes=4, weights_seed=2,
-                   buckets=5, **QUIET)
+    build_csr_file(
+        tmp_path / "g.csr", stream, num_vertices=stream.num_vertices, index_bytes=4, weights_seed=2, buckets=5, **QUIET
+    )
     g, ref = read_csr(tmp_path / "g.csr", check_edges=True), generate("kron", 11, 16, seed=1, weights_seed=2)
     assert g.edges.dtype == np.uint32
     np.testing.assert_array_equal(g.edges, ref.edges)
@@ -87,6 +103,7 @@ def test_four_byte_edges_and_weights(tmp_path):
 
 # ------------------------------------------------------------------ the memory plan
 
+
 def test_plan_picks_more_buckets_for_less_memory():
     args = dict(num_vertices=2**27, max_keys=2**32, chunk_pairs=2**20, table_bytes=2**29, workers=16)
     roomy = plan_build(memory_limit=64 << 30, **args)
@@ -94,7 +111,7 @@ def test_plan_picks_more_buckets_for_less_memory():
     assert roomy.buckets == 32  # enough buckets to keep 16 workers busy
     assert tight.buckets > roomy.buckets
     for plan in (roomy, tight):  # one bucket per worker fits beside the fixed costs
-        per_bucket = external_build.bucket_bytes(-(-2**32 // plan.buckets), plan.bucket_vertices)
+        per_bucket = external_build.bucket_bytes(-(-(2**32) // plan.buckets), plan.bucket_vertices)
         assert plan.fixed_bytes + plan.workers * per_bucket <= plan.memory_limit
     with pytest.raises(MemoryLimitError, match="raise --memory-limit"):
         plan_build(memory_limit=1 << 30, **args)
@@ -120,8 +137,13 @@ print(json.dumps({"grew": r.peak_rss_bytes - base, "buckets": r.plan.buckets}))
 
 
 def peak_growth(tmp_path, limit, buckets=0):
-    r = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, tmp_path / "g.csr", str(limit), str(buckets)],
-                       cwd=REPO, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", PEAK_SCRIPT, tmp_path / "g.csr", str(limit), str(buckets)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -138,6 +160,7 @@ def test_memory_limit_is_kept(tmp_path):
 
 
 # ------------------------------------------------------------------ temporary files
+
 
 class FailingPairs(ArrayPairs):
     def chunk(self, k):
@@ -156,9 +179,26 @@ def test_failure_leaves_no_files(tmp_path):
 
 def test_killed_build_removes_its_files(tmp_path):
     out = tmp_path / "g.csr"
-    proc = subprocess.Popen([sys.executable, "-m", "emogi.datasets.generators", "--kind", "kron", "--scale", "20",
-                             "--out", str(out), "--buckets", "8", "--workers", "2"], cwd=REPO,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.generators",
+            "--kind",
+            "kron",
+            "--scale",
+            "20",
+            "--out",
+            str(out),
+            "--buckets",
+            "8",
+            "--workers",
+            "2",
+        ],
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while not any(p.name.endswith(".buckets") for p in tmp_path.iterdir()):  # the build has started
         assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()

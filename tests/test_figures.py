@@ -14,16 +14,32 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emogi.schema import (AMPLIFICATION_COLUMNS, APP_COLUMNS, CONCURRENCY_COLUMNS, LATENCY_COLUMNS, LINK_COLUMNS,
-                          MODES, PROFILE_COLUMNS, RUN_COLUMNS, TOY_COLUMNS, TOY_PROFILE_COLUMNS, VARIANTS)
+from emogi.schema import (
+    AMPLIFICATION_COLUMNS,
+    APP_COLUMNS,
+    CONCURRENCY_COLUMNS,
+    LATENCY_COLUMNS,
+    LINK_COLUMNS,
+    MODES,
+    PROFILE_COLUMNS,
+    RUN_COLUMNS,
+    TOY_COLUMNS,
+    TOY_PROFILE_COLUMNS,
+    VARIANTS,
+)
 from figures import inputs, style
 
 REPO = Path(__file__).resolve().parents[1]
 FIG09 = REPO / "figures" / "fig09_speedup_over_uvm.py"
 FIG08 = REPO / "figures" / "fig08_pcie_bandwidth.py"
 
-SYNTHETIC_PROVENANCE = {"gpu": "SYNTHETIC-GPU (test data)", "driver": "0.0", "cuda": "0.0", "commit": "synthetic",
-                        "date": "2000-01-01"}
+SYNTHETIC_PROVENANCE = {
+    "gpu": "SYNTHETIC-GPU (test data)",
+    "driver": "0.0",
+    "cuda": "0.0",
+    "commit": "synthetic",
+    "date": "2000-01-01",
+}
 GRAPHS = ("synth-kron", "synth-urand")
 EDGE_BYTES = (4, 8)
 ROOTS = (1, 7, 42)
@@ -52,10 +68,23 @@ def write_synthetic_tables(folder: Path, source: str = "fresh", micro: bool = Tr
                             for rep in range(REPS):
                                 t = mode_ms[m] * vf * (1 + 0.5 * g_i) * (w / 4) * (1 + root / 100) * slow
                                 t *= 1 + 0.05 * rng.standard_normal()
-                                rows.append({**SYNTHETIC_PROVENANCE, "graph": graph, "algorithm": "bfs",
-                                             "variant": v, "mode": m, "edge_bytes": w, "max_warps": max_warps,
-                                             "root": root, "rep": rep, "time_ms": t, "edges_traversed": 1000,
-                                             "levels": 5, "verified": True})
+                                rows.append(
+                                    {
+                                        **SYNTHETIC_PROVENANCE,
+                                        "graph": graph,
+                                        "algorithm": "bfs",
+                                        "variant": v,
+                                        "mode": m,
+                                        "edge_bytes": w,
+                                        "max_warps": max_warps,
+                                        "root": root,
+                                        "rep": rep,
+                                        "time_ms": t,
+                                        "edges_traversed": 1000,
+                                        "levels": 5,
+                                        "verified": True,
+                                    }
+                                )
     runs = pd.DataFrame(rows, columns=RUN_COLUMNS)
 
     bw = {"naive": 4.0, "merged": 10.0, "merged-aligned": 11.0}  # made-up GB/s in the zero-copy modes
@@ -73,12 +102,27 @@ def write_synthetic_tables(folder: Path, source: str = "fresh", micro: bool = Tr
                         read = gbps * time_ns
                         d = req[v] if m != "device" else np.nan
                         requests = read / d if m != "device" else 0
-                        rows.append({**SYNTHETIC_PROVENANCE, "graph": graph, "algorithm": "bfs", "variant": v,
-                                     "mode": m, "edge_bytes": w, "root": ROOTS[0], "max_warps": max_warps,
-                                     "launches": 5, "sysmem_read_sectors": requests * d / 32 if requests else 0,
-                                     "sysmem_read_requests": requests, "pcie_read_bytes": read,
-                                     "pcie_write_bytes": requests * 16, "dram_read_bytes": 1e6,
-                                     "gpu_time_ns": time_ns, "avg_request_bytes": d, "pcie_read_gbps": gbps})
+                        rows.append(
+                            {
+                                **SYNTHETIC_PROVENANCE,
+                                "graph": graph,
+                                "algorithm": "bfs",
+                                "variant": v,
+                                "mode": m,
+                                "edge_bytes": w,
+                                "root": ROOTS[0],
+                                "max_warps": max_warps,
+                                "launches": 5,
+                                "sysmem_read_sectors": requests * d / 32 if requests else 0,
+                                "sysmem_read_requests": requests,
+                                "pcie_read_bytes": read,
+                                "pcie_write_bytes": requests * 16,
+                                "dram_read_bytes": 1e6,
+                                "gpu_time_ns": time_ns,
+                                "avg_request_bytes": d,
+                                "pcie_read_gbps": gbps,
+                            }
+                        )
     profile = pd.DataFrame(rows, columns=PROFILE_COLUMNS)
 
     rows = []  # copy bandwidth saturating with size: top * s / (s + half)
@@ -89,8 +133,17 @@ def write_synthetic_tables(folder: Path, source: str = "fresh", micro: bool = Tr
             for size in LINK_SIZES:
                 for rep in range(5):
                     g = top * size / (size + half) * (1 + 0.02 * rng.standard_normal())
-                    rows.append({**SYNTHETIC_PROVENANCE, "direction": direction, "host_memory": host,
-                                 "size_bytes": size, "rep": rep, "time_ms": size / g / 1e6, "gbps": g})
+                    rows.append(
+                        {
+                            **SYNTHETIC_PROVENANCE,
+                            "direction": direction,
+                            "host_memory": host,
+                            "size_bytes": size,
+                            "rep": rep,
+                            "time_ms": size / g / 1e6,
+                            "gbps": g,
+                        }
+                    )
     link = pd.DataFrame(rows, columns=LINK_COLUMNS)
 
     frames = {"runs": runs, "apps": synthetic_apps(rng), "profile": profile, "link": link}
@@ -101,9 +154,17 @@ def write_synthetic_tables(folder: Path, source: str = "fresh", micro: bool = Tr
         paths[name] = folder / f"{name}.csv"
         frame.to_csv(paths[name], index=False)
     paths["source"] = folder / "source.json"
-    src = {"source": source, "archive_id": "synthetic-archive" if source == "archive" else None,
-           "gpu": SYNTHETIC_PROVENANCE["gpu"], "driver": "0.0", "cuda": "0.0", "link": "SYNTHETIC link",
-           "commit": "synthetic", "date": "2000-01-01", "command": "pytest (synthetic tables)"}
+    src = {
+        "source": source,
+        "archive_id": "synthetic-archive" if source == "archive" else None,
+        "gpu": SYNTHETIC_PROVENANCE["gpu"],
+        "driver": "0.0",
+        "cuda": "0.0",
+        "link": "SYNTHETIC link",
+        "commit": "synthetic",
+        "date": "2000-01-01",
+        "command": "pytest (synthetic tables)",
+    }
     paths["source"].write_text(json.dumps(src))
     return paths
 
@@ -117,8 +178,12 @@ def run_figure(script: Path, inputs: dict, source, out_dir: Path):
 
 
 # --- the applications table (Figs. 11, 12): made-up times, uvm slowest, 4-byte edges 1.6x faster in zero-copy ---
-APP_VARIANTS = {"bfs": ("merged-aligned", "direction-optimizing"), "sssp": ("merged-aligned", "frontier"),
-                "cc": ("merged-aligned", "afforest"), "pagerank": ("merged-aligned", "frontier")}
+APP_VARIANTS = {
+    "bfs": ("merged-aligned", "direction-optimizing"),
+    "sssp": ("merged-aligned", "frontier"),
+    "cc": ("merged-aligned", "afforest"),
+    "pagerank": ("merged-aligned", "frontier"),
+}
 APP_MODES = ("device", "zerocopy", "uvm")
 
 
@@ -141,17 +206,31 @@ def synthetic_apps(rng) -> pd.DataFrame:
                         for root in roots:
                             for rep in range(REPS):
                                 t = synthetic_app_ms(g_i, algorithm, v, m, w) * (1 + 0.03 * rng.standard_normal())
-                                rows.append({**SYNTHETIC_PROVENANCE, "graph": graph, "algorithm": algorithm,
-                                             "variant": v, "mode": m, "edge_bytes": w, "max_warps": 0,
-                                             "root": root, "rep": rep, "time_ms": t, "edges_traversed": 1000,
-                                             "levels": 5 if algorithm == "bfs" else 0, "iterations": 5,
-                                             "components": 3 if algorithm == "cc" else 0, "verified": True})
+                                rows.append(
+                                    {
+                                        **SYNTHETIC_PROVENANCE,
+                                        "graph": graph,
+                                        "algorithm": algorithm,
+                                        "variant": v,
+                                        "mode": m,
+                                        "edge_bytes": w,
+                                        "max_warps": 0,
+                                        "root": root,
+                                        "rep": rep,
+                                        "time_ms": t,
+                                        "edges_traversed": 1000,
+                                        "levels": 5 if algorithm == "bfs" else 0,
+                                        "iterations": 5,
+                                        "components": 3 if algorithm == "cc" else 0,
+                                        "verified": True,
+                                    }
+                                )
     return pd.DataFrame(rows, columns=APP_COLUMNS)
 
 
 # --- the microbenchmark tables (made up, shaped like a host link: ~1.2 us, ~640 in flight, a pinned cliff) ------
-LINK_SIZES = tuple(4096 * 4 ** k for k in range(10))           # 4 KiB ... 1 GiB
-THROTTLES = (16, 64, 256)                                      # max_warps of throttled BFS runs
+LINK_SIZES = tuple(4096 * 4**k for k in range(10))  # 4 KiB ... 1 GiB
+THROTTLES = (16, 64, 256)  # max_warps of throttled BFS runs
 
 
 def throttle_slowdown(variant, edge_bytes, max_warps):
@@ -161,13 +240,15 @@ def throttle_slowdown(variant, edge_bytes, max_warps):
         return 1.0
     r = 32 if variant == "naive" else max(1, edge_bytes // 4)
     return 1.1 * max(1.0, 640 / (r * max_warps))
+
+
 MICRO_MODES_ = ("device", "zerocopy", "zerocopy-pinned")
-LAT_FOOTPRINTS = tuple(1 << k for k in (22, 26, 28, 30, 32, 33))   # 4 MiB ... 8 GiB
+LAT_FOOTPRINTS = tuple(1 << k for k in (22, 26, 28, 30, 32, 33))  # 4 MiB ... 8 GiB
 CONC_FOOTPRINTS = tuple(1 << k for k in (28, 29, 30, 31, 32, 33))  # 256 MiB ... 8 GiB
-SWEPT_FOOTPRINTS = (1 << 28, 1 << 33)                              # full concurrency sweep at these two
-CONC_WARPS = tuple(2 ** k for k in range(13))                       # 1 ... 4096
+SWEPT_FOOTPRINTS = (1 << 28, 1 << 33)  # full concurrency sweep at these two
+CONC_WARPS = tuple(2**k for k in range(13))  # 1 ... 4096
 REQUEST_BYTES = (32, 64, 96, 128)
-ALIGNMENTS = tuple(32 * 2 ** k for k in range(8))                  # 32 B ... 4 KiB
+ALIGNMENTS = tuple(32 * 2**k for k in range(8))  # 32 B ... 4 KiB
 
 
 def synthetic_latency_us(mode, footprint):
@@ -180,8 +261,9 @@ def synthetic_latency_us(mode, footprint):
 def synthetic_throughput_gbps(mode, footprint, d, in_flight):
     L = synthetic_latency_us(mode, footprint)
     n = min(in_flight, 100000 if mode == "device" else 640)
-    S = {"device": 20000.0, "zerocopy": 730.0}.get(mode, 730.0 if footprint < 1 << 30 else
-                                                    (140.0 if footprint == 1 << 30 else 43.0))
+    S = {"device": 20000.0, "zerocopy": 730.0}.get(
+        mode, 730.0 if footprint < 1 << 30 else (140.0 if footprint == 1 << 30 else 43.0)
+    )
     W = 2000.0 if mode == "device" else 52.0 * d / (d + 4)
     return min(n / L * d / 1e3, S * d / 1e3, W)
 
@@ -191,8 +273,13 @@ def _synthetic_micro(rng) -> dict:
         return 1 + scale * rng.standard_normal()
 
     toy_gbps = {  # (pattern, element_bytes) -> zero-copy GB/s (made up)
-        ("strided", 4): 11.0, ("strided", 8): 14.8, ("merged-aligned", 4): 50.0, ("merged-aligned", 8): 51.1,
-        ("merged-misaligned", 4): 16.4, ("merged-misaligned", 8): 42.1}
+        ("strided", 4): 11.0,
+        ("strided", 8): 14.8,
+        ("merged-aligned", 4): 50.0,
+        ("merged-aligned", 8): 51.1,
+        ("merged-misaligned", 4): 16.4,
+        ("merged-misaligned", 8): 42.1,
+    }
     toy_d = {"strided": 32.0, "merged-aligned": 128.0, "merged-misaligned": 64.0}
     array = 1 << 30
     toy, toy_prof = [], []
@@ -204,27 +291,59 @@ def _synthetic_micro(rng) -> dict:
                     g0 = 1500.0 if pattern != "strided" else 900.0
                 for rep in range(5):
                     g = g0 * noise()
-                    toy.append({**SYNTHETIC_PROVENANCE, "pattern": pattern, "mode": mode, "element_bytes": eb,
-                                "array_bytes": array, "rep": rep, "time_ms": array / g / 1e6, "gbps": g,
-                                "verified": True})
+                    toy.append(
+                        {
+                            **SYNTHETIC_PROVENANCE,
+                            "pattern": pattern,
+                            "mode": mode,
+                            "element_bytes": eb,
+                            "array_bytes": array,
+                            "rep": rep,
+                            "time_ms": array / g / 1e6,
+                            "gbps": g,
+                            "verified": True,
+                        }
+                    )
                 d = toy_d[pattern] if mode != "device" else np.nan
                 read = 0.0 if mode == "device" else array * (1 + 12 / d)
                 t_ns = array / (g0 * 0.98)
                 req = 0.0 if mode == "device" else array / d
-                toy_prof.append({**SYNTHETIC_PROVENANCE, "pattern": pattern, "mode": mode, "element_bytes": eb,
-                                 "array_bytes": array, "launches": 1,
-                                 "sysmem_read_sectors": req * d / 32 if req else 0.0,
-                                 "sysmem_read_requests": req, "pcie_read_bytes": read, "pcie_write_bytes": req * 16,
-                                 "dram_read_bytes": array if mode == "device" else 0.0, "gpu_time_ns": t_ns,
-                                 "avg_request_bytes": d, "pcie_read_gbps": read / t_ns})
+                toy_prof.append(
+                    {
+                        **SYNTHETIC_PROVENANCE,
+                        "pattern": pattern,
+                        "mode": mode,
+                        "element_bytes": eb,
+                        "array_bytes": array,
+                        "launches": 1,
+                        "sysmem_read_sectors": req * d / 32 if req else 0.0,
+                        "sysmem_read_requests": req,
+                        "pcie_read_bytes": read,
+                        "pcie_write_bytes": req * 16,
+                        "dram_read_bytes": array if mode == "device" else 0.0,
+                        "gpu_time_ns": t_ns,
+                        "avg_request_bytes": d,
+                        "pcie_read_gbps": read / t_ns,
+                    }
+                )
 
     latency = []
     for mode in MICRO_MODES_:
         for fp in LAT_FOOTPRINTS:
             for rep in range(5):
                 ns = synthetic_latency_us(mode, fp) * 1e3 * noise(0.01)
-                latency.append({**SYNTHETIC_PROVENANCE, "mode": mode, "footprint_bytes": fp, "steps": 100000,
-                                "rep": rep, "time_ms": ns * 100000 / 1e6, "latency_ns": ns, "verified": True})
+                latency.append(
+                    {
+                        **SYNTHETIC_PROVENANCE,
+                        "mode": mode,
+                        "footprint_bytes": fp,
+                        "steps": 100000,
+                        "rep": rep,
+                        "time_ms": ns * 100000 / 1e6,
+                        "latency_ns": ns,
+                        "verified": True,
+                    }
+                )
 
     conc = []
     for mode in MICRO_MODES_:
@@ -236,10 +355,21 @@ def _synthetic_micro(rng) -> dict:
                         for rep in range(3):
                             g = synthetic_throughput_gbps(mode, fp, d, w * k) * noise()
                             n_req = w * k * 256
-                            conc.append({**SYNTHETIC_PROVENANCE, "mode": mode, "footprint_bytes": fp,
-                                         "request_bytes": d, "warps": w, "reads_per_warp": k, "rep": rep,
-                                         "requests": n_req, "time_ms": n_req * d / g / 1e6, "gbps": g,
-                                         "mrps": g * 1e3 / d})
+                            conc.append(
+                                {
+                                    **SYNTHETIC_PROVENANCE,
+                                    "mode": mode,
+                                    "footprint_bytes": fp,
+                                    "request_bytes": d,
+                                    "warps": w,
+                                    "reads_per_warp": k,
+                                    "rep": rep,
+                                    "requests": n_req,
+                                    "time_ms": n_req * d / g / 1e6,
+                                    "gbps": g,
+                                    "mrps": g * 1e3 / d,
+                                }
+                            )
 
     amp = []
     for g_i, graph in enumerate(GRAPHS):
@@ -248,13 +378,24 @@ def _synthetic_micro(rng) -> dict:
                 need = 1e9 * (1 + g_i) * (w / 4) * (1 + root / 1000)
                 for a in ALIGNMENTS:
                     raf = 1.02 + (0.43 + 0.1 * g_i) * np.log2(a / 32)
-                    amp.append({"graph": graph, "edge_bytes": w, "root": root, "alignment_bytes": a,
-                                "bytes_needed": need, "bytes_fetched": need * raf, "raf": raf})
-    return {"toy": pd.DataFrame(toy, columns=TOY_COLUMNS),
-            "toy_profile": pd.DataFrame(toy_prof, columns=TOY_PROFILE_COLUMNS),
-            "latency": pd.DataFrame(latency, columns=LATENCY_COLUMNS),
-            "concurrency": pd.DataFrame(conc, columns=CONCURRENCY_COLUMNS),
-            "amplification": pd.DataFrame(amp, columns=AMPLIFICATION_COLUMNS)}
+                    amp.append(
+                        {
+                            "graph": graph,
+                            "edge_bytes": w,
+                            "root": root,
+                            "alignment_bytes": a,
+                            "bytes_needed": need,
+                            "bytes_fetched": need * raf,
+                            "raf": raf,
+                        }
+                    )
+    return {
+        "toy": pd.DataFrame(toy, columns=TOY_COLUMNS),
+        "toy_profile": pd.DataFrame(toy_prof, columns=TOY_PROFILE_COLUMNS),
+        "latency": pd.DataFrame(latency, columns=LATENCY_COLUMNS),
+        "concurrency": pd.DataFrame(conc, columns=CONCURRENCY_COLUMNS),
+        "amplification": pd.DataFrame(amp, columns=AMPLIFICATION_COLUMNS),
+    }
 
 
 def write_synthetic_model(folder: Path, tables: dict) -> dict:
@@ -270,24 +411,62 @@ def write_synthetic_model(folder: Path, tables: dict) -> dict:
 
     folder.mkdir(parents=True, exist_ok=True)
     lat = pd.read_csv(tables["latency"]).groupby(["mode", "footprint_bytes"])["latency_ns"]
-    latency = [{"mode": m, "footprint_bytes": int(fp), "L_us": float(v) / 1e3, "lo": float(v) / 1e3 * 0.98,
-                "hi": float(v) / 1e3 * 1.02} for (m, fp), v in lat.median().items()]
+    latency = [
+        {
+            "mode": m,
+            "footprint_bytes": int(fp),
+            "L_us": float(v) / 1e3,
+            "lo": float(v) / 1e3 * 0.98,
+            "hi": float(v) / 1e3 * 1.02,
+        }
+        for (m, fp), v in lat.median().items()
+    ]
     S = []
     for mode in ("zerocopy", "zerocopy-pinned"):
         for fp in CONC_FOOTPRINTS:
             limiting = mode == "zerocopy-pinned" and fp >= 1 << 30
             s = (140.0 if fp == 1 << 30 else 43.0) if limiting else None
-            S.append({"mode": mode, "footprint_bytes": fp, "S_miops": s, "lo": None if s is None else 0.95 * s,
-                      "hi": None if s is None else 1.05 * s, "limiting": limiting})
-    rate = [{"mode": m, "footprint_bytes": fp, "request_bytes": d,
-             "R_miops": synthetic_throughput_gbps(m, fp, d, 4096 * 4) * 1e3 / d, "lo": None, "hi": None}
-            for m in MICRO_MODES_ for fp in CONC_FOOTPRINTS for d in REQUEST_BYTES]
-    params = {"W_gbps": {"value": 52.0, "lo": 51.5, "hi": 52.5, "source": "SYNTHETIC pinned h2d peak"},
-              "N_max": {"value": 640.0, "lo": 610.0, "hi": 670.0,
-                        "from": {"mode": "zerocopy", "footprint_bytes": 1 << 28, "request_bytes": 32}},
-              "latency": latency, "request_rate": rate, "S": S, "method": "SYNTHETIC parameters (tests)"}
-    paths = {"parameters": folder / "parameters.json", "predictions": folder / "predictions.csv",
-             "summary": folder / "prediction_summary.json"}
+            S.append(
+                {
+                    "mode": mode,
+                    "footprint_bytes": fp,
+                    "S_miops": s,
+                    "lo": None if s is None else 0.95 * s,
+                    "hi": None if s is None else 1.05 * s,
+                    "limiting": limiting,
+                }
+            )
+    rate = [
+        {
+            "mode": m,
+            "footprint_bytes": fp,
+            "request_bytes": d,
+            "R_miops": synthetic_throughput_gbps(m, fp, d, 4096 * 4) * 1e3 / d,
+            "lo": None,
+            "hi": None,
+        }
+        for m in MICRO_MODES_
+        for fp in CONC_FOOTPRINTS
+        for d in REQUEST_BYTES
+    ]
+    params = {
+        "W_gbps": {"value": 52.0, "lo": 51.5, "hi": 52.5, "source": "SYNTHETIC pinned h2d peak"},
+        "N_max": {
+            "value": 640.0,
+            "lo": 610.0,
+            "hi": 670.0,
+            "from": {"mode": "zerocopy", "footprint_bytes": 1 << 28, "request_bytes": 32},
+        },
+        "latency": latency,
+        "request_rate": rate,
+        "S": S,
+        "method": "SYNTHETIC parameters (tests)",
+    }
+    paths = {
+        "parameters": folder / "parameters.json",
+        "predictions": folder / "predictions.csv",
+        "summary": folder / "prediction_summary.json",
+    }
     paths["parameters"].write_text(json.dumps(params))
 
     runs = pd.read_csv(tables["runs"])
@@ -310,19 +489,39 @@ def write_synthetic_model(folder: Path, tables: dict) -> dict:
         D = D_of[base]
         transfer = D / (T * 1e9) * 1e3
         predicted = transfer + floor
-        rows.append({**rec, "footprint_bytes": 1 << 31, "measured_ms": measured, "D_bytes": D, "d_bytes": d,
-                     "T_gbps": T, "bound": binding_term(d, p), "transfer_ms": transfer, "floor_ms": floor,
-                     "predicted_ms": predicted, "rel_error": predicted / measured - 1})
+        rows.append(
+            {
+                **rec,
+                "footprint_bytes": 1 << 31,
+                "measured_ms": measured,
+                "D_bytes": D,
+                "d_bytes": d,
+                "T_gbps": T,
+                "bound": binding_term(d, p),
+                "transfer_ms": transfer,
+                "floor_ms": floor,
+                "predicted_ms": predicted,
+                "rel_error": predicted / measured - 1,
+            }
+        )
     pred = pd.DataFrame(rows).sort_values(keys, ignore_index=True)
     pred.to_csv(paths["predictions"], index=False)
     worst = pred.loc[pred["rel_error"].abs().idxmax()]
-    summary = {"median_abs_error": float(pred["rel_error"].abs().median()),
-               "worst_abs_error": float(abs(worst["rel_error"])),
-               "worst_run": {**{k: (v.item() if hasattr(v, "item") else v) for k, v in worst[keys].items()},
-                             "rel_error": float(worst["rel_error"])},
-               "n_runs": int(len(pred)), "rule": "sum", "footprint_rule": "sweep",
-               "excluded": ["uvm: not a zero-copy run (SYNTHETIC) (12 configuration(s))",
-                            "synth-kron/naive/zerocopy/w4/max_warps=9: SYNTHETIC reason"]}
+    summary = {
+        "median_abs_error": float(pred["rel_error"].abs().median()),
+        "worst_abs_error": float(abs(worst["rel_error"])),
+        "worst_run": {
+            **{k: (v.item() if hasattr(v, "item") else v) for k, v in worst[keys].items()},
+            "rel_error": float(worst["rel_error"]),
+        },
+        "n_runs": int(len(pred)),
+        "rule": "sum",
+        "footprint_rule": "sweep",
+        "excluded": [
+            "uvm: not a zero-copy run (SYNTHETIC) (12 configuration(s))",
+            "synth-kron/naive/zerocopy/w4/max_warps=9: SYNTHETIC reason",
+        ],
+    }
     paths["summary"].write_text(json.dumps(summary))
     return paths
 
@@ -330,8 +529,9 @@ def write_synthetic_model(folder: Path, tables: dict) -> dict:
 def run_script(script: Path, *args) -> subprocess.CompletedProcess:
     """Run a figure script the way the workflow does: a fresh interpreter, `python -m figures.NAME`, with the
     repository importable (the workflow puts it on PYTHONPATH; here it is the working directory)."""
-    return subprocess.run([sys.executable, "-m", f"figures.{script.stem}", *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", f"figures.{script.stem}", *map(str, args)], cwd=REPO, capture_output=True, text=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -345,8 +545,18 @@ def fig09_out(tables, tmp_path_factory):
     """One CLI run writing PNG, PDF and CSV (each run costs seconds: a fresh interpreter and matplotlib)."""
     out = tmp_path_factory.mktemp("fig09")
     p = {"png": out / "fig09.png", "pdf": out / "fig09.pdf", "csv": out / "fig09.csv", "dir": out}
-    r = run_script(FIG09, "--runs", tables["runs"], "--source", tables["source"], "--out", p["png"], p["pdf"],
-                   "--out-csv", p["csv"])
+    r = run_script(
+        FIG09,
+        "--runs",
+        tables["runs"],
+        "--source",
+        tables["source"],
+        "--out",
+        p["png"],
+        p["pdf"],
+        "--out-csv",
+        p["csv"],
+    )
     assert r.returncode == 0, r.stderr
     return p
 
@@ -378,6 +588,7 @@ def test_fig09_speedups_match_independent_computation(tables, fig09_out):
 def test_fig09_baseline_is_fastest_uvm_variant(tables):
     """Make merged the fastest in uvm mode for one graph: the baseline must follow it (never inflate)."""
     from importlib import import_module
+
     fig09 = import_module("figures.fig09_speedup_over_uvm")
     runs = pd.read_csv(tables["runs"])
     sel = (runs.graph == GRAPHS[0]) & (runs["mode"] == "uvm") & (runs.variant == "merged")
@@ -391,8 +602,19 @@ def test_fig09_baseline_is_fastest_uvm_variant(tables):
 # --- fig08 ------------------------------------------------------------------------------------------------
 def test_fig08_writes_png_and_csv(tables, tmp_path):
     png, csv = tmp_path / "fig08.png", tmp_path / "fig08.csv"
-    r = run_script(FIG08, "--profile", tables["profile"], "--link", tables["link"], "--source", tables["source"],
-                   "--out", png, "--out-csv", csv)
+    r = run_script(
+        FIG08,
+        "--profile",
+        tables["profile"],
+        "--link",
+        tables["link"],
+        "--source",
+        tables["source"],
+        "--out",
+        png,
+        "--out-csv",
+        csv,
+    )
     assert r.returncode == 0, r.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
     got = pd.read_csv(csv)
@@ -401,8 +623,12 @@ def test_fig08_writes_png_and_csv(tables, tmp_path):
     prof = pd.read_csv(tables["profile"])
     prof = prof[prof["max_warps"] == 0]
     for row in got.itertuples():
-        sel = prof[(prof.graph == row.graph) & (prof.edge_bytes == row.edge_bytes) & (prof.variant == row.variant)
-                   & (prof["mode"] == row.mode)]
+        sel = prof[
+            (prof.graph == row.graph)
+            & (prof.edge_bytes == row.edge_bytes)
+            & (prof.variant == row.variant)
+            & (prof["mode"] == row.mode)
+        ]
         assert row.pcie_read_gbps == pytest.approx(sel.pcie_read_bytes.sum() / sel.gpu_time_ns.sum(), rel=1e-5)
     link = pd.read_csv(tables["link"])
     pinned = link[(link.direction == "h2d") & (link.host_memory == "pinned")]
@@ -442,8 +668,9 @@ def test_fig09_cli_reports_missing_table(tables, tmp_path):
 def test_fig08_cli_reports_empty_profile(tables, tmp_path):
     empty = tmp_path / "profile.csv"
     empty.write_text(",".join(PROFILE_COLUMNS) + "\n")
-    r = run_script(FIG08, "--profile", empty, "--link", tables["link"], "--source", tables["source"],
-                   "--out", tmp_path / "x.png")
+    r = run_script(
+        FIG08, "--profile", empty, "--link", tables["link"], "--source", tables["source"], "--out", tmp_path / "x.png"
+    )
     assert r.returncode != 0
     assert "figure fig08 has no data" in r.stderr and "'profile' table" in r.stderr
 
@@ -455,8 +682,7 @@ def test_source_label_fresh():
 
 
 def test_source_label_archive():
-    src = {"source": "archive", "archive_id": "h100-2026-11-20", "gpu": "NVIDIA H100 80GB HBM3",
-           "date": "2026-11-20"}
+    src = {"source": "archive", "archive_id": "h100-2026-11-20", "gpu": "NVIDIA H100 80GB HBM3", "date": "2026-11-20"}
     assert inputs.source_label(src) == "archived measurements from NVIDIA H100 80GB HBM3 on 2026-11-20"
 
 
@@ -468,6 +694,7 @@ def test_source_label_rejects_incomplete(src):
 
 def test_save_is_atomic_and_by_extension(tmp_path):
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots()
     ax.plot([0, 1])
     out = style.save(fig, [tmp_path / "a.png", tmp_path / "a.pdf"])

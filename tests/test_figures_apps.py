@@ -1,5 +1,6 @@
 """Figs. 11 and 12 (the applications of EMOGI §5.4) on SYNTHETIC apps tables (tests/test_figures.py), and the
 measure wrapper's refusal to run CC on a directed graph."""
+
 from __future__ import annotations
 
 import subprocess
@@ -39,8 +40,13 @@ def test_fig11_speedups_over_the_fastest_uvm_variant(tables, tmp_path):
     apps["root"] = apps["root"].fillna(-1)
 
     def time_of(graph, algorithm, variant, mode):
-        sel = apps[(apps["graph"] == graph) & (apps["algorithm"] == algorithm) & (apps["variant"] == variant)
-                   & (apps["mode"] == mode) & (apps["edge_bytes"] == 8)]
+        sel = apps[
+            (apps["graph"] == graph)
+            & (apps["algorithm"] == algorithm)
+            & (apps["variant"] == variant)
+            & (apps["mode"] == mode)
+            & (apps["edge_bytes"] == 8)
+        ]
         return sel.groupby("root")["time_ms"].median().mean()
 
     for graph in GRAPHS:
@@ -48,11 +54,13 @@ def test_fig11_speedups_over_the_fastest_uvm_variant(tables, tmp_path):
             uvm = min(time_of(graph, algorithm, v, "uvm") for v in ("merged-aligned", fast))
             rows = out[(out["graph"] == graph) & (out["algorithm"] == algorithm)].set_index("bar")
             assert rows.loc["emogi", "variant"] == "merged-aligned" and rows.loc["emogi", "mode"] == "zerocopy"
-            assert rows.loc["emogi", "speedup"] == pytest.approx(uvm / time_of(graph, algorithm, "merged-aligned",
-                                                                                "zerocopy"), rel=1e-5)
+            assert rows.loc["emogi", "speedup"] == pytest.approx(
+                uvm / time_of(graph, algorithm, "merged-aligned", "zerocopy"), rel=1e-5
+            )
             assert rows.loc["fastest", "variant"] == fast
-            assert rows.loc["fastest", "speedup"] == pytest.approx(uvm / time_of(graph, algorithm, fast, "zerocopy"),
-                                                                   rel=1e-5)
+            assert rows.loc["fastest", "speedup"] == pytest.approx(
+                uvm / time_of(graph, algorithm, fast, "zerocopy"), rel=1e-5
+            )
             assert rows.loc["device", "mode"] == "device"
 
 
@@ -98,8 +106,9 @@ def test_fig12_speedup_and_byte_ratio(tables, tmp_path):
             # the made-up 4-byte runs are 1.6x faster (within the 3% noise of the synthetic reps)
             assert row["speedup"] == pytest.approx(1.6, rel=0.06)
             assert row["speedup"] == pytest.approx(row["time_8_ms"] / row["time_4_ms"], rel=1e-5)
-            assert row["time_8_ms"] == pytest.approx(synthetic_app_ms(g_i, algorithm, "merged-aligned", "zerocopy", 8),
-                                                     rel=0.06)
+            assert row["time_8_ms"] == pytest.approx(
+                synthetic_app_ms(g_i, algorithm, "merged-aligned", "zerocopy", 8), rel=0.06
+            )
             assert row["byte_ratio"] == (1.5 if algorithm == "sssp" else 2.0)
 
 
@@ -133,8 +142,20 @@ def test_measure_skips_cc_on_a_directed_graph(tmp_path, capsys):
     assert measure.skip_reason("run", ["--algorithm", "sssp", "--graph", str(directed)]) == ""
     out = tmp_path / "apps.csv"
     # the binary is never started: the skip comes first, and the table is header-only
-    measure.main(["run", "--binary", str(tmp_path / "no-such-binary"), "--out", str(out), "--",
-                  "--algorithm", "cc", "--graph", str(directed)])
+    measure.main(
+        [
+            "run",
+            "--binary",
+            str(tmp_path / "no-such-binary"),
+            "--out",
+            str(out),
+            "--",
+            "--algorithm",
+            "cc",
+            "--graph",
+            str(directed),
+        ]
+    )
     assert list(pd.read_csv(out).columns) == APP_COLUMNS and pd.read_csv(out).empty
     assert "skipped" in capsys.readouterr().err
 
@@ -144,16 +165,45 @@ def test_measure_skips_cc_on_a_directed_graph(tmp_path, capsys):
 def test_measure_run_writes_the_apps_table(emogi_binary, tmp_path, algorithm):
     """On a GPU: the workflow's measure_app command, end to end on a small graph (rows verified and stamped)."""
     from graphs import write_generated
+
     graph = write_generated(tmp_path / "kron10.w4.csr", "kron", 10, dtype=np.uint32)
     roots = tmp_path / "roots.txt"
     from emogi.datasets.roots import pick_roots
+
     roots.write_text("".join(f"{r}\n" for r in pick_roots(csr.read_csr(graph).offsets, 2, 7)))
     out = tmp_path / "apps.csv"
-    done = subprocess.run([sys.executable, "-m", "emogi.measure", "run", "--binary", str(emogi_binary), "--out",
-                           str(out), "--", "--algorithm", algorithm, "--graph", str(graph), "--name", "kron10",
-                           "--roots-file", str(roots), "--variants", "merged-aligned,frontier",
-                           "--modes", "zerocopy,uvm", "--reps", "2", "--warmup", "0"],
-                          capture_output=True, text=True, cwd=REPO)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.measure",
+            "run",
+            "--binary",
+            str(emogi_binary),
+            "--out",
+            str(out),
+            "--",
+            "--algorithm",
+            algorithm,
+            "--graph",
+            str(graph),
+            "--name",
+            "kron10",
+            "--roots-file",
+            str(roots),
+            "--variants",
+            "merged-aligned,frontier",
+            "--modes",
+            "zerocopy,uvm",
+            "--reps",
+            "2",
+            "--warmup",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     rows = pd.read_csv(out)
     assert list(rows.columns) == APP_COLUMNS and rows["verified"].all()
@@ -164,8 +214,14 @@ def test_measure_run_writes_the_apps_table(emogi_binary, tmp_path, algorithm):
 
 def test_check_apps_names_each_problem():
     from emogi.workflow import check_apps
-    good = {"enabled": True, "modes": ["device", "zerocopy", "uvm"], "edge_bytes": [8, 4], "roots": 2,
-            "variants": {"bfs": ["merged-aligned"], "sssp": ["merged-aligned", "frontier"]}}
+
+    good = {
+        "enabled": True,
+        "modes": ["device", "zerocopy", "uvm"],
+        "edge_bytes": [8, 4],
+        "roots": 2,
+        "variants": {"bfs": ["merged-aligned"], "sssp": ["merged-aligned", "frontier"]},
+    }
     assert check_apps({"apps": good, "roots": {"count": 8}}) == []
     bad = dict(good, modes=["device"], edge_bytes=[8], roots=9, variants={"sssp": ["frontier"]})
     problems = check_apps({"apps": bad, "roots": {"count": 8}})

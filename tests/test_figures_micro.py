@@ -18,8 +18,15 @@ import pytest
 from emogi.schema import CONCURRENCY_COLUMNS, LATENCY_COLUMNS
 from emogi.tables import default_launch, throttled
 from figures import style
-from tests.test_figures import (CONC_WARPS, LAT_FOOTPRINTS, SWEPT_FOOTPRINTS, REPO, run_script,
-                                write_synthetic_model, write_synthetic_tables)
+from tests.test_figures import (
+    CONC_WARPS,
+    LAT_FOOTPRINTS,
+    REPO,
+    SWEPT_FOOTPRINTS,
+    run_script,
+    write_synthetic_model,
+    write_synthetic_tables,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -37,8 +44,9 @@ def draw(name: str, inputs: dict, *args) -> dict:
     out.mkdir(exist_ok=True)
     png, csv = out / f"{name}.png", out / f"{name}.csv"
     module = importlib.import_module(f"figures.{name}")
-    assert module.main([*map(str, args), "--source", str(inputs["source"]), "--out", str(png), "--out-csv",
-                        str(csv)]) == 0
+    assert (
+        module.main([*map(str, args), "--source", str(inputs["source"]), "--out", str(png), "--out-csv", str(csv)]) == 0
+    )
     assert png.read_bytes()[:8] == PNG and png.stat().st_size > 20_000
     frame = pd.read_csv(csv)
     assert len(frame) > 0
@@ -106,8 +114,9 @@ def test_zero_copy_toy_numbers(drawn, inputs):
             assert math.isnan(r.pcie_read_gbps) and math.isnan(r.fraction_of_peak)
             continue
         assert r.pcie_read_gbps == pytest.approx(p.pcie_read_bytes.sum() / p.gpu_time_ns.sum(), rel=1e-5)
-        assert r.avg_request_bytes == pytest.approx(32 * p.sysmem_read_sectors.sum() / p.sysmem_read_requests.sum(),
-                                                    rel=1e-5)
+        assert r.avg_request_bytes == pytest.approx(
+            32 * p.sysmem_read_sectors.sum() / p.sysmem_read_requests.sum(), rel=1e-5
+        )
         assert r.fraction_of_peak == pytest.approx(t.gbps.median() / peak, rel=1e-5)
 
 
@@ -154,8 +163,17 @@ def test_concurrency_chosen_footprints_and_interpolated_latency(inputs, tmp_path
     lat = lat[~((lat.footprint_bytes == 1 << 28) & (lat["mode"] == "zerocopy"))]  # 256 MiB: between 64 MiB and 1 GiB
     lat_path = tmp_path / "latency.csv"
     lat.to_csv(lat_path, index=False)
-    out = draw("fig_concurrency", dict(inputs, out=tmp_path), "--concurrency", inputs["concurrency"], "--latency",
-               lat_path, "--footprints", 1 << 28, 1 << 33)["frame"]
+    out = draw(
+        "fig_concurrency",
+        dict(inputs, out=tmp_path),
+        "--concurrency",
+        inputs["concurrency"],
+        "--latency",
+        lat_path,
+        "--footprints",
+        1 << 28,
+        1 << 33,
+    )["frame"]
     assert "W_gbps" in out and out["W_gbps"].isna().all()  # no --parameters: no model lines
     zc = out[(out["mode"] == "zerocopy") & (out.footprint_bytes == 1 << 28)]
     med = lat[lat["mode"] == "zerocopy"].groupby("footprint_bytes").latency_ns.median() / 1e3
@@ -172,8 +190,11 @@ def test_footprint_cliff_numbers(drawn, inputs):
     conc = conc[conc["mode"].isin(["zerocopy", "zerocopy-pinned"]) & conc.request_bytes.isin([32, 128])]
     assert set(got["request_bytes"]) == {32, 128}
     for r in got.itertuples():
-        c = conc[(conc["mode"] == r.mode) & (conc.footprint_bytes == r.footprint_bytes)
-                 & (conc.request_bytes == r.request_bytes)]
+        c = conc[
+            (conc["mode"] == r.mode)
+            & (conc.footprint_bytes == r.footprint_bytes)
+            & (conc.request_bytes == r.request_bytes)
+        ]
         top = (c.warps * c.reads_per_warp).max()
         assert r.in_flight == top == CONC_WARPS[-1] * 4
         at = c[(c.warps * c.reads_per_warp) == top]
@@ -206,13 +227,28 @@ def test_runtime_vs_transfer_size_numbers(drawn, inputs):
 
 
 def test_runtime_vs_transfer_size_other_preset_and_unknown(inputs, tmp_path):
-    out = draw("fig_runtime_vs_transfer_size", dict(inputs, out=tmp_path),
-               *args_for("fig_runtime_vs_transfer_size", inputs), "--preset", "pcie3-x16")["frame"]
+    out = draw(
+        "fig_runtime_vs_transfer_size",
+        dict(inputs, out=tmp_path),
+        *args_for("fig_runtime_vs_transfer_size", inputs),
+        "--preset",
+        "pcie3-x16",
+    )["frame"]
     assert "preset pcie3-x16" in set(out["hardware"])
     from figures import fig_runtime_vs_transfer_size as fig
+
     with pytest.raises(SystemExit, match="unknown hardware preset 'nope'"):
-        fig.main([*map(str, args_for("fig_runtime_vs_transfer_size", inputs)), "--preset", "nope", "--source",
-                  str(inputs["source"]), "--out", str(tmp_path / "x.png")])
+        fig.main(
+            [
+                *map(str, args_for("fig_runtime_vs_transfer_size", inputs)),
+                "--preset",
+                "nope",
+                "--source",
+                str(inputs["source"]),
+                "--out",
+                str(tmp_path / "x.png"),
+            ]
+        )
 
 
 def _requests_per_warp(variant, edge_bytes):  # the model's documented assumption (model.predict)
@@ -237,6 +273,7 @@ def test_added_latency_numbers(drawn, inputs):
         def t(L):
             T = min(p.S_miops * b.d_bytes / 1e3, p.N_max * b.d_bytes / L / 1e3, p.W_gbps)
             return b.D_bytes / T / 1e6 + b.floor_ms  # rule 'sum'
+
         assert r.normalised == pytest.approx(t(p.L_us + r.added_us) / t(p.L_us), rel=1e-5)
         if r.added_us == 0:  # our reading of the model lands on the model's own prediction
             assert r.runtime_ms == pytest.approx(b.predicted_ms, rel=1e-5)
@@ -245,8 +282,13 @@ def test_added_latency_numbers(drawn, inputs):
     assert len(emu) == len(thr) > 0
     for r in emu.itertuples():
         b = base.loc[(r.graph, r.variant, r.mode, r.edge_bytes)]
-        m = thr[(thr.graph == r.graph) & (thr.variant == r.variant) & (thr["mode"] == r.mode)
-                & (thr.edge_bytes == r.edge_bytes) & (thr.max_warps == r.max_warps)].iloc[0]
+        m = thr[
+            (thr.graph == r.graph)
+            & (thr.variant == r.variant)
+            & (thr["mode"] == r.mode)
+            & (thr.edge_bytes == r.edge_bytes)
+            & (thr.max_warps == r.max_warps)
+        ].iloc[0]
         p = params_for(parameters, r.mode, min(LAT_FOOTPRINTS))
         n = _requests_per_warp(r.variant, r.edge_bytes) * r.max_warps
         assert r.r == _requests_per_warp(r.variant, r.edge_bytes)
@@ -257,8 +299,15 @@ def test_added_latency_numbers(drawn, inputs):
 
 
 def test_added_latency_reads_per_warp_override(inputs, tmp_path):
-    out = draw("fig_added_latency", dict(inputs, out=tmp_path), *args_for("fig_added_latency", inputs),
-               "--reads-per-warp", "4", "--max-added-us", "3")["frame"]
+    out = draw(
+        "fig_added_latency",
+        dict(inputs, out=tmp_path),
+        *args_for("fig_added_latency", inputs),
+        "--reads-per-warp",
+        "4",
+        "--max-added-us",
+        "3",
+    )["frame"]
     emu = out[out.kind == "emulated"]
     assert set(emu["r"]) == {4.0} and set(emu["r_source"]) == {"--reads-per-warp"}
     assert out[out.kind == "model"].added_us.max() == pytest.approx(3.0)
@@ -276,10 +325,16 @@ def test_model_vs_measured_numbers(drawn, inputs):
 
 
 # --- missing inputs: a clear error naming figure and table ------------------------------------------------------
-MAIN_TABLE = {"fig_copy_bandwidth": "link", "fig_zero_copy_toy": "toy", "fig_latency": "latency",
-              "fig_concurrency": "concurrency", "fig_footprint_cliff": "concurrency",
-              "fig_runtime_vs_transfer_size": "amplification", "fig_added_latency": "predictions",
-              "fig_model_vs_measured": "predictions"}
+MAIN_TABLE = {
+    "fig_copy_bandwidth": "link",
+    "fig_zero_copy_toy": "toy",
+    "fig_latency": "latency",
+    "fig_concurrency": "concurrency",
+    "fig_footprint_cliff": "concurrency",
+    "fig_runtime_vs_transfer_size": "amplification",
+    "fig_added_latency": "predictions",
+    "fig_model_vs_measured": "predictions",
+}
 
 
 @pytest.mark.parametrize("name", list(FIGURES))
@@ -294,15 +349,26 @@ def test_missing_table_names_figure_and_table(inputs, tmp_path, name):
     assert not (tmp_path / "x.png").exists()
 
 
-@pytest.mark.parametrize("name,table,columns", [("fig_latency", "latency", LATENCY_COLUMNS),
-                                                ("fig_concurrency", "latency", LATENCY_COLUMNS),
-                                                ("fig_footprint_cliff", "concurrency", CONCURRENCY_COLUMNS)])
+@pytest.mark.parametrize(
+    "name,table,columns",
+    [
+        ("fig_latency", "latency", LATENCY_COLUMNS),
+        ("fig_concurrency", "latency", LATENCY_COLUMNS),
+        ("fig_footprint_cliff", "concurrency", CONCURRENCY_COLUMNS),
+    ],
+)
 def test_archive_without_table(inputs, tmp_path, name, table, columns):
     """An archive that lacks a table restores it header-only: the figure says which table is empty."""
     empty = tmp_path / f"{table}.csv"
     empty.write_text(",".join(columns) + "\n")
-    r = run_script(REPO / "figures" / f"{name}.py", *args_for(name, inputs, **{table: empty}), "--source",
-                   inputs["source"], "--out", tmp_path / "x.png")
+    r = run_script(
+        REPO / "figures" / f"{name}.py",
+        *args_for(name, inputs, **{table: empty}),
+        "--source",
+        inputs["source"],
+        "--out",
+        tmp_path / "x.png",
+    )
     assert r.returncode != 0
     assert f"figure {name} has no data" in r.stderr and f"'{table}' table" in r.stderr and "is empty" in r.stderr
 
@@ -319,16 +385,35 @@ def test_predictions_lacking_columns(inputs, tmp_path):
     bad = tmp_path / "predictions.csv"
     pd.read_csv(inputs["predictions"]).drop(columns=["floor_ms"]).to_csv(bad, index=False)
     from figures import fig_model_vs_measured as fig
+
     with pytest.raises(SystemExit, match="figure fig_model_vs_measured: .*lacks columns \\['floor_ms'\\]"):
-        fig.main(["--predictions", str(bad), "--summary", str(inputs["summary"]), "--source", str(inputs["source"]),
-                  "--out", str(tmp_path / "x.png")])
+        fig.main(
+            [
+                "--predictions",
+                str(bad),
+                "--summary",
+                str(inputs["summary"]),
+                "--source",
+                str(inputs["source"]),
+                "--out",
+                str(tmp_path / "x.png"),
+            ]
+        )
 
 
 def test_cli_as_a_script(inputs, tmp_path):
     """The workflow runs the scripts in a fresh interpreter from the repo root."""
     png, csv = tmp_path / "f.png", tmp_path / "f.csv"
-    r = run_script(REPO / "figures" / "fig_added_latency.py", *args_for("fig_added_latency", inputs), "--source",
-                   inputs["source"], "--out", png, "--out-csv", csv)
+    r = run_script(
+        REPO / "figures" / "fig_added_latency.py",
+        *args_for("fig_added_latency", inputs),
+        "--source",
+        inputs["source"],
+        "--out",
+        png,
+        "--out-csv",
+        csv,
+    )
     assert r.returncode == 0, r.stderr
     assert "warning" not in r.stderr
     assert png.read_bytes()[:8] == PNG and len(pd.read_csv(csv)) > 0
@@ -343,8 +428,11 @@ def test_figures_on_the_models_own_outputs(inputs, tmp_path):
     t = {k: pd.read_csv(inputs[k]) for k in ("runs", "profile", "link", "latency", "concurrency")}
     params = fit.fit(t["link"], t["latency"], t["concurrency"], n_boot=50)
     table, summary = predict.predict(t["runs"], t["profile"], params)
-    paths = {"parameters": tmp_path / "parameters.json", "predictions": tmp_path / "predictions.csv",
-             "summary": tmp_path / "summary.json"}
+    paths = {
+        "parameters": tmp_path / "parameters.json",
+        "predictions": tmp_path / "predictions.csv",
+        "summary": tmp_path / "summary.json",
+    }
     paths["parameters"].write_text(json.dumps(params))
     table.to_csv(paths["predictions"], index=False)
     paths["summary"].write_text(json.dumps(summary))
@@ -372,13 +460,19 @@ def test_fig09_and_fig08_ignore_throttled_runs(inputs):
     assert (runs.max_warps > 0).any() and (profile.max_warps > 0).any()
     assert fig09_speedup_over_uvm.speedups(runs).equals(fig09_speedup_over_uvm.speedups(default_launch(runs)))
     assert fig08_pcie_bandwidth.bandwidths(profile, link).equals(
-        fig08_pcie_bandwidth.bandwidths(default_launch(profile), link))
+        fig08_pcie_bandwidth.bandwidths(default_launch(profile), link)
+    )
     slow = runs.copy()
     slow.loc[slow.max_warps > 0, "time_ms"] *= 1000  # throttled rows changing must change nothing
     assert fig09_speedup_over_uvm.speedups(slow).equals(fig09_speedup_over_uvm.speedups(runs))
 
 
 def test_sizes():
-    assert [style.fmt_size(b) for b in (32, 4096, 1 << 28, 1 << 30, 3 << 29)] == \
-        ["32 B", "4 KiB", "256 MiB", "1 GiB", "1.5 GiB"]
+    assert [style.fmt_size(b) for b in (32, 4096, 1 << 28, 1 << 30, 3 << 29)] == [
+        "32 B",
+        "4 KiB",
+        "256 MiB",
+        "1 GiB",
+        "1.5 GiB",
+    ]
     assert [style.fmt_size_compact(b) for b in (32, 1024, 4096)] == ["32", "1K", "4K"]

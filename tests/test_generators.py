@@ -42,6 +42,7 @@ def urand14():
 
 # ------------------------------------------------------------------ determinism
 
+
 @pytest.mark.parametrize("fn", [kronecker_edges, uniform_edges])
 def test_same_seed_same_pairs(fn):
     a = fn(12, 16, seed=3)
@@ -79,6 +80,7 @@ def test_unknown_kind():
 
 
 # ------------------------------------------------------------------ build_csr against scipy
+
 
 @pytest.mark.parametrize("symmetrize", [True, False])
 @pytest.mark.parametrize("chunk", [None, 1000])
@@ -127,6 +129,7 @@ def test_generated_graph_invariants(name, request):
 
 
 # ------------------------------------------------------------------ statistics the models predict
+
 
 def test_urand_edge_count_matches_birthday_bound(urand14):
     # n ordered pairs uniform over V^2; a given unordered pair {u, v}, u != v, is hit by one draw with
@@ -198,21 +201,42 @@ def test_chunks_are_independent_of_order():
 def test_generate_with_weights_matches_csr_weights():
     g = generate("urand", 10, 16, seed=5, weights_seed=9)
     from emogi.datasets.weights import csr_weights
+
     np.testing.assert_array_equal(g.weights, csr_weights(g.offsets, g.edges, 9))
     assert g.weights.min() >= 8 and g.weights.max() <= 72
 
 
 # ------------------------------------------------------------------ CLI
 
+
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "emogi.datasets.generators", *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "emogi.datasets.generators", *map(str, args)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_cli_writes_graph_and_metadata(tmp_path):
     out, meta = tmp_path / "urand10.w8.csr", tmp_path / "urand10.w8.json"
-    r = run_cli("--kind", "urand", "--scale", 10, "--edge-factor", 16, "--seed", 3, "--weights-seed", 4,
-                "--out", out, "--meta", meta)
+    r = run_cli(
+        "--kind",
+        "urand",
+        "--scale",
+        10,
+        "--edge-factor",
+        16,
+        "--seed",
+        3,
+        "--weights-seed",
+        4,
+        "--out",
+        out,
+        "--meta",
+        meta,
+    )
     assert r.returncode == 0, r.stderr
     assert "plan:" in r.stderr and "written" in r.stderr
     g = read_csr(out, check_edges=True)
@@ -236,8 +260,9 @@ def test_cli_output_does_not_depend_on_workers_or_buckets(tmp_path):
     sums = set()
     for workers, buckets in ((1, 1), (2, 7), (3, 32)):
         out = tmp_path / f"k{workers}.csr"
-        r = run_cli("--kind", "kron", "--scale", 11, "--seed", 2, "--workers", workers, "--buckets", buckets,
-                    "--out", out)
+        r = run_cli(
+            "--kind", "kron", "--scale", 11, "--seed", 2, "--workers", workers, "--buckets", buckets, "--out", out
+        )
         assert r.returncode == 0, r.stderr
         assert f"plan: {buckets} buckets" in r.stderr
         sums.add(read_csr(out).header.checksum)

@@ -1,6 +1,7 @@
 """On a GPU: every algorithm x variant x memory mode x edge width agrees with its CPU reference, on edge cases,
 small generated graphs and one graph of more than 1 GiB; a spoiled result fails the run; compute-sanitizer's
 memcheck and racecheck find nothing on small graphs."""
+
 import os
 import re
 import shutil
@@ -30,8 +31,25 @@ def roots_of(path, count=3):
 def run_matrix(binary, path, algorithm, tmp_path, modes=ALL_MODES, reps=1, extra=(), variants=None, roots=3):
     out = tmp_path / f"{algorithm}.csv"
     variants = variants or VARIANTS[algorithm]
-    args = [binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants),
-            "--modes", modes, "--reps", reps, "--warmup", "1" if "uvm-warm" in modes else "0", "--out", out, *extra]
+    args = [
+        binary,
+        "run",
+        "--algorithm",
+        algorithm,
+        "--graph",
+        path,
+        "--variants",
+        ",".join(variants),
+        "--modes",
+        modes,
+        "--reps",
+        reps,
+        "--warmup",
+        "1" if "uvm-warm" in modes else "0",
+        "--out",
+        out,
+        *extra,
+    ]
     if algorithm in ROOTED:
         args += ["--roots", ",".join(map(str, roots_of(path)[-roots:]))]
     done = run(args)
@@ -44,10 +62,16 @@ def run_matrix(binary, path, algorithm, tmp_path, modes=ALL_MODES, reps=1, extra
 @pytest.fixture(scope="module")
 def small_graphs(tmp_path_factory):
     root = tmp_path_factory.mktemp("small")
-    made = [write_undirected(root / f"{name}.csr", spec["pairs"], spec["num_vertices"])
-            for name, spec in EDGE_CASES.items() if spec["pairs"]]  # BFS/SSSP need a root with out-edges
-    made += [write_generated(root / "kron12.w8.csr", "kron", 12), write_generated(root / "urand12.w8.csr", "urand", 12),
-             write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32)]
+    made = [
+        write_undirected(root / f"{name}.csr", spec["pairs"], spec["num_vertices"])
+        for name, spec in EDGE_CASES.items()
+        if spec["pairs"]
+    ]  # BFS/SSSP need a root with out-edges
+    made += [
+        write_generated(root / "kron12.w8.csr", "kron", 12),
+        write_generated(root / "urand12.w8.csr", "urand", 12),
+        write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32),
+    ]
     return made
 
 
@@ -71,11 +95,16 @@ def test_auto_moves_whole_lists_with_room_for_some(emogi_binary, small_graphs, t
         header = csr.read_header(path)
         entry_bytes = header.index_bytes + (4 if algorithm == "sssp" else 0)
         budget = header.num_edges * entry_bytes // 3
-        rows = run_matrix(emogi_binary, path, algorithm, tmp_path, modes="auto",
-                          extra=["--auto-order", order, "--gpu-memory-budget", budget, "--auto-reserve", "0"])
+        rows = run_matrix(
+            emogi_binary,
+            path,
+            algorithm,
+            tmp_path,
+            modes="auto",
+            extra=["--auto-order", order, "--gpu-memory-budget", budget, "--auto-reserve", "0"],
+        )
         assert set(rows["variant"]) == set(VARIANTS[algorithm]) and rows["verified"].all(), path
-        placed = re.search(rf"auto \({order}\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)",
-                           rows.attrs["stderr"])
+        placed = re.search(rf"auto \({order}\): .*\((\d+) of (\d+) entries, (\d+) whole lists\)", rows.attrs["stderr"])
         assert placed, rows.attrs["stderr"][-2000:]
         in_gpu, edges, lists = map(int, placed.groups())
         assert 0 < in_gpu * entry_bytes <= budget and in_gpu < edges and lists > 0, placed[0]
@@ -90,9 +119,27 @@ def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, 
     budget = num_edges * 4  # half the ids, a third of ids and weights
 
     def placed(*options):
-        args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", "merged-aligned",
-                "--modes", "auto", "--auto-reserve", "0", "--reps", "1", "--warmup", "0", "--out", tmp_path / "d.csv",
-                *options]
+        args = [
+            emogi_binary,
+            "run",
+            "--algorithm",
+            algorithm,
+            "--graph",
+            path,
+            "--variants",
+            "merged-aligned",
+            "--modes",
+            "auto",
+            "--auto-reserve",
+            "0",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--out",
+            tmp_path / "d.csv",
+            *options,
+        ]
         if algorithm in ROOTED:
             args += ["--roots", roots_of(path)[0]]
         done = run(args)
@@ -123,8 +170,21 @@ def test_cc_on_a_single_vertex(emogi_binary, tmp_path):
 def test_a_wrong_result_fails_the_run(emogi_binary, small_graphs, tmp_path, algorithm):
     path = small_graphs[-2]
     out = tmp_path / "x.csv"
-    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--modes", "device", "--reps", "1",
-            "--test-corrupt-result", "--out", out]
+    args = [
+        emogi_binary,
+        "run",
+        "--algorithm",
+        algorithm,
+        "--graph",
+        path,
+        "--modes",
+        "device",
+        "--reps",
+        "1",
+        "--test-corrupt-result",
+        "--out",
+        out,
+    ]
     if algorithm in ROOTED:
         args += ["--roots", roots_of(path)[0]]
     done = run(args)
@@ -152,8 +212,22 @@ def test_directed_graphs_are_refused_where_undefined(emogi_binary, tmp_path):
     path = tmp_path / "d.csr"
     csr.write_csr(path, g.offsets, g.edges, g.weights, directed=True)
     for algorithm, variant in (("cc", "afforest"), ("bfs", "direction-optimizing")):
-        done = run([emogi_binary, "run", "--algorithm", algorithm, "--graph", path, "--variants", variant,
-                    "--roots", roots_of(path)[0], "--out", tmp_path / "x.csv"])
+        done = run(
+            [
+                emogi_binary,
+                "run",
+                "--algorithm",
+                algorithm,
+                "--graph",
+                path,
+                "--variants",
+                variant,
+                "--roots",
+                roots_of(path)[0],
+                "--out",
+                tmp_path / "x.csv",
+            ]
+        )
         assert done.returncode == 1 and "directed" in done.stderr
 
 
@@ -166,14 +240,36 @@ def large_graph(tmp_path_factory):
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
     assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
-    fast = {"bfs": "merged-aligned,frontier,direction-optimizing", "sssp": "merged-aligned,frontier",
-            "cc": "merged-aligned,afforest", "pagerank": "merged-aligned,frontier,gauss-seidel"}[algorithm]
+    fast = {
+        "bfs": "merged-aligned,frontier,direction-optimizing",
+        "sssp": "merged-aligned,frontier",
+        "cc": "merged-aligned,afforest",
+        "pagerank": "merged-aligned,frontier,gauss-seidel",
+    }[algorithm]
     # auto as it is on this GPU (everything fits), then with 1 GiB for it: the longest lists moved there.
-    for modes in (["zerocopy,auto"], ["auto", "--auto-order", "longest-first", "--gpu-memory-budget", "1G",
-                                      "--auto-reserve", "0"]):
+    for modes in (
+        ["zerocopy,auto"],
+        ["auto", "--auto-order", "longest-first", "--gpu-memory-budget", "1G", "--auto-reserve", "0"],
+    ):
         out = tmp_path / "big.csv"
-        args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", large_graph, "--variants", fast,
-                "--modes", *modes, "--reps", "1", "--warmup", "0", "--out", out]
+        args = [
+            emogi_binary,
+            "run",
+            "--algorithm",
+            algorithm,
+            "--graph",
+            large_graph,
+            "--variants",
+            fast,
+            "--modes",
+            *modes,
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--out",
+            out,
+        ]
         if algorithm in ROOTED:
             args += ["--roots", roots_of(large_graph)[-1]]
         done = run(args)
@@ -193,8 +289,10 @@ def large_graph_w4(large_graph):
 LONG_TESTS = "EMOGI_LONG_GPU_TESTS"
 
 
-@pytest.mark.skipif(os.environ.get(LONG_TESTS) != "1",
-                    reason=f"the whole matrix on a 1.9 GiB edge list takes ~6 min on an H100: set {LONG_TESTS}=1")
+@pytest.mark.skipif(
+    os.environ.get(LONG_TESTS) != "1",
+    reason=f"the whole matrix on a 1.9 GiB edge list takes ~6 min on an H100: set {LONG_TESTS}=1",
+)
 @pytest.mark.parametrize("width", [8, 4])
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_every_cell_on_a_graph_over_one_gib(emogi_binary, large_graph, large_graph_w4, tmp_path, algorithm, width):
@@ -207,22 +305,46 @@ def test_every_cell_on_a_graph_over_one_gib(emogi_binary, large_graph, large_gra
     assert rows["verified"].all() and (rows["edge_bytes"] == width).all()
 
 
-SANITIZER_CLEAN = {"memcheck": "ERROR SUMMARY: 0 errors",
-                   "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors"}
+SANITIZER_CLEAN = {
+    "memcheck": "ERROR SUMMARY: 0 errors",
+    "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors",
+}
 # Where the lists are: fixed modes, or auto with a third of them moved to GPU memory (shifted positions).
-SANITIZER_PLACEMENTS = {"fixed": ["--modes", "device,zerocopy"],
-                        "longest-first": ["--modes", "auto", "--auto-order", "longest-first", "--auto-reserve", "0"]}
+SANITIZER_PLACEMENTS = {
+    "fixed": ["--modes", "device,zerocopy"],
+    "longest-first": ["--modes", "auto", "--auto-order", "longest-first", "--auto-reserve", "0"],
+}
 
 
 @pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
-@pytest.mark.parametrize("tool,placement",
-                         [("memcheck", "fixed"), ("racecheck", "fixed"), ("memcheck", "longest-first")])
+@pytest.mark.parametrize(
+    "tool,placement", [("memcheck", "fixed"), ("racecheck", "fixed"), ("memcheck", "longest-first")]
+)
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, placement, algorithm):
     path = small_graphs[-3]  # urand12
-    args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run", "--algorithm",
-            algorithm, "--graph", path, "--variants", ",".join(VARIANTS[algorithm]), *SANITIZER_PLACEMENTS[placement],
-            "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+    args = [
+        "compute-sanitizer",
+        "--tool",
+        tool,
+        "--error-exitcode",
+        "9",
+        emogi_binary,
+        "run",
+        "--algorithm",
+        algorithm,
+        "--graph",
+        path,
+        "--variants",
+        ",".join(VARIANTS[algorithm]),
+        *SANITIZER_PLACEMENTS[placement],
+        "--reps",
+        "1",
+        "--warmup",
+        "0",
+        "--out",
+        tmp_path / "s.csv",
+    ]
     if placement == "longest-first":
         args += ["--gpu-memory-budget", csr.read_header(path).num_edges * 12 // 3]
     if algorithm in ROOTED:

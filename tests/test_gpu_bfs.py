@@ -1,5 +1,6 @@
 """On a GPU: every BFS variant x memory mode x edge width agrees with the CPU reference; the managed-memory
 guard refuses before allocating; the link probe and the profiler produce physically sensible numbers."""
+
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,24 @@ def graphs(tmp_path_factory):
 def test_every_variant_and_mode_is_verified(emogi_binary, graphs, tmp_path, kind, width):
     wide, narrow, roots = graphs[kind]
     out = tmp_path / "runs.csv"
-    done = run([emogi_binary, "bfs", "--graph", narrow if width == 4 else wide, "--name", kind,
-                "--roots", ",".join(map(str, roots)), "--reps", "2", "--warmup", "1", "--out", out])
+    done = run(
+        [
+            emogi_binary,
+            "bfs",
+            "--graph",
+            narrow if width == 4 else wide,
+            "--name",
+            kind,
+            "--roots",
+            ",".join(map(str, roots)),
+            "--reps",
+            "2",
+            "--warmup",
+            "1",
+            "--out",
+            out,
+        ]
+    )
     assert done.returncode == 0, done.stderr
     rows = pd.read_csv(out)
     bfs_variants = set(schema.VARIANTS_OF["bfs"])  # the default: every BFS variant
@@ -52,8 +69,23 @@ def test_every_variant_and_mode_is_verified(emogi_binary, graphs, tmp_path, kind
 def test_a_wrong_result_fails_the_run(emogi_binary, graphs, tmp_path):
     """Verification can fail: one depth flipped before the check must stop the run and leave no table."""
     wide, _, roots = graphs["kron"]
-    done = run([emogi_binary, "bfs", "--graph", wide, "--roots", roots[0], "--modes", "device",
-                "--variants", "merged", "--test-corrupt-result", "--out", tmp_path / "x.csv"])
+    done = run(
+        [
+            emogi_binary,
+            "bfs",
+            "--graph",
+            wide,
+            "--roots",
+            roots[0],
+            "--modes",
+            "device",
+            "--variants",
+            "merged",
+            "--test-corrupt-result",
+            "--out",
+            tmp_path / "x.csv",
+        ]
+    )
     assert done.returncode == 1 and "BFS result mismatch" in done.stderr and "1 vertices differ" in done.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -69,8 +101,22 @@ def test_roots_without_out_edges_are_refused(emogi_binary, graphs, tmp_path):
 @pytest.mark.parametrize("mode", ["zerocopy", "uvm"])
 def test_managed_guard_refuses_before_allocating(emogi_binary, graphs, tmp_path, mode):
     wide, _, roots = graphs["urand"]
-    done = run([emogi_binary, "bfs", "--graph", wide, "--roots", roots[0], "--modes", mode,
-                "--gpu-memory-budget", "1M", "--out", tmp_path / "x.csv"])
+    done = run(
+        [
+            emogi_binary,
+            "bfs",
+            "--graph",
+            wide,
+            "--roots",
+            roots[0],
+            "--modes",
+            mode,
+            "--gpu-memory-budget",
+            "1M",
+            "--out",
+            tmp_path / "x.csv",
+        ]
+    )
     assert done.returncode == 1
     assert "refusing to allocate" in done.stderr and "--allow-managed-oversubscription" in done.stderr
     assert not (tmp_path / "x.csv").exists()
@@ -78,8 +124,24 @@ def test_managed_guard_refuses_before_allocating(emogi_binary, graphs, tmp_path,
 
 def test_pinned_mode_is_not_limited_by_the_managed_guard(emogi_binary, graphs, tmp_path):
     wide, _, roots = graphs["urand"]
-    done = run([emogi_binary, "bfs", "--graph", wide, "--roots", roots[0], "--modes", "zerocopy-pinned",
-                "--gpu-memory-budget", "1M", "--reps", "1", "--out", tmp_path / "x.csv"])
+    done = run(
+        [
+            emogi_binary,
+            "bfs",
+            "--graph",
+            wide,
+            "--roots",
+            roots[0],
+            "--modes",
+            "zerocopy-pinned",
+            "--gpu-memory-budget",
+            "1M",
+            "--reps",
+            "1",
+            "--out",
+            tmp_path / "x.csv",
+        ]
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -96,16 +158,37 @@ def test_link_probe(emogi_binary, tmp_path):
 def test_profile_counters_are_physical(emogi_binary, graphs, tmp_path):
     wide, _, roots = graphs["kron"]
     out = tmp_path / "profile.csv"
-    cmd = [sys.executable, "-m", "emogi.profile", "bfs", "--binary", emogi_binary, "--report", tmp_path / "r.ncu-rep",
-           "--out", out, "--", "--graph", wide, "--name", "kron", "--roots", roots[0],
-           "--variants", "naive,merged-aligned", "--modes", "device,zerocopy,uvm"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "emogi.profile",
+        "bfs",
+        "--binary",
+        emogi_binary,
+        "--report",
+        tmp_path / "r.ncu-rep",
+        "--out",
+        out,
+        "--",
+        "--graph",
+        wide,
+        "--name",
+        "kron",
+        "--roots",
+        roots[0],
+        "--variants",
+        "naive,merged-aligned",
+        "--modes",
+        "device,zerocopy,uvm",
+    ]
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     p = pd.read_csv(out).set_index(["variant", "mode"])
     edge_bytes = csr.read_header(wide).num_edges * 8
     # zero-copy reads come from system memory; merged+aligned makes requests larger than the naive 32-byte ones
-    assert (p.loc[("merged-aligned", "zerocopy"), "avg_request_bytes"]
-            > p.loc[("naive", "zerocopy"), "avg_request_bytes"])
+    assert (
+        p.loc[("merged-aligned", "zerocopy"), "avg_request_bytes"] > p.loc[("naive", "zerocopy"), "avg_request_bytes"]
+    )
     assert 32 <= p.loc[("naive", "zerocopy"), "avg_request_bytes"] <= 128
     assert p.loc[("merged-aligned", "zerocopy"), "pcie_read_bytes"] > 0.5 * edge_bytes
     # device mode reads no system memory
@@ -120,9 +203,33 @@ def test_profile_launches_add_up_to_the_run(emogi_binary, graphs, tmp_path):
     to the run's own row."""
     wide, _, roots = graphs["kron"]
     out, launches = tmp_path / "profile.csv", tmp_path / "launches.csv"
-    cmd = [sys.executable, "-m", "emogi.profile", "run", "--binary", emogi_binary, "--report", tmp_path / "r.ncu-rep",
-           "--out", out, "--launches", launches, "--", "--algorithm", "bfs", "--graph", wide, "--name", "kron",
-           "--roots", roots[0], "--variants", "frontier", "--modes", "zerocopy"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "emogi.profile",
+        "run",
+        "--binary",
+        emogi_binary,
+        "--report",
+        tmp_path / "r.ncu-rep",
+        "--out",
+        out,
+        "--launches",
+        launches,
+        "--",
+        "--algorithm",
+        "bfs",
+        "--graph",
+        wide,
+        "--name",
+        "kron",
+        "--roots",
+        roots[0],
+        "--variants",
+        "frontier",
+        "--modes",
+        "zerocopy",
+    ]
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     run_row, per_launch = pd.read_csv(out).iloc[0], pd.read_csv(launches)

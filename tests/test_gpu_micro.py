@@ -1,5 +1,6 @@
 """On a GPU: each microbenchmark verifies its own work (copies compared, chases ending on the host-computed
 line) and reports numbers with the physical ordering the model relies on."""
+
 import shutil
 import subprocess
 import sys
@@ -23,8 +24,9 @@ def micro(binary, tmp_path, command, *args):
 
 
 def test_toy_copies_are_verified_and_merging_pays(emogi_binary, tmp_path):
-    t = micro(emogi_binary, tmp_path, "toy", "--bytes", "256M", "--modes", "zerocopy,zerocopy-pinned,device",
-              "--reps", "2")
+    t = micro(
+        emogi_binary, tmp_path, "toy", "--bytes", "256M", "--modes", "zerocopy,zerocopy-pinned,device", "--reps", "2"
+    )
     assert len(t) == 3 * 3 * 2 * 2 and t["verified"].all()
     g = t.groupby(["mode", "pattern", "element_bytes"]).gbps.median()
     for mode in ("zerocopy", "zerocopy-pinned"):
@@ -35,8 +37,19 @@ def test_toy_copies_are_verified_and_merging_pays(emogi_binary, tmp_path):
 
 
 def test_chase_latency_orders_device_before_host(emogi_binary, tmp_path):
-    t = micro(emogi_binary, tmp_path, "chase", "--modes", "device,zerocopy,zerocopy-pinned",
-              "--footprints", "4M,256M", "--steps", "5000", "--reps", "2")
+    t = micro(
+        emogi_binary,
+        tmp_path,
+        "chase",
+        "--modes",
+        "device,zerocopy,zerocopy-pinned",
+        "--footprints",
+        "4M,256M",
+        "--steps",
+        "5000",
+        "--reps",
+        "2",
+    )
     assert len(t) == 3 * 2 * 2 and t["verified"].all()
     lat = t.groupby(["mode", "footprint_bytes"]).latency_ns.median()
     for footprint in (4 << 20, 256 << 20):
@@ -46,10 +59,26 @@ def test_chase_latency_orders_device_before_host(emogi_binary, tmp_path):
 
 
 def test_concurrency_follows_littles_law_at_low_load(emogi_binary, tmp_path):
-    c = micro(emogi_binary, tmp_path, "concurrency", "--modes", "zerocopy", "--footprints", "256M",
-              "--request-bytes", "128", "--warps", "1,16,256,2048", "--reads-per-warp", "1", "--reps", "2")
-    lat = micro(emogi_binary, tmp_path, "chase", "--modes", "zerocopy", "--footprints", "256M", "--steps", "5000",
-                "--reps", "2").latency_ns.median()
+    c = micro(
+        emogi_binary,
+        tmp_path,
+        "concurrency",
+        "--modes",
+        "zerocopy",
+        "--footprints",
+        "256M",
+        "--request-bytes",
+        "128",
+        "--warps",
+        "1,16,256,2048",
+        "--reads-per-warp",
+        "1",
+        "--reps",
+        "2",
+    )
+    lat = micro(
+        emogi_binary, tmp_path, "chase", "--modes", "zerocopy", "--footprints", "256M", "--steps", "5000", "--reps", "2"
+    ).latency_ns.median()
     rate = c.groupby("warps").mrps.median()
     assert rate.is_monotonic_increasing
     # one warp, one read in flight: about one read per latency (N = T L / d = 1)
@@ -75,8 +104,19 @@ def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_p
         path = write_undirected(tmp_path / "g.csr", EDGE_CASES["star"]["pairs"], EDGE_CASES["star"]["num_vertices"])
     else:
         path = write_generated(tmp_path / "g.csr", kind, 12, dtype=dtype)
-    t = micro(emogi_binary, tmp_path, "lists", "--graph", path, "--modes", "device,zerocopy,zerocopy-pinned",
-              "--variants", "naive,merged,merged-aligned,chunked", "--reps", "2")
+    t = micro(
+        emogi_binary,
+        tmp_path,
+        "lists",
+        "--graph",
+        path,
+        "--modes",
+        "device,zerocopy,zerocopy-pinned",
+        "--variants",
+        "naive,merged,merged-aligned,chunked",
+        "--reps",
+        "2",
+    )
     assert len(t) == 3 * 4 * 2 and t["verified"].all()  # every run's list sums matched the CPU's
     g = csr.read_csr(path)
     assert (t.list_bytes == g.num_edges * np.dtype(dtype).itemsize).all()
@@ -88,8 +128,20 @@ def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_p
     assert counts.loc["merged", "sectors"] >= counts.loc["merged-aligned", "sectors"]
     assert t[t.variant == "naive"].requests.isna().all()  # a thread per list: not counted
     # whole first and last lines: the same lines, each asked for whole, the neighbours' entries dropped
-    w = micro(emogi_binary, tmp_path, "lists", "--graph", path, "--modes", "zerocopy", "--whole-lines",
-              "--variants", "merged-aligned,chunked", "--reps", "1")
+    w = micro(
+        emogi_binary,
+        tmp_path,
+        "lists",
+        "--graph",
+        path,
+        "--modes",
+        "zerocopy",
+        "--whole-lines",
+        "--variants",
+        "merged-aligned,chunked",
+        "--reps",
+        "1",
+    )
     assert set(w.variant) == {"merged-aligned+whole-lines", "chunked+whole-lines"} and w["verified"].all()
     assert (w.requests == counts.loc["merged-aligned", "requests"]).all()
     assert (w.sectors >= counts.loc["merged-aligned", "sectors"]).all() and (w.sectors <= 4 * w.requests).all()
@@ -98,27 +150,62 @@ def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_p
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_toy_profile_sees_request_sizes(emogi_binary, tmp_path):
     out = tmp_path / "toy_profile.csv"
-    cmd = [sys.executable, "-m", "emogi.profile", "toy", "--binary", emogi_binary, "--report", tmp_path / "t.ncu-rep",
-           "--out", out, "--", "--bytes", "64M", "--modes", "zerocopy", "--elements", "8"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "emogi.profile",
+        "toy",
+        "--binary",
+        emogi_binary,
+        "--report",
+        tmp_path / "t.ncu-rep",
+        "--out",
+        out,
+        "--",
+        "--bytes",
+        "64M",
+        "--modes",
+        "zerocopy",
+        "--elements",
+        "8",
+    ]
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     p = pd.read_csv(out).set_index("pattern")
-    assert p.loc["strided", "avg_request_bytes"] < 40           # 32-byte sectors, one per request
-    assert p.loc["merged-aligned", "avg_request_bytes"] > 120    # whole 128-byte lines
+    assert p.loc["strided", "avg_request_bytes"] < 40  # 32-byte sectors, one per request
+    assert p.loc["merged-aligned", "avg_request_bytes"] > 120  # whole 128-byte lines
     assert 40 < p.loc["merged-misaligned", "avg_request_bytes"] < 120
-    assert (p["pcie_read_bytes"] >= 64 << 20).all()              # at least the array crossed the link
+    assert (p["pcie_read_bytes"] >= 64 << 20).all()  # at least the array crossed the link
 
 
 def test_throttled_bfs_is_verified_and_slower(emogi_binary, tmp_path):
     from emogi import csr
     from emogi.datasets import generators
+
     g = generators.generate("urand", 16, 16, 5)
     path = tmp_path / "g.csr"
     csr.write_csr(path, g.offsets, g.edges)
     rows = []
     for warps in (0, 64):
-        rows.append(micro(emogi_binary, tmp_path, "bfs", "--graph", path, "--roots", "1", "--variants",
-                          "merged-aligned", "--modes", "zerocopy", "--max-warps", str(warps), "--reps", "2"))
+        rows.append(
+            micro(
+                emogi_binary,
+                tmp_path,
+                "bfs",
+                "--graph",
+                path,
+                "--roots",
+                "1",
+                "--variants",
+                "merged-aligned",
+                "--modes",
+                "zerocopy",
+                "--max-warps",
+                str(warps),
+                "--reps",
+                "2",
+            )
+        )
     t = pd.concat(rows)
     assert t["verified"].all() and set(t["max_warps"]) == {0, 64}
     med = t.groupby("max_warps").time_ms.median()
@@ -128,9 +215,31 @@ def test_throttled_bfs_is_verified_and_slower(emogi_binary, tmp_path):
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_concurrency_profile_sees_the_requested_sizes(emogi_binary, tmp_path):
     out = tmp_path / "concurrency_profile.csv"
-    cmd = [sys.executable, "-m", "emogi.profile", "concurrency", "--binary", emogi_binary, "--report",
-           tmp_path / "c.ncu-rep", "--out", out, "--", "--modes", "zerocopy", "--footprints", "64M",
-           "--request-bytes", "32,128", "--warps", "256", "--reads-per-warp", "1", "--iterations", "64"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "emogi.profile",
+        "concurrency",
+        "--binary",
+        emogi_binary,
+        "--report",
+        tmp_path / "c.ncu-rep",
+        "--out",
+        out,
+        "--",
+        "--modes",
+        "zerocopy",
+        "--footprints",
+        "64M",
+        "--request-bytes",
+        "32,128",
+        "--warps",
+        "256",
+        "--reads-per-warp",
+        "1",
+        "--iterations",
+        "64",
+    ]
     done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     p = pd.read_csv(out).set_index("request_bytes")

@@ -1,5 +1,6 @@
 """Host-side pieces of the kernels that need no GPU (kernels/tests/host_tests.cpp: which lists `auto` moves to GPU
 memory and where kernels then find every list), built beside the `emogi` binary."""
+
 from conftest import run
 
 

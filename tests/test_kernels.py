@@ -1,4 +1,5 @@
 """The CUDA project compiles, and its host side (graph reader, CPU reference BFS, CLI) is right. No GPU needed."""
+
 import json
 import subprocess
 
@@ -25,8 +26,9 @@ def write_graph(path, edges_by_vertex, num_vertices, dtype=np.uint64, directed=T
 def scipy_depths(path, root):
     g = csr.read_csr(path)
     n = g.num_vertices
-    matrix = sp.csr_matrix((np.ones(g.num_edges), np.asarray(g.edges, dtype=np.int64),
-                            np.asarray(g.offsets, dtype=np.int64)), shape=(n, n))
+    matrix = sp.csr_matrix(
+        (np.ones(g.num_edges), np.asarray(g.edges, dtype=np.int64), np.asarray(g.offsets, dtype=np.int64)), shape=(n, n)
+    )
     dist = shortest_path(matrix, unweighted=True, indices=root)
     return np.where(np.isinf(dist), UNREACHED, dist).astype(np.uint32)
 
@@ -41,9 +43,13 @@ def reference_depths(binary, path, root, tmp_path):
 def test_list_agrees_with_schema(emogi_binary):
     listed = json.loads(run([emogi_binary, "list"]).stdout)
     assert 1 <= listed.pop("loads_in_flight") <= 16  # a build setting (access.cuh), shown for the record
-    assert listed == {"algorithms": list(schema.ALGORITHMS), "variants": list(schema.ALL_VARIANTS),
-                      "variants_of": {a: list(v) for a, v in schema.VARIANTS_OF.items()},
-                      "modes": list(schema.ALL_MODES), "auto_orders": list(schema.AUTO_ORDERS)}
+    assert listed == {
+        "algorithms": list(schema.ALGORITHMS),
+        "variants": list(schema.ALL_VARIANTS),
+        "variants_of": {a: list(v) for a, v in schema.VARIANTS_OF.items()},
+        "modes": list(schema.ALL_MODES),
+        "auto_orders": list(schema.AUTO_ORDERS),
+    }
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
@@ -51,8 +57,14 @@ def test_info_reads_python_written_file(emogi_binary, tmp_path, dtype):
     path = write_graph(tmp_path / "g.csr", {0: [1, 2], 2: [0]}, 4, dtype=dtype, directed=True)
     info = json.loads(run([emogi_binary, "info", "--graph", path]).stdout)
     header = csr.read_header(path)
-    assert info == {"num_vertices": 4, "num_edges": 3, "index_bytes": np.dtype(dtype).itemsize, "directed": True,
-                    "has_weights": False, "checksum": f"{header.checksum:016x}"}
+    assert info == {
+        "num_vertices": 4,
+        "num_edges": 3,
+        "index_bytes": np.dtype(dtype).itemsize,
+        "directed": True,
+        "has_weights": False,
+        "checksum": f"{header.checksum:016x}",
+    }
 
 
 def corrupt(path, how):
@@ -68,9 +80,15 @@ def corrupt(path, how):
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("how,message", [("truncated", "truncated"), ("magic", "not an EMOGI CSR file"),
-                                         ("payload", "corrupt: checksum"),
-                                         ("too_many_for_4_bytes", "4294967296 vertices with 4-byte edge ids")])
+@pytest.mark.parametrize(
+    "how,message",
+    [
+        ("truncated", "truncated"),
+        ("magic", "not an EMOGI CSR file"),
+        ("payload", "corrupt: checksum"),
+        ("too_many_for_4_bytes", "4294967296 vertices with 4-byte edge ids"),
+    ],
+)
 def test_reader_rejects_bad_files(emogi_binary, tmp_path, how, message):
     width = np.uint32 if how == "too_many_for_4_bytes" else np.uint64
     path = write_graph(tmp_path / "g.csr", {0: [1], 1: [0, 2], 2: [1]}, 3, dtype=width)
@@ -106,7 +124,7 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
     rng = np.random.default_rng(5)
     n = 3000
     matrix = sp.random(n, n, density=0.002, format="csr", random_state=rng)
-    adjacency = {v: list(matrix.indices[matrix.indptr[v]:matrix.indptr[v + 1]]) for v in range(n)}
+    adjacency = {v: list(matrix.indices[matrix.indptr[v] : matrix.indptr[v + 1]]) for v in range(n)}
     path = write_graph(tmp_path / "g.csr", adjacency, n, dtype=dtype)
     for root in rng.choice(n, 5, replace=False):
         depth, summary = reference_depths(emogi_binary, path, int(root), tmp_path)
@@ -115,21 +133,38 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
         assert summary["edges_traversed"] == int(np.diff(csr.read_csr(path).offsets)[reached].sum())
 
 
-@pytest.mark.parametrize("args,message", [
-    (["bfs", "--bogus", "1"], "unknown option --bogus"),
-    (["bfs", "--graph", "g.csr", "--out", "x.csv", "stray"], "unexpected argument 'stray'"),
-    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"], "unknown variant 'fancy'"),
-    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"], "unknown memory mode 'swap'"),
-    (["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "uvm-warm", "--warmup", "0"],
-     "uvm-warm needs --warmup 1 or more"),
-    (["run", "--algorithm", "cc", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
-     "cc has no variant frontier (it has naive, merged, merged-aligned, chunked, afforest)"),
-    (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),
-    (["lists", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
-     "emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, chunked), not frontier"),
-    (["lists", "--graph", "g.csr", "--out", "x.csv", "--modes", "uvm"],
-     "microbenchmarks take device, zerocopy or zerocopy-pinned"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["bfs", "--bogus", "1"], "unknown option --bogus"),
+        (["bfs", "--graph", "g.csr", "--out", "x.csv", "stray"], "unexpected argument 'stray'"),
+        (
+            ["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--variants", "fancy"],
+            "unknown variant 'fancy'",
+        ),
+        (
+            ["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "swap"],
+            "unknown memory mode 'swap'",
+        ),
+        (
+            ["bfs", "--graph", "g.csr", "--out", "x.csv", "--roots", "0", "--modes", "uvm-warm", "--warmup", "0"],
+            "uvm-warm needs --warmup 1 or more",
+        ),
+        (
+            ["run", "--algorithm", "cc", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
+            "cc has no variant frontier (it has naive, merged, merged-aligned, chunked, afforest)",
+        ),
+        (["reference", "--graph", "g.csr", "--out", "d"], "missing required option --root"),
+        (
+            ["lists", "--graph", "g.csr", "--out", "x.csv", "--variants", "frontier"],
+            "emogi lists walks lists the paper's ways only (naive, merged, merged-aligned, chunked), not frontier",
+        ),
+        (
+            ["lists", "--graph", "g.csr", "--out", "x.csv", "--modes", "uvm"],
+            "microbenchmarks take device, zerocopy or zerocopy-pinned",
+        ),
+    ],
+)
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
     done = run([emogi_binary, *args], cwd=tmp_path)
     assert done.returncode == 1 and message in done.stderr
@@ -138,18 +173,47 @@ def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
 def test_help_lists_the_commands(emogi_binary):
     done = run([emogi_binary, "--help"])
     assert done.returncode == 0
-    for command in ("run", "bfs", "linkbw", "reference", "info", "list", "device", "toy", "lists", "chase",
-                    "concurrency"):
+    for command in (
+        "run",
+        "bfs",
+        "linkbw",
+        "reference",
+        "info",
+        "list",
+        "device",
+        "toy",
+        "lists",
+        "chase",
+        "concurrency",
+    ):
         assert f"\n  {command} " in done.stdout, done.stdout
 
 
 def test_run_help_lists_its_options(emogi_binary):
     done = run([emogi_binary, "run", "--help"])
     assert done.returncode == 0
-    for option in ("--algorithm", "--graph", "--roots", "--roots-file", "--variants", "--modes", "--reps", "--warmup",
-                   "--out", "--device", "--gpu-memory-budget", "--max-warps", "--sssp-delta", "--pr-alpha",
-                   "--pr-tolerance", "--pr-max-iterations", "--auto-reserve", "--auto-order",
-                   "--allow-managed-oversubscription", "--no-verify-checksum"):
+    for option in (
+        "--algorithm",
+        "--graph",
+        "--roots",
+        "--roots-file",
+        "--variants",
+        "--modes",
+        "--reps",
+        "--warmup",
+        "--out",
+        "--device",
+        "--gpu-memory-budget",
+        "--max-warps",
+        "--sssp-delta",
+        "--pr-alpha",
+        "--pr-tolerance",
+        "--pr-max-iterations",
+        "--auto-reserve",
+        "--auto-order",
+        "--allow-managed-oversubscription",
+        "--no-verify-checksum",
+    ):
         assert option in done.stdout, option
     assert "--reps INT=3" in done.stdout  # defaults are shown
 
@@ -170,6 +234,7 @@ def test_missing_or_unknown_command_shows_usage(emogi_binary):
 def test_build_setting_reaches_cmake(monkeypatch, tmp_path):
     """config build.loads_in_flight -> emogi.toolchain -> -DEMOGI_LOADS_IN_FLIGHT (absent: access.cuh's default)."""
     from emogi import toolchain
+
     calls = []
 
     def fake_run(cmd, **kwargs):

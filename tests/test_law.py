@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from emogi.datasets import law
 from emogi.csr import read_csr
+from emogi.datasets import law
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,6 +66,7 @@ def ascii_reference(converted):
 
 # ------------------------------------------------------------------ the real graph
 
+
 @needs_tools
 def test_counts_match_properties(converted):
     _, graph, meta = converted
@@ -94,12 +95,13 @@ def test_lists_match_the_ascii_dump(converted, ascii_reference):
 def assert_matches_the_bindings(graph, basename, count: int, seed: int) -> None:
     """`count` random lists and the longest one equal the WebGraph bindings' successors, self-loops dropped."""
     import webgraph
+
     bv = webgraph.BvGraph(str(basename))
     sample = np.random.default_rng(seed).choice(graph.num_vertices, size=count, replace=False).tolist()
     sample.append(int(np.argmax(graph.degrees())))
     for v in sample:
         expected = [s for s in bv.successors(v) if s != v]
-        assert graph.edges[graph.offsets[v]:graph.offsets[v + 1]].tolist() == expected, v
+        assert graph.edges[graph.offsets[v] : graph.offsets[v + 1]].tolist() == expected, v
 
 
 @needs_tools
@@ -147,6 +149,7 @@ def test_small_dump_chunks_give_the_same_file(converted, tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ refusals (no tools needed)
 
+
 def _properties(folder: Path, nodes: int, arcs: int, graphclass="it.unimi.dsi.webgraph.BVGraph") -> Path:
     (folder / "g.properties").write_text(f"#BVGraph properties\nnodes={nodes}\narcs={arcs}\ngraphclass={graphclass}\n")
     return folder / "g"
@@ -160,8 +163,22 @@ def test_four_byte_ids_refused_from_properties_alone(tmp_path, capsys):
     assert not (tmp_path / "g.csr").exists()
     # 2^32 - 1 nodes fit 4 bytes: the same input now fails later, for the missing .graph or the tools.
     _properties(tmp_path, 2**32 - 1, 0)
-    assert law.main(["--basename", str(basename), "--out", str(tmp_path / "g.csr"), "--index-bytes", "4",
-                     "--ignore-memory-check", "--webgraph", sys.executable]) == 1
+    assert (
+        law.main(
+            [
+                "--basename",
+                str(basename),
+                "--out",
+                str(tmp_path / "g.csr"),
+                "--index-bytes",
+                "4",
+                "--ignore-memory-check",
+                "--webgraph",
+                sys.executable,
+            ]
+        )
+        == 1
+    )
     assert "4-byte" not in capsys.readouterr().err
 
 
@@ -189,6 +206,7 @@ def test_memory_check_refuses_before_decoding(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ the dump checks, on hand-made dumps
 
+
 def _writer(degrees):
     degrees = np.array(degrees)
     return law.ArcWriter(degrees, np.zeros(degrees.sum(), np.uint64), "test")
@@ -199,18 +217,21 @@ def test_arc_writer_drops_self_loops_across_chunks():
     w.add(b"0\t0\n0\t1\n")
     w.add(b"0\t2\n2\t0\n2\t2\n")
     assert w.arcs_read == 5 and w.written == 3
-    np.testing.assert_array_equal(w.edges[:w.written], [1, 2, 0])
+    np.testing.assert_array_equal(w.edges[: w.written], [1, 2, 0])
     np.testing.assert_array_equal(np.concatenate(w.loop_nodes), [0, 2])
 
 
-@pytest.mark.parametrize("chunks,message", [
-    ([b"0\t1\n1\t0\n1\t2\n"], "disagree about the lists"),      # node 0 has 2 arcs by the degrees
-    ([b"0\t2\n0\t1\n1\t0\n"], "node 0 is not strictly increasing"),
-    ([b"0\t1\n", b"0\t1\n1\t0\n"], "node 0 is not strictly increasing"),  # a duplicate across chunks
-    ([b"0\t1\n0\t3\n1\t0\n"], "outside 0..2"),
-    ([b"0\t1\t5\n"], "is not 'src<TAB>dst'"),
-    ([b"0\t1\n0\t2\n1\t0\n2\t0\n"], "more than the 3 arcs"),
-])
+@pytest.mark.parametrize(
+    "chunks,message",
+    [
+        ([b"0\t1\n1\t0\n1\t2\n"], "disagree about the lists"),  # node 0 has 2 arcs by the degrees
+        ([b"0\t2\n0\t1\n1\t0\n"], "node 0 is not strictly increasing"),
+        ([b"0\t1\n", b"0\t1\n1\t0\n"], "node 0 is not strictly increasing"),  # a duplicate across chunks
+        ([b"0\t1\n0\t3\n1\t0\n"], "outside 0..2"),
+        ([b"0\t1\t5\n"], "is not 'src<TAB>dst'"),
+        ([b"0\t1\n0\t2\n1\t0\n2\t0\n"], "more than the 3 arcs"),
+    ],
+)
 def test_arc_writer_rejects_damaged_dumps(chunks, message):
     w = _writer([2, 1, 0])
     with pytest.raises(law.LawError, match=message):
@@ -219,7 +240,19 @@ def test_arc_writer_rejects_damaged_dumps(chunks, message):
 
 
 def test_cli_runs_as_module(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "emogi.datasets.law", "--basename", str(tmp_path / "missing"),
-                           "--out", str(tmp_path / "g.csr")], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.law",
+            "--basename",
+            str(tmp_path / "missing"),
+            "--out",
+            str(tmp_path / "g.csr"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 1 and done.stderr.startswith("error:") and "missing.properties" in done.stderr

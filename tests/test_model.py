@@ -9,8 +9,14 @@ import pandas as pd
 import pytest
 
 from model.bounds import link_bound, traversal_time_ms
-from model.littles_law import (LinkParams, fit_link_bandwidth, mean_request_bytes, request_rate_miops,
-                               runtime_ms, throughput_gbps)
+from model.littles_law import (
+    LinkParams,
+    fit_link_bandwidth,
+    mean_request_bytes,
+    request_rate_miops,
+    runtime_ms,
+    throughput_gbps,
+)
 
 
 # --- the worked example -----------------------------------------------------------------------------------
@@ -23,7 +29,7 @@ def test_worked_example_slope():
     # S = 100 MIOPS, L = 16 us, N_max = 768: N_max / L = 48 MIOPS < S, so the slope is 48 MB/s per byte of d
     p = LinkParams(W_gbps=math.inf, S_miops=100, N_max=768, L_us=16)
     assert request_rate_miops(p) == pytest.approx(48.0)
-    assert throughput_gbps(1.0, p) * 1e3 == pytest.approx(48.0)          # MB/s per byte
+    assert throughput_gbps(1.0, p) * 1e3 == pytest.approx(48.0)  # MB/s per byte
     assert throughput_gbps(89.6, p) == pytest.approx(48e6 * 89.6 / 1e9)  # 4.3008 GB/s
     # linear below the knee
     assert throughput_gbps(128.0, p) / throughput_gbps(32.0, p) == pytest.approx(4.0)
@@ -35,13 +41,16 @@ def test_mean_request_bytes_rejects_bad_fractions():
 
 
 # --- throughput is the minimum of the three terms ---------------------------------------------------------
-@pytest.mark.parametrize("S,N,L,W,d,expected", [
-    (100, 768, 16, 50.0, 89.6, 48 * 89.6 / 1e3),   # Little's-law term binds
-    (10, 768, 16, 50.0, 89.6, 10 * 89.6 / 1e3),    # issue-rate term binds
-    (100, 768, 16, 2.0, 89.6, 2.0),                # link bandwidth binds
-    (math.inf, math.inf, math.nan, 12.3, 32.0, 12.3),  # only W known: the others drop out
-    (100, math.inf, math.nan, 50.0, 128.0, 100 * 128 / 1e3),  # N_max unknown: Little's term drops out
-])
+@pytest.mark.parametrize(
+    "S,N,L,W,d,expected",
+    [
+        (100, 768, 16, 50.0, 89.6, 48 * 89.6 / 1e3),  # Little's-law term binds
+        (10, 768, 16, 50.0, 89.6, 10 * 89.6 / 1e3),  # issue-rate term binds
+        (100, 768, 16, 2.0, 89.6, 2.0),  # link bandwidth binds
+        (math.inf, math.inf, math.nan, 12.3, 32.0, 12.3),  # only W known: the others drop out
+        (100, math.inf, math.nan, 50.0, 128.0, 100 * 128 / 1e3),  # N_max unknown: Little's term drops out
+    ],
+)
 def test_throughput_is_min_of_three_terms(S, N, L, W, d, expected):
     p = LinkParams(W_gbps=W, S_miops=S, N_max=N, L_us=L)
     assert throughput_gbps(d, p) == pytest.approx(expected)
@@ -77,12 +86,15 @@ def _link(rows):
 
 def test_fit_link_bandwidth_synthetic():
     rows = []
-    for size, reps in ((1 << 20, [5.0, 6.0, 7.0, 8.0, 9.0]), (1 << 28, [10.0, 11.0, 12.0, 13.0, 14.0]),
-                       (1 << 30, [11.0, 11.5, 11.8, 12.0, 30.0])):
+    for size, reps in (
+        (1 << 20, [5.0, 6.0, 7.0, 8.0, 9.0]),
+        (1 << 28, [10.0, 11.0, 12.0, 13.0, 14.0]),
+        (1 << 30, [11.0, 11.5, 11.8, 12.0, 30.0]),
+    ):
         rows += [("h2d", "pinned", size, i, g) for i, g in enumerate(reps)]
     rows += [("h2d", "pageable", 1 << 28, 0, 99.0), ("d2h", "pinned", 1 << 28, 0, 99.0)]  # must be ignored
     W, spread = fit_link_bandwidth(_link(rows))
-    assert W == pytest.approx(12.0)             # the 256 MiB size: median 12.0 beats 11.8 (the 30 is an outlier)
+    assert W == pytest.approx(12.0)  # the 256 MiB size: median 12.0 beats 11.8 (the 30 is an outlier)
     assert spread == pytest.approx(13.0 - 11.0)  # IQR of that size's reps
 
 
@@ -107,20 +119,38 @@ def test_traversal_time_is_mean_over_roots_of_median_over_reps():
 
 
 def test_link_bound_table():
-    runs = _runs([("g", "bfs", "merged", m, 4, root, rep, t, True)
-                  for m, t in (("zerocopy", 20.0), ("zerocopy-pinned", 25.0), ("uvm", 90.0))
-                  for root in (1, 2) for rep in range(3)])
+    runs = _runs(
+        [
+            ("g", "bfs", "merged", m, 4, root, rep, t, True)
+            for m, t in (("zerocopy", 20.0), ("zerocopy-pinned", 25.0), ("uvm", 90.0))
+            for root in (1, 2)
+            for rep in range(3)
+        ]
+    )
     runs.loc[runs["root"] == 2, "time_ms"] *= 10  # root 2 was never profiled: it must not count
-    profile = pd.DataFrame([
-        {"graph": "g", "algorithm": "bfs", "variant": "merged", "mode": m, "edge_bytes": 4, "root": 1,
-         "sysmem_read_sectors": 3e6, "sysmem_read_requests": 1e6, "pcie_read_bytes": 1e8, "gpu_time_ns": 1.5e7}
-        for m in ("zerocopy", "zerocopy-pinned", "uvm")])
+    profile = pd.DataFrame(
+        [
+            {
+                "graph": "g",
+                "algorithm": "bfs",
+                "variant": "merged",
+                "mode": m,
+                "edge_bytes": 4,
+                "root": 1,
+                "sysmem_read_sectors": 3e6,
+                "sysmem_read_requests": 1e6,
+                "pcie_read_bytes": 1e8,
+                "gpu_time_ns": 1.5e7,
+            }
+            for m in ("zerocopy", "zerocopy-pinned", "uvm")
+        ]
+    )
     link = _link([("h2d", "pinned", 1 << 28, i, 10.0) for i in range(3)])
     out = link_bound(runs, profile, link)
     assert list(out["mode"]) == ["zerocopy", "zerocopy-pinned"]  # zero-copy modes only
     row = out.iloc[0]
     assert row["D_bytes"] == 1e8 and row["d_bytes"] == pytest.approx(96.0)
-    assert row["predicted_ms"] == pytest.approx(10.0)   # 1e8 B / 10 GB/s = 10 ms
+    assert row["predicted_ms"] == pytest.approx(10.0)  # 1e8 B / 10 GB/s = 10 ms
     assert row["measured_ms"] == pytest.approx(20.0) and row["time_roots"] == "profiled"
     assert row["ratio"] == pytest.approx(2.0)
     assert row["achieved_gbps"] == pytest.approx(5.0)

@@ -18,19 +18,19 @@ REPO = Path(__file__).resolve().parent.parent
 MiB, GiB = 1 << 20, 1 << 30
 
 # The truth the tables are drawn from.
-W = 50.0                      # GB/s: copies of >= 256 MiB run at W, smaller ones well below
-N_MAX = 800.0                 # requests in flight the link sustains
-LATENCY_US = {                # chase latency per mode and footprint
+W = 50.0  # GB/s: copies of >= 256 MiB run at W, smaller ones well below
+N_MAX = 800.0  # requests in flight the link sustains
+LATENCY_US = {  # chase latency per mode and footprint
     "device": {4 * MiB: 0.35, 64 * MiB: 0.35, 256 * MiB: 0.36, GiB: 0.36, 4 * GiB: 0.37, 8 * GiB: 0.37},
     "zerocopy": {4 * MiB: 1.2, 64 * MiB: 1.2, 256 * MiB: 1.21, GiB: 1.24, 4 * GiB: 1.29, 8 * GiB: 1.31},
     "zerocopy-pinned": {4 * MiB: 1.2, 64 * MiB: 1.2, 256 * MiB: 1.22, GiB: 1.4, 4 * GiB: 1.65, 8 * GiB: 1.74},
 }
 S_PINNED = {GiB: 117.0, 2 * GiB: 70.0, 4 * GiB: 47.0, 8 * GiB: 43.0}  # MIOPS: the translation cliff
-DEVICE_RATE = 20000.0         # MIOPS the device memory serves (far above the link)
+DEVICE_RATE = 20000.0  # MIOPS the device memory serves (far above the link)
 SIZES = [4 << 10, 64 << 10, 1 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB]
 SWEEP_FOOTPRINTS = [256 * MiB, 8 * GiB]
 FOOTPRINTS = [64 * MiB, 256 * MiB, 512 * MiB, GiB, 2 * GiB, 4 * GiB, 8 * GiB]
-WARPS = [2 ** i for i in range(13)]
+WARPS = [2**i for i in range(13)]
 REQUEST_BYTES = [32, 64, 96, 128]
 
 
@@ -56,13 +56,26 @@ def true_rate(mode, footprint, d, in_flight):
 def synthetic_tables(reps=8, noise=0.02, seed=1, modes=("device", "zerocopy", "zerocopy-pinned")):
     rng = np.random.default_rng(seed)
     jitter = lambda: float(np.exp(noise * rng.standard_normal()))  # noqa: E731
-    link = [{"direction": "h2d", "host_memory": "pinned", "size_bytes": s, "rep": r,
-             "gbps": (W if s >= 256 * MiB else W * s / (s + 64 * MiB)) * jitter()}
-            for s in SIZES for r in range(reps)]
-    link += [{"direction": "d2h", "host_memory": "pinned", "size_bytes": GiB, "rep": r, "gbps": 99.0}
-             for r in range(reps)]  # must be ignored
-    latency = [{"mode": m, "footprint_bytes": f, "rep": r, "latency_ns": 1e3 * L * jitter(), "verified": True}
-               for m in modes for f, L in LATENCY_US[m].items() for r in range(reps)]
+    link = [
+        {
+            "direction": "h2d",
+            "host_memory": "pinned",
+            "size_bytes": s,
+            "rep": r,
+            "gbps": (W if s >= 256 * MiB else W * s / (s + 64 * MiB)) * jitter(),
+        }
+        for s in SIZES
+        for r in range(reps)
+    ]
+    link += [
+        {"direction": "d2h", "host_memory": "pinned", "size_bytes": GiB, "rep": r, "gbps": 99.0} for r in range(reps)
+    ]  # must be ignored
+    latency = [
+        {"mode": m, "footprint_bytes": f, "rep": r, "latency_ns": 1e3 * L * jitter(), "verified": True}
+        for m in modes
+        for f, L in LATENCY_US[m].items()
+        for r in range(reps)
+    ]
     conc = []
     settings = [(f, w, k) for f in SWEEP_FOOTPRINTS for w in WARPS for k in (1, 4)]
     settings += [(f, WARPS[-1], 4) for f in FOOTPRINTS]
@@ -71,8 +84,18 @@ def synthetic_tables(reps=8, noise=0.02, seed=1, modes=("device", "zerocopy", "z
             for d in REQUEST_BYTES:
                 for r in range(reps):
                     mrps = true_rate(m, f, d, w * k) * jitter()
-                    conc.append({"mode": m, "footprint_bytes": f, "request_bytes": d, "warps": w,
-                                 "reads_per_warp": k, "rep": r, "mrps": mrps, "gbps": mrps * d / 1e3})
+                    conc.append(
+                        {
+                            "mode": m,
+                            "footprint_bytes": f,
+                            "request_bytes": d,
+                            "warps": w,
+                            "reads_per_warp": k,
+                            "rep": r,
+                            "mrps": mrps,
+                            "gbps": mrps * d / 1e3,
+                        }
+                    )
     return pd.DataFrame(link), pd.DataFrame(latency), pd.DataFrame(conc)
 
 
@@ -92,8 +115,9 @@ def test_shape_is_the_documented_one(fitted):
     assert set(fitted["N_max"]) == {"value", "lo", "hi", "from"}
     assert set(fitted["N_max"]["from"]) == {"mode", "footprint_bytes", "request_bytes"}
     assert all(set(e) == {"mode", "footprint_bytes", "L_us", "lo", "hi"} for e in fitted["latency"])
-    assert all(set(e) == {"mode", "footprint_bytes", "request_bytes", "R_miops", "lo", "hi"}
-               for e in fitted["request_rate"])
+    assert all(
+        set(e) == {"mode", "footprint_bytes", "request_bytes", "R_miops", "lo", "hi"} for e in fitted["request_rate"]
+    )
     assert all(set(e) == {"mode", "footprint_bytes", "S_miops", "lo", "hi", "limiting"} for e in fitted["S"])
     json.dumps(fitted, allow_nan=False)  # no inf / NaN: JSON has none
 
@@ -155,8 +179,8 @@ def test_params_for_interpolates_and_clamps(fitted):
     lat = {(e["mode"], e["footprint_bytes"]): e["L_us"] for e in fitted["latency"]}
     p = params_for(fitted, "zerocopy-pinned", 2 * GiB)  # halfway (in log) between 1 and 4 GiB
     assert p.L_us == pytest.approx((lat[("zerocopy-pinned", GiB)] + lat[("zerocopy-pinned", 4 * GiB)]) / 2)
-    assert params_for(fitted, "zerocopy", 1 << 10).L_us == lat[("zerocopy", 4 * MiB)]   # clamped below
-    assert params_for(fitted, "zerocopy", 1 << 40).L_us == lat[("zerocopy", 8 * GiB)]   # clamped above
+    assert params_for(fitted, "zerocopy", 1 << 10).L_us == lat[("zerocopy", 4 * MiB)]  # clamped below
+    assert params_for(fitted, "zerocopy", 1 << 40).L_us == lat[("zerocopy", 8 * GiB)]  # clamped above
     assert p.W_gbps == fitted["W_gbps"]["value"] and p.N_max == fitted["N_max"]["value"]
     S = {(e["mode"], e["footprint_bytes"]): e["S_miops"] for e in fitted["S"]}
     assert params_for(fitted, "zerocopy-pinned", 8 * GiB).S_miops == pytest.approx(S[("zerocopy-pinned", 8 * GiB)])
@@ -172,8 +196,13 @@ def test_params_for_interpolates_and_clamps(fitted):
 def test_observed_in_flight_is_littles_law():
     link, latency, conc = synthetic_tables(reps=3, seed=3)
     n = observed_in_flight(latency, conc)
-    row = n[(n["mode"] == "zerocopy") & (n["footprint_bytes"] == 256 * MiB) & (n["request_bytes"] == 32)
-            & (n["warps"] == 4096) & (n["reads_per_warp"] == 4)].iloc[0]
+    row = n[
+        (n["mode"] == "zerocopy")
+        & (n["footprint_bytes"] == 256 * MiB)
+        & (n["request_bytes"] == 32)
+        & (n["warps"] == 4096)
+        & (n["reads_per_warp"] == 4)
+    ].iloc[0]
     assert row["in_flight"] == pytest.approx(row["mrps"] * row["L_us"])
     assert row["in_flight"] == pytest.approx(N_MAX, rel=0.05)
 
@@ -221,14 +250,29 @@ def test_cli_writes_parameters(tmp_path):
     link, latency, conc = synthetic_tables(reps=3)
     prov = {"gpu": "synthetic", "driver": "0", "cuda": "0", "commit": "0", "date": "0"}
     paths = {}
-    for name, frame, extra in (("link", link, {"time_ms": 1.0}),
-                               ("latency", latency, {"steps": 100, "time_ms": 1.0}),
-                               ("concurrency", conc, {"requests": 100, "time_ms": 1.0})):
+    for name, frame, extra in (
+        ("link", link, {"time_ms": 1.0}),
+        ("latency", latency, {"steps": 100, "time_ms": 1.0}),
+        ("concurrency", conc, {"requests": 100, "time_ms": 1.0}),
+    ):
         paths[name] = tmp_path / f"{name}.csv"
         frame.assign(**prov, **extra).to_csv(paths[name], index=False)
     out = tmp_path / "model" / "parameters.json"
-    cmd = [sys.executable, "-m", "model.fit", "--link", paths["link"], "--latency", paths["latency"],
-           "--concurrency", paths["concurrency"], "--out", out, "--n-boot", "200"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "model.fit",
+        "--link",
+        paths["link"],
+        "--latency",
+        paths["latency"],
+        "--concurrency",
+        paths["concurrency"],
+        "--out",
+        out,
+        "--n-boot",
+        "200",
+    ]
     res = subprocess.run([str(c) for c in cmd], cwd=REPO, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert "N_max" in res.stdout

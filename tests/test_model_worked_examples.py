@@ -6,8 +6,17 @@ import math
 
 import pytest
 
-from model.littles_law import (LinkParams, binding_term, max_L, mean_request_bytes, optimal_transfer_size,
-                               required_S, slope, throughput_gbps, with_in_flight_limit)
+from model.littles_law import (
+    LinkParams,
+    binding_term,
+    max_L,
+    mean_request_bytes,
+    optimal_transfer_size,
+    required_S,
+    slope,
+    throughput_gbps,
+    with_in_flight_limit,
+)
 
 D_EMOGI = 89.6
 
@@ -82,8 +91,15 @@ def test_in_flight_limit_lowers_N_max_only():
         with_in_flight_limit(p, 0)
 
 
-@pytest.mark.parametrize("call", [lambda: required_S(0, 89.6), lambda: max_L(768, -1, 24),
-                                  lambda: slope(100, 768, 0), lambda: optimal_transfer_size(24, 0)])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: required_S(0, 89.6),
+        lambda: max_L(768, -1, 24),
+        lambda: slope(100, 768, 0),
+        lambda: optimal_transfer_size(24, 0),
+    ],
+)
 def test_helpers_reject_non_positive_inputs(call):
     with pytest.raises(ValueError, match="must be positive"):
         call()

@@ -99,17 +99,32 @@ def test_a_decaying_threshold_waits_to_push(kron12):
 def test_cli_writes_the_table_and_refuses_bad_input(tmp_path):
     path = write_generated(tmp_path / "u.csr", "urand", 10, dtype=np.uint32)
     out = tmp_path / "sweeps.csv"
-    done = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "1,32", "--decays", "0,0.6",
-                "--out", out], cwd=REPO)
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "model.pagerank_sweeps",
+            "--graph",
+            path,
+            "--blocks",
+            "1,32",
+            "--decays",
+            "0,0.6",
+            "--out",
+            out,
+        ],
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
     assert list(zip(table["blocks"], table["decay"])) == [(1, 0), (1, 0.6), (32, 0), (32, 0.6)]
     assert (table["max_residual"] <= TOL).all()
-    bad = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "0", "--out",
-               tmp_path / "x.csv"], cwd=REPO)
+    bad = run(
+        [sys.executable, "-m", "model.pagerank_sweeps", "--graph", path, "--blocks", "0", "--out", tmp_path / "x.csv"],
+        cwd=REPO,
+    )
     assert bad.returncode == 2 and "blocks must lie in" in bad.stderr and not (tmp_path / "x.csv").exists()
     broken = write_lists(tmp_path / "b.csr", {0: [1]}, 2)
     broken.write_bytes(broken.read_bytes()[:-4])
-    bad = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", broken, "--out", tmp_path / "y.csv"],
-              cwd=REPO)
+    bad = run([sys.executable, "-m", "model.pagerank_sweeps", "--graph", broken, "--out", tmp_path / "y.csv"], cwd=REPO)
     assert bad.returncode == 2 and "model.pagerank_sweeps:" in bad.stderr and not (tmp_path / "y.csv").exists()

@@ -1,6 +1,7 @@
 """The profile stage's reading of an Nsight Compute report (emogi.profile.parse_report), on a stand-in for
 ncu_report's objects: launches are summed per NVTX range, CC and PageRank ranges have no root, and a kernel
 outside every range is an error."""
+
 import re
 
 import pandas as pd
@@ -78,10 +79,14 @@ class Report:
 
 
 def test_run_kind_sums_each_algorithms_launches_under_its_range():
-    report = Report([Action("sssp_scan_relax", ["sssp|merged-aligned|zerocopy|7|0"], 10),
-                     Action("sssp_scan_commit", ["sssp|merged-aligned|zerocopy|7|0"], 0),
-                     Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 5),
-                     Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 6)])
+    report = Report(
+        [
+            Action("sssp_scan_relax", ["sssp|merged-aligned|zerocopy|7|0"], 10),
+            Action("sssp_scan_commit", ["sssp|merged-aligned|zerocopy|7|0"], 0),
+            Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 5),
+            Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 6),
+        ]
+    )
     frame = profile.parse_report("r.ncu-rep", report, "run").set_index("algorithm")
     assert frame.loc["sssp", "launches"] == 2 and frame.loc["sssp", "sysmem_read_sectors"] == 10
     assert frame.loc["sssp", "root"] == 7 and pd.isna(frame.loc["cc", "root"])
@@ -91,9 +96,15 @@ def test_run_kind_sums_each_algorithms_launches_under_its_range():
 
 def test_launch_rows_keep_each_launch_in_order_and_sum_to_the_runs():
     sssp = "sssp|frontier|zerocopy|7|0"
-    report = Report([Action("build_worklist", [sssp], 0), Action("expand_worklist", [sssp], 10),
-                     Action("build_worklist", [sssp], 0), Action("expand_worklist", [sssp], 3),
-                     Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 5)])
+    report = Report(
+        [
+            Action("build_worklist", [sssp], 0),
+            Action("expand_worklist", [sssp], 10),
+            Action("build_worklist", [sssp], 0),
+            Action("expand_worklist", [sssp], 3),
+            Action("cc_scan_propagate", ["cc|merged-aligned|zerocopy||0"], 5),
+        ]
+    )
     launches = profile.launch_rows("r.ncu-rep", report, "run")
     assert list(launches["launch"]) == [0, 1, 2, 3, 0]
     assert list(launches["kernel"][:2]) == ["build_worklist", "expand_worklist"]
@@ -105,8 +116,10 @@ def test_launch_rows_keep_each_launch_in_order_and_sum_to_the_runs():
 
 def test_a_kernel_outside_every_range_is_an_error():
     report = Report([Action("cc_init", [], 0)])
-    with pytest.raises(profile.ProfileError, match=re.escape(
-            "cc_init ran outside an NVTX 'bfs|...' or 'sssp|...' or 'cc|...' or 'pagerank|...' range")):
+    with pytest.raises(
+        profile.ProfileError,
+        match=re.escape("cc_init ran outside an NVTX 'bfs|...' or 'sssp|...' or 'cc|...' or 'pagerank|...' range"),
+    ):
         profile.parse_report("r.ncu-rep", report, "run")
 
 
@@ -117,8 +130,12 @@ def test_bfs_kind_ignores_ranges_of_other_algorithms():
 
 
 def test_lists_kind_sums_each_walk_under_its_range():
-    report = Report([Action("void emogi::sum_lists<MergedAlignedAccess>", ["lists|merged-aligned|zerocopy"], 7),
-                     Action("void emogi::sum_lists<MergedAccess>", ["lists|merged|zerocopy"], 8)])
+    report = Report(
+        [
+            Action("void emogi::sum_lists<MergedAlignedAccess>", ["lists|merged-aligned|zerocopy"], 7),
+            Action("void emogi::sum_lists<MergedAccess>", ["lists|merged|zerocopy"], 8),
+        ]
+    )
     frame = profile.parse_report("r.ncu-rep", report, "lists").set_index("variant")
     assert frame.loc["merged-aligned", "sysmem_read_sectors"] == 7 and frame.loc["merged", "launches"] == 1
     assert set(frame["algorithm"]) == {"lists"}

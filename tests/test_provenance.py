@@ -1,4 +1,5 @@
 """emogi.provenance.stamp_runs: the device scripts' collector of `emogi run` CSVs (CPU only)."""
+
 import re
 
 import pandas as pd

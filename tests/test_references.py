@@ -1,5 +1,6 @@
 """The CPU references every GPU run is verified against: SSSP, CC and the PageRank check, against scipy/numpy.
 No GPU needed (BFS: tests/test_kernels.py)."""
+
 import json
 
 import numpy as np
@@ -54,6 +55,7 @@ def test_sssp_with_equal_weights_on_parallel_paths(emogi_binary, tmp_path):
     # Two routes of equal length (duplicate weights): the distance is unique even if the path is not.
     path = write_lists(tmp_path / "diamond.csr", {0: [1, 2], 1: [3], 2: [3]}, 4, weights_seed=None)
     from emogi import csr
+
     g = csr.read_csr(path)
     csr.write_csr(tmp_path / "w.csr", g.offsets, g.edges, np.array([5, 5, 7, 7], np.uint32), directed=True)
     dist, _ = reference(emogi_binary, tmp_path / "w.csr", tmp_path, "sssp", np.uint32, root=0)
@@ -62,7 +64,9 @@ def test_sssp_with_equal_weights_on_parallel_paths(emogi_binary, tmp_path):
 
 def test_sssp_refuses_unweighted_graphs(emogi_binary, tmp_path):
     path = write_lists(tmp_path / "g.csr", {0: [1]}, 2)
-    done = run([emogi_binary, "reference", "--graph", path, "--algorithm", "sssp", "--root", 0, "--out", tmp_path / "d"])
+    done = run(
+        [emogi_binary, "reference", "--graph", path, "--algorithm", "sssp", "--root", 0, "--out", tmp_path / "d"]
+    )
     assert done.returncode == 1 and "has no weights" in done.stderr
 
 
@@ -79,6 +83,7 @@ def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary,
     path = write_generated(tmp_path / "k.csr", "kron", 9)
     if directed:  # keep only edges u -> v with u < v: a directed graph with dangling vertices
         from emogi import csr
+
         g = csr.read_csr(path)
         src = np.repeat(np.arange(g.num_vertices), np.diff(np.asarray(g.offsets)).astype(np.int64))
         keep = src < np.asarray(g.edges)
@@ -91,8 +96,20 @@ def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary,
 
     def check(vector):
         vector.astype(np.float32).tofile(values)
-        return run([emogi_binary, "reference", "--graph", path, "--algorithm", "pagerank", "--values", values,
-                    "--out", tmp_path / "unused"])
+        return run(
+            [
+                emogi_binary,
+                "reference",
+                "--graph",
+                path,
+                "--algorithm",
+                "pagerank",
+                "--values",
+                values,
+                "--out",
+                tmp_path / "unused",
+            ]
+        )
 
     done = check(x)
     assert done.returncode == 0 and json.loads(done.stdout)["ok"], done.stderr
@@ -109,15 +126,28 @@ def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary,
 def test_pagerank_check_allows_float32_rounding_by_in_degree(emogi_binary, tmp_path):
     """A hub's value is a float32 sum of one push per in-neighbour per round: the check allows in-degree x 2^-24
     of the magnitudes there (Higham's bound), and keeps 1e-4 elsewhere."""
+
     def star_check(leaves, relative):
         path = write_undirected(tmp_path / f"star{leaves}.csr", [(0, v) for v in range(1, leaves + 1)], leaves + 1)
         x = numpy_pagerank(path)
         x[0] *= 1 + relative
         values = tmp_path / "x.f32"
         x.astype(np.float32).tofile(values)
-        return run([emogi_binary, "reference", "--graph", path, "--algorithm", "pagerank", "--values", values,
-                    "--out", tmp_path / "unused"]).returncode
+        return run(
+            [
+                emogi_binary,
+                "reference",
+                "--graph",
+                path,
+                "--algorithm",
+                "pagerank",
+                "--values",
+                values,
+                "--out",
+                tmp_path / "unused",
+            ]
+        ).returncode
 
     assert star_check(1 << 20, 2e-3) == 0  # 2^20 in-neighbours: up to 2^-4 allowed, of value + pushed
     assert star_check(1 << 20, 0.2) == 3
-    assert star_check(1000, 2e-3) == 3     # 1000 in-neighbours: the 1e-4 floor
+    assert star_check(1000, 2e-3) == 3  # 1000 in-neighbours: the 1e-4 floor

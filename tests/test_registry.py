@@ -1,6 +1,7 @@
 """emogi/registry.yaml is the one place a name is added: the generated files are up to date, a dummy variant
 added to a copy of the registry reaches the config schema, emogi.schema and the binary's `list`, and a malformed
 registry is refused with a message naming the entry. No GPU needed."""
+
 import json
 import os
 import shutil
@@ -31,8 +32,9 @@ def test_check_names_stale_files(tmp_path):
 def dummy_registry(tmp_path):
     """A copy of the registry with a variant `dummy` (an access policy) that BFS has."""
     raw = yaml.safe_load(registry.DEFAULT_PATH.read_text())
-    raw["variants"].append({"name": "dummy", "enum": "Dummy", "origin": "project", "access": True,
-                            "description": "a test's variant"})
+    raw["variants"].append(
+        {"name": "dummy", "enum": "Dummy", "origin": "project", "access": True, "description": "a test's variant"}
+    )
     raw["algorithms"][0]["variants"].append("dummy")
     path = tmp_path / "registry.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
@@ -61,8 +63,10 @@ def test_dummy_variant_reaches_the_binarys_list(dummy_registry, tmp_path):
     shutil.copy(REPO / "kernels" / "include" / "emogi" / "vocabulary_json.hpp", include)
     registry_codegen.write(root, registry.load(dummy_registry))
     main = tmp_path / "list.cpp"
-    main.write_text('#include <cstdio>\n#include "emogi/vocabulary_json.hpp"\n'
-                    'int main() { std::printf("{%s}\\n", emogi::vocabulary_json().c_str()); }\n')
+    main.write_text(
+        '#include <cstdio>\n#include "emogi/vocabulary_json.hpp"\n'
+        'int main() { std::printf("{%s}\\n", emogi::vocabulary_json().c_str()); }\n'
+    )
     exe = tmp_path / "list"
     subprocess.run([cxx, "-std=c++17", "-I", str(root / "kernels" / "include"), str(main), "-o", str(exe)], check=True)
     listed = json.loads(subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout)
@@ -70,13 +74,16 @@ def test_dummy_variant_reaches_the_binarys_list(dummy_registry, tmp_path):
     assert "dummy" not in listed["variants_of"]["cc"]
 
 
-@pytest.mark.parametrize("edit,message", [
-    (lambda r: r["algorithms"][0]["variants"].append("nonesuch"), "unknown variants ['nonesuch']"),
-    (lambda r: r["variants"].append(dict(r["variants"][0])), "repeats name ['naive']"),
-    (lambda r: r["modes"][0].update(origin="elsewhere"), "origin 'elsewhere'"),
-    (lambda r: r["variants"][0].update(colour="#000"), "variant 'naive'"),
-    (lambda r: r["algorithms"][1].update(requires={"sorted": "x"}), "requires ['sorted']"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda r: r["algorithms"][0]["variants"].append("nonesuch"), "unknown variants ['nonesuch']"),
+        (lambda r: r["variants"].append(dict(r["variants"][0])), "repeats name ['naive']"),
+        (lambda r: r["modes"][0].update(origin="elsewhere"), "origin 'elsewhere'"),
+        (lambda r: r["variants"][0].update(colour="#000"), "variant 'naive'"),
+        (lambda r: r["algorithms"][1].update(requires={"sorted": "x"}), "requires ['sorted']"),
+    ],
+)
 def test_malformed_registry_is_refused(tmp_path, edit, message):
     raw = yaml.safe_load(registry.DEFAULT_PATH.read_text())
     edit(raw)

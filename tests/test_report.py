@@ -26,8 +26,14 @@ PAPER_TEXT = Path("/work/shared/papers/emogi-pvldb2021.txt")
 
 
 # the report's figures of BFS: key -> script name (the file names build_report.py looks for)
-FIGURE_NAMES = {"fig09": "fig09_speedup_over_uvm", "fig08": "fig08_pcie_bandwidth", "fig07": "fig07_pcie_requests",
-                "fig10": "fig10_read_amplification", "fig11": "fig11_applications", "fig12": "fig12_edge_width"}
+FIGURE_NAMES = {
+    "fig09": "fig09_speedup_over_uvm",
+    "fig08": "fig08_pcie_bandwidth",
+    "fig07": "fig07_pcie_requests",
+    "fig10": "fig10_read_amplification",
+    "fig11": "fig11_applications",
+    "fig12": "fig12_edge_width",
+}
 PROFILE_FIGURES = ("fig08", "fig07", "fig10")  # drawn from the profile table
 
 
@@ -38,19 +44,42 @@ def _figures(tables: dict, out: Path, with_profile: bool = True) -> dict:
 
     p = {}
     keys = ["fig09", "fig11", "fig12"] + (list(PROFILE_FIGURES) if with_profile else [])
-    inputs = {"fig09": ["--runs", tables["runs"]], "fig11": ["--apps", tables["apps"]],
-              "fig12": ["--apps", tables["apps"]], "fig07": ["--profile", tables["profile"]],
-              "fig10": ["--profile", tables["profile"], "--runs", tables["runs"]],
-              "fig08": ["--profile", tables["profile"], "--link", tables["link"]]}
+    inputs = {
+        "fig09": ["--runs", tables["runs"]],
+        "fig11": ["--apps", tables["apps"]],
+        "fig12": ["--apps", tables["apps"]],
+        "fig07": ["--profile", tables["profile"]],
+        "fig10": ["--profile", tables["profile"], "--runs", tables["runs"]],
+        "fig08": ["--profile", tables["profile"], "--link", tables["link"]],
+    }
     for key in keys:
         name = FIGURE_NAMES[key]
         p[key], p[f"{key}_csv"] = out / f"{name}.png", out / f"{name}.csv"
-        importlib.import_module(f"figures.{name}").main([*map(str, inputs[key]), "--source", str(tables["source"]),
-                                                          "--out", str(p[key]), "--out-csv", str(p[f"{key}_csv"])])
+        importlib.import_module(f"figures.{name}").main(
+            [
+                *map(str, inputs[key]),
+                "--source",
+                str(tables["source"]),
+                "--out",
+                str(p[key]),
+                "--out-csv",
+                str(p[f"{key}_csv"]),
+            ]
+        )
     if with_profile:
         p["link_bound"] = out / "link_bound.csv"
-        bounds.main(["--runs", str(tables["runs"]), "--profile", str(tables["profile"]), "--link",
-                     str(tables["link"]), "--out", str(p["link_bound"])])
+        bounds.main(
+            [
+                "--runs",
+                str(tables["runs"]),
+                "--profile",
+                str(tables["profile"]),
+                "--link",
+                str(tables["link"]),
+                "--out",
+                str(p["link_bound"]),
+            ]
+        )
     return p
 
 
@@ -73,8 +102,18 @@ def _args(tables, figs, out_pdf, with_profile=True, extra=(), model=()) -> list[
     files = [figs[k] for key in keys for k in (key, f"{key}_csv")] + list(extra)
     model = list(model) + ([figs["link_bound"]] if with_profile else [])
     figures, model_dir = report_inputs(Path(f"{Path(out_pdf).with_suffix('')}-inputs"), files, model)
-    args = ["--tables", Path(tables["source"]).parent, "--figures", figures, "--model", model_dir,
-            "--paper-numbers", PAPER_NUMBERS, "--out", out_pdf]
+    args = [
+        "--tables",
+        Path(tables["source"]).parent,
+        "--figures",
+        figures,
+        "--model",
+        model_dir,
+        "--paper-numbers",
+        PAPER_NUMBERS,
+        "--out",
+        out_pdf,
+    ]
     return [str(a) for a in args]
 
 
@@ -87,8 +126,13 @@ def _report_module():
 
 def _build(tables, figs, out_pdf, with_profile=True):
     """The CLI as the workflow runs it (a fresh interpreter)."""
-    return subprocess.run([sys.executable, str(BUILD), *_args(tables, figs, out_pdf, with_profile)], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, str(BUILD), *_args(tables, figs, out_pdf, with_profile)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def _build_in_process(tables, figs, out_pdf, with_profile=True):
@@ -115,8 +159,10 @@ def test_pdf_and_json_written(built):
     assert not list(built["pdf"].parent.glob(".*")), "temporary files left behind"
     data = json.loads(built["json"].read_text())
     src = json.loads(built["tables"]["source"].read_text())
-    assert data["source"]["label"] == inputs.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), " \
-                                                                 "2000-01-01"
+    assert (
+        data["source"]["label"] == inputs.source_label(src) == "fresh measurements on SYNTHETIC-GPU (test data), "
+        "2000-01-01"
+    )
 
 
 def test_json_has_paper_and_our_numbers(built):
@@ -132,6 +178,7 @@ def test_json_has_paper_and_our_numbers(built):
 
     # ours must equal the mean of the fig09 CSV it was built from
     import pandas as pd
+
     t = pd.read_csv(built["figs"]["fig09_csv"])
     sel = t[(t.variant == "merged") & (t["mode"] == "zerocopy-pinned")]
     assert f9["merged_over_uvm"]["ours"]["zerocopy-pinned"] == pytest.approx(sel.speedup.mean())
@@ -169,8 +216,16 @@ def query_report(data_json, selector: str, **extra):
     typst = pytest.importorskip("typst")
     root = Path(json.loads(Path(data_json).read_text())["typst_root"])
     data_path = "/" + Path(data_json).resolve().relative_to(root).as_posix()
-    return json.loads(typst.query(str(REPO / "paper" / "report.typ"), selector, root=str(root),
-                                  sys_inputs={"data": data_path}, ignore_system_fonts=True, **extra))
+    return json.loads(
+        typst.query(
+            str(REPO / "paper" / "report.typ"),
+            selector,
+            root=str(root),
+            sys_inputs={"data": data_path},
+            ignore_system_fonts=True,
+            **extra,
+        )
+    )
 
 
 def test_source_line_on_first_page_and_under_each_figure(built):
@@ -198,6 +253,7 @@ def test_report_without_profile_table(built, tmp_path):
 
 def test_applications_section_is_the_mean_of_the_figures_numbers(built):
     import pandas as pd
+
     ap = json.loads(built["json"].read_text())["apps"]
     assert ap["measured"]
     rows = {r[0]: r[1:] for r in ap["comparison"]["rows"]}
@@ -211,7 +267,9 @@ def test_applications_section_is_the_mean_of_the_figures_numbers(built):
 
 def test_report_with_an_archive_without_applications(built, tmp_path):
     import pandas as pd
+
     from emogi.schema import APP_COLUMNS
+
     tables = dict(built["tables"], apps=tmp_path / "apps.csv")
     pd.DataFrame(columns=APP_COLUMNS).to_csv(tables["apps"], index=False)
     figs = _figures(tables, tmp_path / "figs", with_profile=False)
@@ -238,8 +296,25 @@ def test_image_without_its_csv_is_an_error(built, tmp_path):
 
 
 # The JSON paper/report.typ renders: its sections in order (a section may be null: "not available").
-SECTIONS = ["title", "source", "paper", "environment", "warnings", "run", "datasets", "fig09", "fig08", "link_bound",
-            "requests", "apps", "times", "allocations", "micro", "paper_numbers", "typst_root"]
+SECTIONS = [
+    "title",
+    "source",
+    "paper",
+    "environment",
+    "warnings",
+    "run",
+    "datasets",
+    "fig09",
+    "fig08",
+    "link_bound",
+    "requests",
+    "apps",
+    "times",
+    "allocations",
+    "micro",
+    "paper_numbers",
+    "typst_root",
+]
 
 
 def test_sections_in_order(built):
@@ -286,9 +361,21 @@ def test_allocation_text_follows_the_data(pinned_ms, alike):
 
     from figures.fig09_speedup_over_uvm import allocation_section
 
-    rows = [{"graph": "g", "algorithm": "bfs", "variant": "merged", "mode": mode, "edge_bytes": 8, "root": 1,
-             "rep": rep, "time_ms": ms, "verified": True}
-            for mode, ms in (("zerocopy", 10.0), ("zerocopy-pinned", pinned_ms)) for rep in range(2)]
+    rows = [
+        {
+            "graph": "g",
+            "algorithm": "bfs",
+            "variant": "merged",
+            "mode": mode,
+            "edge_bytes": 8,
+            "root": 1,
+            "rep": rep,
+            "time_ms": ms,
+            "verified": True,
+        }
+        for mode, ms in (("zerocopy", 10.0), ("zerocopy-pinned", pinned_ms))
+        for rep in range(2)
+    ]
     section = allocation_section(pd.DataFrame(rows))
     assert section["table"]["rows"][0][-1] == f"{pinned_ms / 10.0:.2f}"
     assert ("perform alike" in section["text"]) == alike

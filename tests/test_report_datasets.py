@@ -14,24 +14,33 @@ import pandas as pd
 import pytest
 import yaml
 
-from emogi.datasets.table import table2
 from emogi.datasets.degree_histogram import degree_histogram
 from emogi.datasets.generators import generate
+from emogi.datasets.table import table2
 from tests.test_figures import write_synthetic_tables
 from tests.test_report import PAPER_TEXT, REPO, _args, _figures, _report_module, query_report, text_of
 
 GRAPHS = {  # two scaled stand-ins (scale 10) and one graph at the paper's size (SK's V and E, metadata only)
     "kron10": {"source": "generator", "generator": "kron", "scale": 10, "edge_factor": 16, "seed": 1, "paper": "GK"},
-    "urand10": {"source": "generator", "generator": "urand", "scale": 10, "edge_factor": 16, "seed": 2,
-                "paper": "GU"},
+    "urand10": {"source": "generator", "generator": "urand", "scale": 10, "edge_factor": 16, "seed": 2, "paper": "GU"},
     "sk": {"source": "law", "catalog": "sk-2005", "paper": "SK"},
 }
 
 
 def _meta(vertices: int, edges: int, directed: bool) -> dict:
-    return {"num_vertices": vertices, "num_edges": edges, "index_bytes": 8, "edge_list_bytes": 8 * edges,
-            "weights_bytes": 4 * edges, "avg_degree_nonisolated": edges / vertices, "max_degree": 1000,
-            "isolated_vertices": 0, "directed": directed, "file_bytes": 12 * edges, "checksum": "00"}
+    return {
+        "num_vertices": vertices,
+        "num_edges": edges,
+        "index_bytes": 8,
+        "edge_list_bytes": 8 * edges,
+        "weights_bytes": 4 * edges,
+        "avg_degree_nonisolated": edges / vertices,
+        "max_degree": 1000,
+        "isolated_vertices": 0,
+        "directed": directed,
+        "file_bytes": 12 * edges,
+        "checksum": "00",
+    }
 
 
 def write_dataset_inputs(out: Path) -> dict:
@@ -52,10 +61,24 @@ def write_dataset_inputs(out: Path) -> dict:
     paper = yaml.safe_load((REPO / "paper" / "table2_datasets.yaml").read_text())
     table2(GRAPHS, metas, paper).to_csv(out / "table2_datasets.csv", index=False, float_format="%.4f")
     fig06 = importlib.import_module("figures.fig06_degree_cdf")
-    assert fig06.main(["--degrees", *map(str, histograms), "--out", str(out / "fig06_degree_cdf.png"),
-                       "--out-csv", str(out / "fig06_degree_cdf.csv")]) == 0
-    return {"table2": out / "table2_datasets.csv", "fig06": out / "fig06_degree_cdf.png",
-            "fig06_csv": out / "fig06_degree_cdf.csv"}
+    assert (
+        fig06.main(
+            [
+                "--degrees",
+                *map(str, histograms),
+                "--out",
+                str(out / "fig06_degree_cdf.png"),
+                "--out-csv",
+                str(out / "fig06_degree_cdf.csv"),
+            ]
+        )
+        == 0
+    )
+    return {
+        "table2": out / "table2_datasets.csv",
+        "fig06": out / "fig06_degree_cdf.png",
+        "fig06_csv": out / "fig06_degree_cdf.csv",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +89,14 @@ def built(tmp_path_factory):
     datasets = write_dataset_inputs(base / "datasets")
     pdf = base / "report" / "report.pdf"
     assert _report_module().main(_args(tables, figs, pdf, with_profile=False, extra=datasets.values())) == 0
-    return {"pdf": pdf, "data": json.loads(pdf.with_suffix(".json").read_text()), "tables": tables, "figs": figs,
-            "datasets": datasets, "base": base}
+    return {
+        "pdf": pdf,
+        "data": json.loads(pdf.with_suffix(".json").read_text()),
+        "tables": tables,
+        "figs": figs,
+        "datasets": datasets,
+        "base": base,
+    }
 
 
 def test_table2_says_which_graphs_are_stand_ins(built):
@@ -79,7 +108,10 @@ def test_table2_says_which_graphs_are_stand_ins(built):
     assert rows["GK"][-1] == f"scaled stand-in, 1/{134.2e6 / 1024:.0f} of V"  # the paper's 134.2M over 2^10
     assert rows["SK"][-1] == "paper's size" and rows["SK"][8] == "yes / yes"
     assert rows["UK5"][2] == "(not in this study)" and rows["UK5"][3] == "105.9M / –"
-    assert f"kron10 for GK (1/{134.2e6 / 1024:.0f} of the paper's V)" in t2["text"] and "Not in this study: FS, ML, UK5" in t2["text"]
+    assert (
+        f"kron10 for GK (1/{134.2e6 / 1024:.0f} of the paper's V)" in t2["text"]
+        and "Not in this study: FS, ML, UK5" in t2["text"]
+    )
 
 
 def test_fig06_numbers_follow_the_csv(built):
@@ -114,8 +146,15 @@ def test_without_dataset_inputs_the_section_says_not_available(built, tmp_path):
     assert report.main(_args(built["tables"], built["figs"], pdf, with_profile=False)) == 0
     assert json.loads(pdf.with_suffix(".json").read_text())["datasets"] is None
     with pytest.raises(SystemExit, match="fig06_degree_cdf.png has no fig06_degree_cdf.csv beside it"):
-        report.main(_args(built["tables"], built["figs"], tmp_path / "r.pdf", with_profile=False,
-                          extra=[built["datasets"]["fig06"]]))
+        report.main(
+            _args(
+                built["tables"],
+                built["figs"],
+                tmp_path / "r.pdf",
+                with_profile=False,
+                extra=[built["datasets"]["fig06"]],
+            )
+        )
 
 
 @pytest.mark.skipif(not PAPER_TEXT.is_file(), reason="paper text not on this machine")
@@ -131,7 +170,8 @@ def test_fig06_statements_are_quoted_from_the_paper():
 
 def test_report_rule_depends_on_table2_and_fig06(tmp_path):
     """snakemake builds Table 2 and Fig. 6 before the report (a dry run of the report alone plans them)."""
-    from test_workflow import IGNORE, snakemake
+    from conftest import IGNORE
+    from test_workflow import snakemake
 
     workdir = Path(shutil.copytree(REPO, tmp_path / "repo", ignore=IGNORE))
     done = snakemake(workdir, "-n", "--config", "measurements=archive", "--", "results/report/report.pdf")

@@ -30,8 +30,16 @@ def _micro_figures(inputs: dict, out: Path) -> dict:
     for module in MICRO_FIGURES:
         png, csv = out / f"{module}.png", out / f"{module}.csv"
         importlib.import_module(f"figures.{module}").main(
-            [*map(str, args_for(module, inputs)), "--source", str(inputs["source"]), "--out", str(png),
-             "--out-csv", str(csv)])
+            [
+                *map(str, args_for(module, inputs)),
+                "--source",
+                str(inputs["source"]),
+                "--out",
+                str(png),
+                "--out-csv",
+                str(csv),
+            ]
+        )
         paths[module.removeprefix("fig_")] = (png, csv)
     return paths
 
@@ -42,8 +50,9 @@ def _args(tables, figs, out_pdf, micro=None, model=None, keys=None) -> list[str]
     files = [figs[k] for key in ("fig09", "fig08") for k in (key, f"{key}_csv")]
     files += [f for key, pair in (micro or {}).items() if keys is None or key in keys for f in pair]
     model = [model[k] for k in ("parameters", "predictions", "summary")] if model else []
-    figures, model_dir = report_inputs(Path(f"{Path(out_pdf).with_suffix('')}-inputs"), files,
-                                       model + [figs["link_bound"]])
+    figures, model_dir = report_inputs(
+        Path(f"{Path(out_pdf).with_suffix('')}-inputs"), files, model + [figs["link_bound"]]
+    )
     args[args.index("--figures") + 1], args[args.index("--model") + 1] = str(figures), str(model_dir)
     return args
 
@@ -100,7 +109,9 @@ def test_report_numbers_follow_the_csvs(full, setup):
     toy = pd.read_csv(setup["micro"]["zero_copy_toy"][1])
     rows = {r[0]: r for r in by_key["zero_copy_toy"]["comparison"]["rows"]}
     a = toy[(toy.pattern == "merged-aligned") & (toy["mode"] == "zerocopy") & (toy.element_bytes == 8)].iloc[0]
-    assert rows["Merged+Aligned, 8-B elements"][2].startswith(f"{a.timed_gbps:.1f} GB/s ({100 * a.fraction_of_peak:.0f}%")
+    assert rows["Merged+Aligned, 8-B elements"][2].startswith(
+        f"{a.timed_gbps:.1f} GB/s ({100 * a.fraction_of_peak:.0f}%"
+    )
     assert rows["Merged+Aligned, 8-B elements"][1].startswith("12.23 GB/s")  # EMOGI §3.3
 
     params = json.loads(setup["model"]["parameters"].read_text())
@@ -133,8 +144,12 @@ def test_report_without_microbenchmarks(setup, tmp_path):
 def test_report_with_some_microbenchmarks(setup, tmp_path):
     """Only the copy and latency figures (no model): those appear, the others say 'not available'."""
     pdf = tmp_path / "report.pdf"
-    assert _report_module().main(_args(setup["tables"], setup["figs"], pdf, setup["micro"],
-                                       keys={"copy_bandwidth", "latency"})) == 0
+    assert (
+        _report_module().main(
+            _args(setup["tables"], setup["figs"], pdf, setup["micro"], keys={"copy_bandwidth", "latency"})
+        )
+        == 0
+    )
     micro = json.loads(pdf.with_suffix(".json").read_text())["micro"]
     shown = {f["key"] for f in micro["figures"] if f["image"]}
     assert shown == {"copy_bandwidth", "latency"} and micro["parameters"] is None
@@ -169,8 +184,11 @@ def test_micro_paper_numbers_have_sources():
 def test_micro_paper_numbers_are_quoted_from_the_papers():
     norm = lambda s: re.sub(r"\s+", " ", s)  # noqa: E731  (the PDF-to-text has runs of spaces around math)
     numbers = yaml.safe_load(PAPER_NUMBERS.read_text())
-    texts = {k: norm((PAPERS / r["text"]).read_text()) for k, r in numbers["references"].items()
-             if (PAPERS / r["text"]).is_file()}
+    texts = {
+        k: norm((PAPERS / r["text"]).read_text())
+        for k, r in numbers["references"].items()
+        if (PAPERS / r["text"]).is_file()
+    }
     checked = 0
     for group in MICRO_GROUPS:
         for key, entry in numbers[group].items():
@@ -189,18 +207,29 @@ def test_read_sizes_section_by_hand(tmp_path):
     from emogi import schema
     from figures.fig_concurrency import read_sizes_section
     from figures.report_format import fnum
+
     row = {c: 0 for c in schema.CONCURRENCY_PROFILE_COLUMNS}
-    row.update(gpu="SYNTHETIC", mode="zerocopy", footprint_bytes=64 << 20, request_bytes=96, reads_per_warp=4,
-               warps=4096, reads=1000, sysmem_read_requests=2000, sysmem_read_sectors=3000, pcie_read_bytes=120000)
+    row.update(
+        gpu="SYNTHETIC",
+        mode="zerocopy",
+        footprint_bytes=64 << 20,
+        request_bytes=96,
+        reads_per_warp=4,
+        warps=4096,
+        reads=1000,
+        sysmem_read_requests=2000,
+        sysmem_read_sectors=3000,
+        pcie_read_bytes=120000,
+    )
     path = tmp_path / "cp.csv"
     pd.DataFrame([row]).to_csv(path, index=False)
     table = read_sizes_section(path)
     cells = table["rows"][0]
     assert cells[2] == "96 B"
-    assert cells[3] == fnum(2.0)                 # two link requests per read
-    assert cells[4] == "48.0 B"                         # 32 B x 3000 sectors / 2000 requests
-    assert cells[5] == "120.0 B"                        # PCIe bytes per read
-    assert cells[6] == "12.0 B"                         # (120000 - 96000) / 2000 per request
+    assert cells[3] == fnum(2.0)  # two link requests per read
+    assert cells[4] == "48.0 B"  # 32 B x 3000 sectors / 2000 requests
+    assert cells[5] == "120.0 B"  # PCIe bytes per read
+    assert cells[6] == "12.0 B"  # (120000 - 96000) / 2000 per request
     empty = tmp_path / "empty.csv"
     pd.DataFrame(columns=schema.CONCURRENCY_PROFILE_COLUMNS).to_csv(empty, index=False)
-    assert read_sizes_section(empty) is None     # an archive that did not profile the reads
+    assert read_sizes_section(empty) is None  # an archive that did not profile the reads

@@ -61,12 +61,43 @@ def test_cli(tmp_path, offsets):
     edges = np.zeros(int(offsets[-1]), np.uint32)  # ids don't matter for roots; all point at vertex 0
     write_csr(tmp_path / "g.csr", offsets, edges, directed=True)
     out = tmp_path / "roots.txt"
-    r = subprocess.run([sys.executable, "-m", "emogi.datasets.roots", str(tmp_path / "g.csr"), "--count", "8",
-                        "--seed", "7", "--out", str(out)], cwd=REPO, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.roots",
+            str(tmp_path / "g.csr"),
+            "--count",
+            "8",
+            "--seed",
+            "7",
+            "--out",
+            str(out),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     lines = out.read_text().splitlines()
     assert [int(x) for x in lines] == pick_roots(offsets, 8, seed=7).tolist()
-    r = subprocess.run([sys.executable, "-m", "emogi.datasets.roots", str(tmp_path / "g.csr"), "--count", "100000",
-                        "--seed", "7", "--out", str(tmp_path / "r2.txt")], cwd=REPO, capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.roots",
+            str(tmp_path / "g.csr"),
+            "--count",
+            "100000",
+            "--seed",
+            "7",
+            "--out",
+            str(tmp_path / "r2.txt"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1 and "out-edges" in r.stderr and not (tmp_path / "r2.txt").exists()

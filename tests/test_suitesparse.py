@@ -3,6 +3,7 @@
 The archives are written here with plain text formatting (not with fast_matrix_market), and the expected
 graphs are built with scipy.sparse from the same triplets.
 """
+
 import hashlib
 import io
 import json
@@ -14,8 +15,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from emogi.datasets import download, suitesparse as ss
 from emogi.csr import read_csr
+from emogi.datasets import download
+from emogi.datasets import suitesparse as ss
 from emogi.datasets.weights import csr_weights
 from tests.conftest import run
 from tests.local_http import LocalHTTPServer
@@ -82,9 +84,10 @@ def gap_like(tmp_path):
     n = 300
     rows, cols = lower_triangle(n, 2000, diagonal=5, seed=3)
     values = np.random.default_rng(4).integers(1, 256, len(rows))
-    members = {"GAP-tiny/GAP-tiny_sources.mtx": mm_text("integer", "general", 4, [0, 1], [0, 0], np.array([7, 9]),
-                                                         ncols=1),
-               "GAP-tiny/GAP-tiny.mtx": mm_text("integer", "symmetric", n, rows, cols, values)}
+    members = {
+        "GAP-tiny/GAP-tiny_sources.mtx": mm_text("integer", "general", 4, [0, 1], [0, 0], np.array([7, 9]), ncols=1),
+        "GAP-tiny/GAP-tiny.mtx": mm_text("integer", "symmetric", n, rows, cols, values),
+    }
     (tmp_path / "www").mkdir()
     archive = make_archive(tmp_path / "www" / "GAP-tiny.tar.gz", members)
     return archive, scipy_reference(n, rows, cols, values, symmetric=True)
@@ -94,8 +97,14 @@ def test_download_and_convert_end_to_end_matches_scipy(gap_like, tmp_path):
     archive, ref = gap_like
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
     with LocalHTTPServer(archive.parent) as server:
-        got = download.download(server.url(archive.name), tmp_path / "dl" / archive.name, digest,
-                                archive.stat().st_size, "GAP-tiny", backoff_s=0.01)
+        got = download.download(
+            server.url(archive.name),
+            tmp_path / "dl" / archive.name,
+            digest,
+            archive.stat().st_size,
+            "GAP-tiny",
+            backoff_s=0.01,
+        )
     for width, dtype in ((8, np.uint64), (4, np.uint32)):
         out, meta = tmp_path / f"g.w{width}.csr", tmp_path / f"g.w{width}.json"
         ss.convert(got, out, meta, index_bytes=width)
@@ -106,8 +115,12 @@ def test_download_and_convert_end_to_end_matches_scipy(gap_like, tmp_path):
         assert info["weights"]["source"] == "dataset"
         assert info["conversion"]["self_loops_removed"] == 5
         assert info["conversion"]["duplicate_edges_merged"] == 0
-        assert info["source"]["matrix_market"] == {"member": "GAP-tiny/GAP-tiny.mtx", "field": "integer",
-                                                   "symmetry": "symmetric", "stored_entries": 2005}
+        assert info["source"]["matrix_market"] == {
+            "member": "GAP-tiny/GAP-tiny.mtx",
+            "field": "integer",
+            "symmetry": "symmetric",
+            "stored_entries": 2005,
+        }
         assert info["num_edges"] == ref.nnz and info["index_bytes"] == width
 
 
@@ -187,8 +200,9 @@ def test_real_matrix_keeps_explicit_zeros_as_edges_and_generates_symmetric_weigh
 
 
 def test_integer_values_that_are_not_positive_fall_back_to_generated_weights(tmp_path):
-    archive = make_archive(tmp_path / "z.tar.gz", {"z/z.mtx": mm_text("integer", "general", 3, [0, 1], [1, 2],
-                                                                      np.array([0, 5]))})
+    archive = make_archive(
+        tmp_path / "z.tar.gz", {"z/z.mtx": mm_text("integer", "general", 3, [0, 1], [1, 2], np.array([0, 5]))}
+    )
     ss.convert(archive, tmp_path / "z.csr", tmp_path / "z.json")
     weights = json.loads((tmp_path / "z.json").read_text())["weights"]
     assert weights["source"] == "generated" and "[0, 5]" in weights["reason"]
@@ -202,13 +216,16 @@ def test_main_matrix_found_whatever_the_archive_is_called(gap_like, tmp_path):
         ss.convert(renamed, tmp_path / "x.csr", name="GAP-kron")
 
 
-@pytest.mark.parametrize("members, message", [
-    ({"m/m.mtx": mm_text("pattern", "general", 3, [0], [1], ncols=4)}, "must be square"),
-    ({"m/m.mtx": b"%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1.0 2.0\n"}, "complex values"),
-    ({"m/m.mtx": b"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"}, "coordinate matrix"),
-    ({"m/m.mtx": b"%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n"}, "unreadable Matrix Market"),
-    ({"m/m_aux.mtx": b"x"}, "no matrix file"),
-])
+@pytest.mark.parametrize(
+    "members, message",
+    [
+        ({"m/m.mtx": mm_text("pattern", "general", 3, [0], [1], ncols=4)}, "must be square"),
+        ({"m/m.mtx": b"%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1.0 2.0\n"}, "complex values"),
+        ({"m/m.mtx": b"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n"}, "coordinate matrix"),
+        ({"m/m.mtx": b"%%MatrixMarket matrix coordinate pattern general\n3 3 4\n1 2\n"}, "unreadable Matrix Market"),
+        ({"m/m_aux.mtx": b"x"}, "no matrix file"),
+    ],
+)
 def test_bad_matrices_are_rejected_with_the_reason(tmp_path, members, message):
     archive = make_archive(tmp_path / "m.tar.gz", members)
     with pytest.raises(ss.DatasetError, match=message):
@@ -253,11 +270,29 @@ def test_key_layout_packs_the_papers_graphs_and_refuses_what_does_not_fit():
 def test_cli(gap_like, tmp_path):
     archive, ref = gap_like
     out, meta = tmp_path / "g.w8.csr", tmp_path / "g.w8.json"
-    ok = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", archive, "--out", out, "--meta", meta,
-              "--weights-seed", 3, "--name", "GAP-tiny"], cwd=REPO)
+    ok = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.datasets.suitesparse",
+            "--archive",
+            archive,
+            "--out",
+            out,
+            "--meta",
+            meta,
+            "--weights-seed",
+            3,
+            "--name",
+            "GAP-tiny",
+        ],
+        cwd=REPO,
+    )
     assert ok.returncode == 0, ok.stderr
     assert "[suitesparse GAP-tiny]" in ok.stderr
     assert_same_graph(read_csr(out), ref)
-    bad = run([sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", tmp_path / "missing.tar.gz",
-               "--out", out], cwd=REPO)
+    bad = run(
+        [sys.executable, "-m", "emogi.datasets.suitesparse", "--archive", tmp_path / "missing.tar.gz", "--out", out],
+        cwd=REPO,
+    )
     assert bad.returncode == 1 and bad.stderr.startswith("error: ") and "missing.tar.gz" in bad.stderr

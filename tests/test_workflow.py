@@ -1,7 +1,7 @@
 """The Snakemake workflow: lint-clean, config checked at start-up, dry runs of both plans, and the complete
 no-GPU run (archived measurements -> tables, model, figures, report) in a temporary copy of the repository."""
+
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -10,16 +10,6 @@ import pytest
 from conftest import REPO, run
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-IGNORE = shutil.ignore_patterns(".git", ".venv", ".site", ".whl", "build", "results", "resources", "logs",
-                                ".snakemake", "__pycache__", ".pytest_cache")
-
-
-@pytest.fixture
-def workdir(tmp_path):
-    """A copy of the repository, as a fresh clone would have it."""
-    dest = tmp_path / "repo"
-    shutil.copytree(REPO, dest, ignore=IGNORE)
-    return dest
 
 
 def snakemake(workdir, *args):
@@ -43,18 +33,42 @@ def test_dry_run_of_the_default_config(workdir):
 def test_dry_run_previews_the_gpu_plan(workdir):
     done = snakemake(workdir, "-n", "--config", "measurements=fresh")
     assert done.returncode == 0, done.stderr
-    for rule in ("generate_graph", "pick_roots", "build_kernels", "measure_bfs", "link_probe", "profile_bfs",
-                 "measure_app", "first_roots", "narrow_graph", "collect_tables", "report"):
+    for rule in (
+        "generate_graph",
+        "pick_roots",
+        "build_kernels",
+        "measure_bfs",
+        "link_probe",
+        "profile_bfs",
+        "measure_app",
+        "first_roots",
+        "narrow_graph",
+        "collect_tables",
+        "report",
+    ):
         assert rule in done.stdout
 
 
 def test_dry_run_of_the_papers_study(workdir):
     """config/paper.yaml's six datasets resolve through the catalog (downloads and all) into one plan."""
-    done = snakemake(workdir, "-n", "--configfile", "config/paper.yaml", "--replace-workflow-config",
-                     "--config", "measurements=fresh")
+    done = snakemake(
+        workdir,
+        "-n",
+        "--configfile",
+        "config/paper.yaml",
+        "--replace-workflow-config",
+        "--config",
+        "measurements=fresh",
+    )
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
-    for rule in ("generate_graph", "download_dataset", "convert_suitesparse", "convert_law", "measure_bfs",
-                 "measure_app"):
+    for rule in (
+        "generate_graph",
+        "download_dataset",
+        "convert_suitesparse",
+        "convert_law",
+        "measure_bfs",
+        "measure_app",
+    ):
         assert rule in done.stdout
 
 
@@ -68,21 +82,25 @@ def test_apps_that_could_not_draw_figs_11_and_12_fail_at_start_up(workdir):
     assert "measure_app" not in done.stdout
 
 
-@pytest.mark.parametrize("override,message", [
-    ("colour=blue", "config: unknown key 'colour'"),                     # unknown key
-    ("mesure={'reps': 2}", "unknown key 'mesure'; did you mean 'measure'?"),  # a typo: the closest key
-    ("apps={'bogus': 1}", "unknown key 'bogus' in apps"),
-    ("roots={'count': 'many'}", "config key roots.count: 'many'"),       # wrong type
-    ("measurements=sometimes", "'sometimes' is not one of auto, fresh, archive"),  # not one of the choices
-    ("apps={'variants': {'cc': ['frontier']}}", "apps.variants.cc[0]: 'frontier'"),  # not a variant of CC
-    ("bench={'modes': ['swap']}", "bench.modes[0]: 'swap' is not one of device"),  # not a memory mode
-])
+@pytest.mark.parametrize(
+    "override,message",
+    [
+        ("colour=blue", "config: unknown key 'colour'"),  # unknown key
+        ("mesure={'reps': 2}", "unknown key 'mesure'; did you mean 'measure'?"),  # a typo: the closest key
+        ("apps={'bogus': 1}", "unknown key 'bogus' in apps"),
+        ("roots={'count': 'many'}", "config key roots.count: 'many'"),  # wrong type
+        ("measurements=sometimes", "'sometimes' is not one of auto, fresh, archive"),  # not one of the choices
+        ("apps={'variants': {'cc': ['frontier']}}", "apps.variants.cc[0]: 'frontier'"),  # not a variant of CC
+        ("bench={'modes': ['swap']}", "bench.modes[0]: 'swap' is not one of device"),  # not a memory mode
+    ],
+)
 def test_bad_config_fails_at_start_up_in_one_line(workdir, override, message):
     """The reason is one line naming the key, not the validator's dump of schema and config."""
     done = snakemake(workdir, "-n", "--config", override)
     assert done.returncode != 0
-    lines = [line for line in (done.stdout + done.stderr).splitlines()
-             if line.strip() and not line.startswith("Config file")]
+    lines = [
+        line for line in (done.stdout + done.stderr).splitlines() if line.strip() and not line.startswith("Config file")
+    ]
     assert len(lines) == 1 and message in lines[0], lines[:5]
 
 
@@ -97,7 +115,9 @@ def test_config_schema_names_agree_with_emogi_schema():
     """The $defs config/schema.yaml refers to spell out the names emogi/schema.py holds (both come from
     emogi/registry.yaml; test_kernels checks the binary)."""
     import yaml
+
     from emogi import schema
+
     defs = yaml.safe_load((REPO / "config" / "vocabulary.schema.yaml").read_text())["$defs"]
     assert defs["algorithm"]["enum"] == list(schema.ALGORITHMS)
     assert defs["variant"]["enum"] == list(schema.ALL_VARIANTS)
@@ -115,8 +135,14 @@ def test_complete_run_from_archived_measurements(workdir):
     results = workdir / "results"
     source = json.loads((results / "tables" / "source.json").read_text())
     assert source["source"] == "archive"
-    for figure in ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "fig07_pcie_requests", "fig10_read_amplification",
-                   "fig11_applications", "fig12_edge_width"):
+    for figure in (
+        "fig09_speedup_over_uvm",
+        "fig08_pcie_bandwidth",
+        "fig07_pcie_requests",
+        "fig10_read_amplification",
+        "fig11_applications",
+        "fig12_edge_width",
+    ):
         assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
     pdf = results / "report" / "report.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")

@@ -38,8 +38,7 @@ import numpy as np
 
 from emogi.atomic import atomic_path, write_text
 from emogi.cli import exit_status
-from emogi.csr import (CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr,
-                       write_csr)
+from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr, write_csr
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 HEADER = struct.Struct("<QQ")  # element count, placeholder
@@ -52,17 +51,18 @@ def bel_paths(prefix) -> dict[str, Path]:
     base = str(prefix)
     if not base.endswith(".bel"):
         base += ".bel"
-    return {part: Path(base[:-len(".bel")] + suffix) for part, (_, suffix) in SUFFIXES.items()}
+    return {part: Path(base[: -len(".bel")] + suffix) for part, (_, suffix) in SUFFIXES.items()}
 
 
 # ---------------------------------------------------------------------------------------------- export
+
 
 def _write_array(path: Path, array, dtype: str) -> None:
     """Header (count, 0) and the array as `dtype`, streamed in bounded chunks, written atomically."""
     with atomic_path(path) as tmp, open(tmp, "wb") as f:
         f.write(HEADER.pack(len(array), 0))
         for lo in range(0, len(array), _CHUNK_ELEMENTS):
-            f.write(np.ascontiguousarray(array[lo:lo + _CHUNK_ELEMENTS], dtype=dtype).tobytes())
+            f.write(np.ascontiguousarray(array[lo : lo + _CHUNK_ELEMENTS], dtype=dtype).tobytes())
         f.flush()
         os.fsync(f.fileno())
 
@@ -80,6 +80,7 @@ def export_bel(graph: CSRGraph, prefix) -> dict[str, Path]:
 
 
 # ---------------------------------------------------------------------------------------------- import
+
 
 def read_count(path: Path) -> int:
     """The element count in the header of one `.bel` file."""
@@ -99,9 +100,12 @@ def _check_size(path: Path, count: int, itemsize: int) -> None:
         raise GraphFormatError(
             f"{path}: header counts {count} offsets but the file holds {count + 1}: it was written with V instead "
             f"of V + 1 in the first header word, and the artifact would read only {count - 1} vertices; "
-            f"rewrite its first 8 bytes as {count + 1}")
-    raise GraphFormatError(f"{path}: header counts {count} elements of {itemsize} bytes, so the file should have "
-                           f"{expected} bytes; it has {size}")
+            f"rewrite its first 8 bytes as {count + 1}"
+        )
+    raise GraphFormatError(
+        f"{path}: header counts {count} elements of {itemsize} bytes, so the file should have "
+        f"{expected} bytes; it has {size}"
+    )
 
 
 def _map(path: Path, dtype: str, count: int) -> np.ndarray:
@@ -115,8 +119,9 @@ def read_bel(prefix, index_bytes: int = 8) -> CSRGraph:
     paths = bel_paths(prefix)
     for part in ("col", "dst"):
         if not paths[part].exists():
-            raise GraphFormatError(f"{paths[part]}: missing (a .bel graph needs {paths['col'].name} and "
-                                   f"{paths['dst'].name}; check PREFIX)")
+            raise GraphFormatError(
+                f"{paths[part]}: missing (a .bel graph needs {paths['col'].name} and {paths['dst'].name}; check PREFIX)"
+            )
     num_offsets, num_edges = read_count(paths["col"]), read_count(paths["dst"])
     if num_offsets < 1:
         raise GraphFormatError(f"{paths['col']}: header counts 0 offsets; a graph has V + 1 >= 1")
@@ -128,12 +133,14 @@ def read_bel(prefix, index_bytes: int = 8) -> CSRGraph:
     if paths["val"].exists():
         num_weights = read_count(paths["val"])
         if num_weights != num_edges:
-            raise GraphFormatError(f"{paths['val']}: counts {num_weights} weights but {paths['dst'].name} "
-                                   f"counts {num_edges} edges")
+            raise GraphFormatError(
+                f"{paths['val']}: counts {num_weights} weights but {paths['dst'].name} counts {num_edges} edges"
+            )
         _check_size(paths["val"], num_weights, 4)
         weights = _map(paths["val"], "<u4", num_weights)
-    graph = CSRGraph(_map(paths["col"], "<u8", num_offsets), _map(paths["dst"], "<u8", num_edges), weights,
-                     path=paths["col"])
+    graph = CSRGraph(
+        _map(paths["col"], "<u8", num_offsets), _map(paths["dst"], "<u8", num_edges), weights, path=paths["col"]
+    )
     return narrow_edges(graph) if index_bytes == 4 else graph
 
 
@@ -141,8 +148,7 @@ def is_symmetric(offsets, edges) -> bool:
     """Whether every edge (u, v) has its reverse (v, u), multiplicities included (sorts 2 x E keys)."""
     num_vertices = len(offsets) - 1
     if num_vertices > 2**32:
-        raise GraphFormatError(f"{num_vertices} vertices: too many to check symmetry; pass --directed or "
-                               f"--undirected")
+        raise GraphFormatError(f"{num_vertices} vertices: too many to check symmetry; pass --directed or --undirected")
     src = np.repeat(np.arange(num_vertices, dtype=np.uint64), np.diff(offsets).astype(np.int64))
     dst = np.asarray(edges, dtype=np.uint64)
     forward = np.sort((src << np.uint64(32)) | dst)
@@ -151,6 +157,7 @@ def is_symmetric(offsets, edges) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- CLI
+
 
 def _progress(message: str) -> None:
     print(f"[emogi.datasets.bel] {message}", file=sys.stderr, flush=True)
@@ -178,10 +185,17 @@ def _weights(args, graph: CSRGraph, paths) -> tuple[np.ndarray | None, dict | No
     if args.weights_seed is None:
         return None, None
     _progress(f"generating weights {LOW}..{HIGH} from seed {args.weights_seed}")
-    return (csr_weights(graph.offsets, graph.edges, args.weights_seed),
-            {"source": "generated", "reason": f"{paths['val'].name} absent", "seed": args.weights_seed,
-             "low": LOW, "high": HIGH,
-             "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"})
+    return (
+        csr_weights(graph.offsets, graph.edges, args.weights_seed),
+        {
+            "source": "generated",
+            "reason": f"{paths['val'].name} absent",
+            "seed": args.weights_seed,
+            "low": LOW,
+            "high": HIGH,
+            "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)",
+        },
+    )
 
 
 def _cmd_import(args) -> None:
@@ -195,8 +209,11 @@ def _cmd_import(args) -> None:
     _progress(f"wrote {args.out} ({header.file_size} bytes)")
     if args.meta:
         meta = describe(out)
-        meta["source"] = {"format": "emogi-bel", "files": [str(p) for p in paths.values() if p.exists()],
-                          "directedness": how}
+        meta["source"] = {
+            "format": "emogi-bel",
+            "files": [str(p) for p in paths.values() if p.exists()],
+            "directedness": how,
+        }
         meta["weights"] = weights_meta
         write_text(json.dumps(meta, indent=2) + "\n", args.meta)
 
@@ -213,12 +230,19 @@ def main(argv=None) -> int:
     p.add_argument("--out", required=True, help="graph file to write (.csr)")
     p.add_argument("--meta", help="metadata JSON to write beside --out")
     p.add_argument("--index-bytes", type=int, choices=(4, 8), default=8, help="edge id width (default 8)")
-    p.add_argument("--weights-seed", type=int,
-                   help="generate weights 8..72 from this seed when there is no .val (default: no weights then)")
+    p.add_argument(
+        "--weights-seed",
+        type=int,
+        help="generate weights 8..72 from this seed when there is no .val (default: no weights then)",
+    )
     way = p.add_mutually_exclusive_group()
     way.add_argument("--directed", dest="directed", action="store_true", help="record the graph as directed")
-    way.add_argument("--undirected", dest="directed", action="store_false",
-                     help="record it as undirected (not checked); given neither, symmetry decides")
+    way.add_argument(
+        "--undirected",
+        dest="directed",
+        action="store_false",
+        help="record it as undirected (not checked); given neither, symmetry decides",
+    )
     p.set_defaults(func=_cmd_import, directed=None)
     args = parser.parse_args(argv)
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))

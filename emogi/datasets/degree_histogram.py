@@ -28,7 +28,7 @@ def degree_histogram(offsets) -> pd.DataFrame:
     """(degree, vertices) for the CSR `offsets`, sorted by degree."""
     parts = []
     for lo in range(0, len(offsets) - 1, _BLOCK):
-        deg = np.diff(np.asarray(offsets[lo:lo + _BLOCK + 1], dtype=np.int64))
+        deg = np.diff(np.asarray(offsets[lo : lo + _BLOCK + 1], dtype=np.int64))
         values, counts = np.unique(deg, return_counts=True)
         parts.append(pd.DataFrame({"degree": values, "vertices": counts}))
     if not parts:

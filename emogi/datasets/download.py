@@ -55,6 +55,7 @@ class _Transient(Exception):
 @dataclass
 class Expected:
     """What the catalog records about a file: None means not recorded."""
+
     sha256: str | None
     size: int | None
 
@@ -109,6 +110,7 @@ class _Progress:
 
 # ---------------------------------------------------------------------------------------------- one request
 
+
 def _request(url: str, offset: int) -> urllib.request.Request:
     headers = {"User-Agent": USER_AGENT, "Accept-Encoding": "identity"}  # byte ranges of the file as stored
     if offset:
@@ -141,8 +143,10 @@ def _http_error(ctx: _Context, err: urllib.error.HTTPError, part: Path) -> Excep
     if err.code >= 500 or err.code in RETRYABLE_4XX:
         return _Transient(f"HTTP {err.code} {err.reason}")
     if err.code == 404 or err.code == 410:
-        todo = ("the file is not at this URL (moved or renamed upstream?): check the dataset's page and fix the url "
-                "in config/datasets_catalog.yaml, or place a verified copy at the output path")
+        todo = (
+            "the file is not at this URL (moved or renamed upstream?): check the dataset's page and fix the url "
+            "in config/datasets_catalog.yaml, or place a verified copy at the output path"
+        )
     else:
         todo = "the server refuses this request: check the url in config/datasets_catalog.yaml"
     if part.exists():
@@ -160,8 +164,9 @@ def _open(ctx: _Context, part: Path, offset: int, timeout_s: float):
             if total == offset:
                 return None  # the .part file already holds every byte
             part.unlink(missing_ok=True)  # longer than the file: not a prefix of it, start again
-            raise _Transient(f"HTTP 416: partial file of {offset} bytes does not fit a file of {total} bytes; "
-                             f"restarting") from None
+            raise _Transient(
+                f"HTTP 416: partial file of {offset} bytes does not fit a file of {total} bytes; restarting"
+            ) from None
         raise _http_error(ctx, err, part) from None
     except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
         reason = getattr(err, "reason", err)
@@ -221,16 +226,17 @@ def _fetch_once(ctx: _Context, part: Path, offset: int, timeout_s: float, progre
         if progress.total is None:
             progress.total = total
         elif total is not None and total != progress.total:
-            raise ctx.fail(f"the server reports {total} bytes but the catalog records {progress.total}",
-                           "the file changed upstream or the URL is wrong: verify it and update "
-                           "config/datasets_catalog.yaml")
+            raise ctx.fail(
+                f"the server reports {total} bytes but the catalog records {progress.total}",
+                "the file changed upstream or the URL is wrong: verify it and update config/datasets_catalog.yaml",
+            )
         _stream_body(ctx, resp, part, start, total, progress)
 
 
 # ---------------------------------------------------------------------------------------------- retries
 
-def _fetch(ctx: _Context, part: Path, size: int | None, retries: int, backoff_s: float, timeout_s: float,
-           log) -> None:
+
+def _fetch(ctx: _Context, part: Path, size: int | None, retries: int, backoff_s: float, timeout_s: float, log) -> None:
     """Fill `part` with the whole file, resuming and retrying; consecutive failures without progress count."""
     progress = _Progress(ctx.label, size, log)
     failures = 0
@@ -252,9 +258,11 @@ def _fetch(ctx: _Context, part: Path, size: int | None, retries: int, backoff_s:
             progressed = (part.stat().st_size if part.exists() else 0) > offset
             failures = 0 if progressed else failures + 1
             if failures > retries:
-                raise ctx.fail(f"gave up after {retries} retries: {err}",
-                               "check the network (or whether this machine is offline) and run again: the "
-                               f"download resumes from {part}; or place a verified copy at the output path") from None
+                raise ctx.fail(
+                    f"gave up after {retries} retries: {err}",
+                    "check the network (or whether this machine is offline) and run again: the "
+                    f"download resumes from {part}; or place a verified copy at the output path",
+                ) from None
             delay = min(backoff_s * 2 ** max(failures - 1, 0), MAX_BACKOFF_S)
             log(f"[download {ctx.label}] {err}; retrying in {delay:.1f} s")
             time.sleep(delay)
@@ -262,36 +270,55 @@ def _fetch(ctx: _Context, part: Path, size: int | None, retries: int, backoff_s:
 
 # ---------------------------------------------------------------------------------------------- verification
 
+
 def _verify(ctx: _Context, path: Path, expected: Expected) -> str:
     """The SHA-256 of `path`, after checking size and checksum; a mismatch raises DownloadError."""
     actual_size = path.stat().st_size
     if expected.size is not None and actual_size != expected.size:
-        raise ctx.fail(f"{path} has {actual_size} bytes, the catalog records {expected.size}",
-                       f"delete {path} and run again; if it happens again the file changed upstream")
+        raise ctx.fail(
+            f"{path} has {actual_size} bytes, the catalog records {expected.size}",
+            f"delete {path} and run again; if it happens again the file changed upstream",
+        )
     actual = sha256_of(path)
     if expected.sha256 is not None and actual != expected.sha256.lower():
-        raise ctx.fail(f"checksum mismatch: sha256 of {path} is {actual}, the catalog records {expected.sha256}",
-                       f"the file is corrupt or changed upstream; {path} was deleted: run again to download it "
-                       "anew, and if the mismatch repeats, verify the file and update config/datasets_catalog.yaml")
+        raise ctx.fail(
+            f"checksum mismatch: sha256 of {path} is {actual}, the catalog records {expected.sha256}",
+            f"the file is corrupt or changed upstream; {path} was deleted: run again to download it "
+            "anew, and if the mismatch repeats, verify the file and update config/datasets_catalog.yaml",
+        )
     return actual
 
 
 def _record_tofu(ctx: _Context, out: Path, digest: str, size: int, log) -> None:
     write_text(f"{digest}  {out.name}\n", out.with_name(out.name + ".sha256"))
-    log(f"[download {ctx.label}] NOT VERIFIED (no checksum recorded): sha256 {digest}, size {size} bytes; "
+    log(
+        f"[download {ctx.label}] NOT VERIFIED (no checksum recorded): sha256 {digest}, size {size} bytes; "
         f"check them against a trusted source, then record them in config/datasets_catalog.yaml "
-        f"(written to {out.name}.sha256)")
+        f"(written to {out.name}.sha256)"
+    )
 
 
 def _missing_checksum(ctx: _Context) -> DownloadError:
-    return ctx.fail("no sha256 is recorded for this file",
-                    "download it once with --trust-on-first-use (python -m emogi.datasets.download), check the printed "
-                    "sha256 and size against a trusted source, and record them in config/datasets_catalog.yaml")
+    return ctx.fail(
+        "no sha256 is recorded for this file",
+        "download it once with --trust-on-first-use (python -m emogi.datasets.download), check the printed "
+        "sha256 and size against a trusted source, and record them in config/datasets_catalog.yaml",
+    )
 
 
-def download(url: str, out, sha256: str | None, size: int | None = None, dataset: str | None = None, *,
-             trust_on_first_use: bool = False, retries: int = 5, backoff_s: float = 1.0, timeout_s: float = 60.0,
-             log=_stderr) -> Path:
+def download(
+    url: str,
+    out,
+    sha256: str | None,
+    size: int | None = None,
+    dataset: str | None = None,
+    *,
+    trust_on_first_use: bool = False,
+    retries: int = 5,
+    backoff_s: float = 1.0,
+    timeout_s: float = 60.0,
+    log=_stderr,
+) -> Path:
     """Download `url` to `out` (resumable, retried, verified, renamed into place); returns `out`.
 
     A file already at `out` that verifies is kept without any network access (a copy placed there by hand
@@ -327,11 +354,14 @@ def _check_existing(ctx: _Context, path: Path, expected: Expected) -> None:
     try:
         _verify(ctx, path, expected)
     except DownloadError:
-        raise ctx.fail(f"{path} exists but does not match the recorded size/sha256",
-                       f"delete {path} (it is not what the catalog describes) and run again") from None
+        raise ctx.fail(
+            f"{path} exists but does not match the recorded size/sha256",
+            f"delete {path} (it is not what the catalog describes) and run again",
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------- preflight
+
 
 def check_reachable(url: str, dataset: str | None = None, timeout_s: float = 15.0) -> int | None:
     """Ask the server for `url` without downloading it; returns its size in bytes when the server says.
@@ -348,27 +378,34 @@ def check_reachable(url: str, dataset: str | None = None, timeout_s: float = 15.
         except urllib.error.HTTPError as err:
             if method == "HEAD" and err.code in (403, 405, 501):
                 continue
-            raise DownloadError(f"dataset {label}: {url} answers HTTP {err.code} {err.reason}; check the url "
-                                "in config/datasets_catalog.yaml") from None
+            raise DownloadError(
+                f"dataset {label}: {url} answers HTTP {err.code} {err.reason}; check the url "
+                "in config/datasets_catalog.yaml"
+            ) from None
         except (urllib.error.URLError, http.client.HTTPException, OSError, socket.timeout) as err:
             reason = getattr(err, "reason", err)
             raise DownloadError(
                 f"dataset {label}: cannot reach {url} ({reason}); this machine looks offline or the server is "
                 "down: run again with network access, or download the file elsewhere and place it (verified "
-                "against its recorded sha256) at its output path") from None
+                "against its recorded sha256) at its output path"
+            ) from None
     return None
 
 
 # ---------------------------------------------------------------------------------------------- catalog + CLI
 
+
 def catalog_entry(catalog, name: str) -> dict:
     """The entry for dataset `name` in a catalog YAML file (config/datasets_catalog.yaml)."""
     import yaml
+
     with open(catalog) as f:
         datasets = (yaml.safe_load(f) or {}).get("datasets", {})
     if name not in datasets:
-        raise DownloadError(f"dataset {name} is not in {catalog} (known: {', '.join(sorted(datasets))}); "
-                            "add an entry with url, sha256 and size")
+        raise DownloadError(
+            f"dataset {name} is not in {catalog} (known: {', '.join(sorted(datasets))}); "
+            "add an entry with url, sha256 and size"
+        )
     return datasets[name]
 
 
@@ -380,8 +417,11 @@ def _parse_args(argv):
     p.add_argument("--out", help="final path of the file")
     p.add_argument("--dataset", help="dataset name for messages (and the catalog key with --catalog)")
     p.add_argument("--catalog", help="take url, sha256 and size of --dataset from this YAML catalog")
-    p.add_argument("--trust-on-first-use", action="store_true",
-                   help="download even without a recorded sha256, and print the one to record")
+    p.add_argument(
+        "--trust-on-first-use",
+        action="store_true",
+        help="download even without a recorded sha256, and print the one to record",
+    )
     p.add_argument("--retries", type=int, default=5, help="retries after consecutive failures (default 5)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds without data before a retry (default 60)")
     p.add_argument("--check-reachable", action="store_true", help="only check that --url answers; print its size")
@@ -412,8 +452,16 @@ def main(argv=None) -> int:
             return 0
         if not args.out:
             raise DownloadError("--out PATH is required to download")
-        download(url, args.out, sha, size, args.dataset, trust_on_first_use=args.trust_on_first_use,
-                 retries=args.retries, timeout_s=args.timeout)
+        download(
+            url,
+            args.out,
+            sha,
+            size,
+            args.dataset,
+            trust_on_first_use=args.trust_on_first_use,
+            retries=args.retries,
+            timeout_s=args.timeout,
+        )
     except DownloadError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -38,18 +38,18 @@ from emogi.atomic import atomic_path
 from emogi.csr import FLAG_DIRECTED, FLAG_HAS_WEIGHTS, HEADER_BLOCK, VERSION, CSRHeader, check_index_width
 from emogi.datasets.weights import edge_weights
 
-MEMORY_FRACTION = 0.5           # default limit: this share of the memory the kernel says is available
-BYTES_PER_PAIR_IN_FLIGHT = 48   # one pair chunk being made and partitioned: ids, draws, keys
-WEIGHT_BYTES_PER_EDGE = 20      # a weight task holds ids read back (8), sources (8) and weights (4) per edge
-WEIGHT_CHUNK_EDGES = 1 << 22    # edges per weight task at most
-WEIGHT_PIECE = 1 << 18          # edges per emogi.datasets.weights call: small temporaries stay in cache and in the heap
+MEMORY_FRACTION = 0.5  # default limit: this share of the memory the kernel says is available
+BYTES_PER_PAIR_IN_FLIGHT = 48  # one pair chunk being made and partitioned: ids, draws, keys
+WEIGHT_BYTES_PER_EDGE = 20  # a weight task holds ids read back (8), sources (8) and weights (4) per edge
+WEIGHT_CHUNK_EDGES = 1 << 22  # edges per weight task at most
+WEIGHT_PIECE = 1 << 18  # edges per emogi.datasets.weights call: small temporaries stay in cache and in the heap
 WEIGHT_PIECE_BYTES = WEIGHT_PIECE * 64  # emogi.datasets.weights' temporaries for one piece
-SLACK = 1.1                     # headroom on a bucket's 8 B/key (allocator, page rounding)
-MIN_BUCKET_KEYS = 1 << 22       # below this, more buckets only add files
-MAX_BUCKETS = 4096              # bucket files are open at once during phase 1
-_IO_BYTES = 16 << 20            # granularity of reads, writes and hashing
-_BLOCK = 1 << 20                # keys (or vertices) per block in dedup and offset search (8 MB: reused, not
-                                # mapped afresh: page faults cost more than the work on this scale)
+SLACK = 1.1  # headroom on a bucket's 8 B/key (allocator, page rounding)
+MIN_BUCKET_KEYS = 1 << 22  # below this, more buckets only add files
+MAX_BUCKETS = 4096  # bucket files are open at once during phase 1
+_IO_BYTES = 16 << 20  # granularity of reads, writes and hashing
+_BLOCK = 1 << 20  # keys (or vertices) per block in dedup and offset search (8 MB: reused, not
+# mapped afresh: page faults cost more than the work on this scale)
 _MASK = np.uint64(0xFFFFFFFF)
 _SHIFT = np.uint64(32)
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*$", re.IGNORECASE)
@@ -92,8 +92,9 @@ def available_memory() -> int:
 def peak_rss_bytes() -> int:
     """This process's peak resident memory: VmHWM, which (unlike getrusage's maxrss, inherited across fork and
     exec on Linux) counts this program only."""
-    return (_proc_bytes("/proc/self/status", "VmHWM")
-            or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)  # getrusage: KiB on Linux
+    return (
+        _proc_bytes("/proc/self/status", "VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    )  # getrusage: KiB on Linux
 
 
 def default_workers() -> int:
@@ -105,23 +106,29 @@ def default_workers() -> int:
 
 # ---------------------------------------------------------------------------------------------- the plan
 
+
 @dataclass
 class Plan:
     """How the build fits its memory limit; recorded in the graph's metadata."""
+
     memory_limit: int
     workers: int
     buckets: int
     bucket_vertices: int
-    fixed_bytes: int        # offsets + the source's tables + one pair chunk per worker + I/O buffers
-    budget: int             # the rest of the limit: buckets in flight (phase 2), weight tasks (phase 3)
+    fixed_bytes: int  # offsets + the source's tables + one pair chunk per worker + I/O buffers
+    budget: int  # the rest of the limit: buckets in flight (phase 2), weight tasks (phase 3)
     weight_workers: int
     weight_chunk_edges: int
 
 
 def bucket_bytes(keys: int, vertices: int, index_bytes: int = 8) -> int:
     """Memory one phase-2 task holds: its keys, plus the block temporaries of dedup, offset search and narrowing."""
-    return int(8 * keys * SLACK + 9 * min(keys, _BLOCK) + 16 * min(vertices, _BLOCK)
-               + (4 * min(keys, _IO_BYTES // 8) if index_bytes == 4 else 0))
+    return int(
+        8 * keys * SLACK
+        + 9 * min(keys, _BLOCK)
+        + 16 * min(vertices, _BLOCK)
+        + (4 * min(keys, _IO_BYTES // 8) if index_bytes == 4 else 0)
+    )
 
 
 def _weight_tasks(budget: int, workers: int) -> tuple[int, int]:
@@ -134,6 +141,7 @@ def _weight_tasks(budget: int, workers: int) -> tuple[int, int]:
 def _bucket_count(num_vertices: int, max_keys: int, workers: int, budget: int, index_bytes: int) -> int:
     """The fewest buckets of which one per worker fits the budget (at least one bucket if not one per worker),
     and enough to keep the workers busy."""
+
     def fits(b: int, tasks: int) -> bool:
         return tasks * bucket_bytes(-(-max_keys // b), -(-num_vertices // b), index_bytes) <= budget
 
@@ -144,8 +152,10 @@ def _bucket_count(num_vertices: int, max_keys: int, workers: int, budget: int, i
                 by_memory -= 1
             for_parallelism = min(2 * workers, -(-max_keys // MIN_BUCKET_KEYS))
             return max(1, by_memory, for_parallelism)
-    raise MemoryLimitError(f"not even one bucket in {MAX_BUCKETS} fits the {budget / 2**20:.0f} MiB left by the "
-                           f"memory limit: raise --memory-limit")
+    raise MemoryLimitError(
+        f"not even one bucket in {MAX_BUCKETS} fits the {budget / 2**20:.0f} MiB left by the "
+        f"memory limit: raise --memory-limit"
+    )
 
 
 def _doubling(limit: int):
@@ -155,28 +165,38 @@ def _doubling(limit: int):
         b *= 2
 
 
-def plan_build(num_vertices: int, max_keys: int, chunk_pairs: int, table_bytes: int, workers: int,
-               memory_limit: int, buckets: int | None = None, index_bytes: int = 8) -> Plan:
+def plan_build(
+    num_vertices: int,
+    max_keys: int,
+    chunk_pairs: int,
+    table_bytes: int,
+    workers: int,
+    memory_limit: int,
+    buckets: int | None = None,
+    index_bytes: int = 8,
+) -> Plan:
     """Pick the bucket count and the phase-3 tasks so that each phase stays within `memory_limit`."""
-    fixed = (8 * (num_vertices + 1) + table_bytes + workers * chunk_pairs * BYTES_PER_PAIR_IN_FLIGHT
-             + 2 * _IO_BYTES)
+    fixed = 8 * (num_vertices + 1) + table_bytes + workers * chunk_pairs * BYTES_PER_PAIR_IN_FLIGHT + 2 * _IO_BYTES
     budget = memory_limit - fixed
     if budget <= 0:
         raise MemoryLimitError(
             f"memory limit {memory_limit / 2**20:.0f} MiB is below the build's fixed cost of {fixed / 2**20:.0f} MiB "
             f"(offsets, tables, one pair chunk per worker for {workers} workers): raise --memory-limit or use fewer "
-            f"--workers")
+            f"--workers"
+        )
     if buckets is None:
         buckets = _bucket_count(num_vertices, max_keys, workers, budget, index_bytes)
     buckets = max(1, min(buckets, num_vertices))
     if buckets > MAX_BUCKETS:
         raise MemoryLimitError(f"{buckets} buckets asked for; at most {MAX_BUCKETS} bucket files are kept open")
     weight_workers, weight_chunk = _weight_tasks(budget, workers)
-    return Plan(memory_limit, workers, buckets, -(-num_vertices // buckets), fixed, budget, weight_workers,
-                weight_chunk)
+    return Plan(
+        memory_limit, workers, buckets, -(-num_vertices // buckets), fixed, budget, weight_workers, weight_chunk
+    )
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
 
 def dedup_sorted_inplace(keys: np.ndarray) -> np.ndarray:
     """Drop repeats from sorted `keys` by compacting towards the front; returns a view of the prefix.
@@ -187,13 +207,13 @@ def dedup_sorted_inplace(keys: np.ndarray) -> np.ndarray:
     write = 0
     prev = None
     for lo in range(0, len(keys), _BLOCK):
-        block = keys[lo:lo + _BLOCK]
+        block = keys[lo : lo + _BLOCK]
         fresh = np.empty(len(block), dtype=bool)
         fresh[0] = prev is None or block[0] != prev
         np.not_equal(block[1:], block[:-1], out=fresh[1:])
         prev = block[-1]  # a scalar copy, read before the block can be overwritten
         kept = block[fresh]
-        keys[write:write + len(kept)] = kept
+        keys[write : write + len(kept)] = kept
         write += len(kept)
     return keys[:write]
 
@@ -223,7 +243,7 @@ def pwrite_all(fd: int, array: np.ndarray, offset: int) -> None:
     view = memoryview(np.ascontiguousarray(array)).cast("B")
     done = 0
     while done < len(view):
-        done += os.pwrite(fd, view[done:done + _IO_BYTES], offset + done)
+        done += os.pwrite(fd, view[done : done + _IO_BYTES], offset + done)
 
 
 def pread_array(fd: int, dtype, count: int, offset: int) -> np.ndarray:
@@ -231,7 +251,7 @@ def pread_array(fd: int, dtype, count: int, offset: int) -> np.ndarray:
     view = memoryview(out).cast("B")
     done = 0
     while done < len(view):
-        n = os.preadv(fd, [view[done:done + _IO_BYTES]], offset + done)
+        n = os.preadv(fd, [view[done : done + _IO_BYTES]], offset + done)
         if n == 0:
             raise OSError(f"unexpected end of file at byte {offset + done}")
         done += n
@@ -244,7 +264,7 @@ def hash_range(fd: int, h, start: int, end: int) -> None:
     view = memoryview(buf)
     pos = start
     while pos < end:
-        n = os.preadv(fd, [view[:min(_IO_BYTES, end - pos)]], pos)
+        n = os.preadv(fd, [view[: min(_IO_BYTES, end - pos)]], pos)
         if n == 0:
             raise OSError(f"unexpected end of file at byte {pos}")
         h.update(view[:n])
@@ -266,6 +286,7 @@ def _pool_run(task, items, workers: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- phase 1
+
 
 class BucketFiles:
     """B append-only files of uint64 keys in a folder of their own; each bucket is read back once, then deleted."""
@@ -320,7 +341,7 @@ def partition(pairs, symmetrize: bool, plan: Plan, store: BucketFiles, workers: 
             bounds = [0, *np.searchsorted(keys, cuts).tolist(), len(keys)]
             for b in range(plan.buckets):
                 if bounds[b + 1] > bounds[b]:
-                    store.append(b, keys[bounds[b]:bounds[b + 1]])
+                    store.append(b, keys[bounds[b] : bounds[b + 1]])
         if (k + 1) % step == 0:
             log(f"partitioned chunk {k + 1} of {pairs.num_chunks}")
 
@@ -328,6 +349,7 @@ def partition(pairs, symmetrize: bool, plan: Plan, store: BucketFiles, workers: 
 
 
 # ---------------------------------------------------------------------------------------------- phase 2
+
 
 class PrefixSums:
     """Per-bucket counts arriving in any order; `wait(b)` blocks until every bucket before b has reported."""
@@ -355,8 +377,9 @@ class PrefixSums:
             return sum(self._counts[:b])
 
 
-def build_buckets(store: BucketFiles, plan: Plan, layout: CSRHeader, offsets: np.ndarray, fd: int,
-                  workers: int, log) -> int:
+def build_buckets(
+    store: BucketFiles, plan: Plan, layout: CSRHeader, offsets: np.ndarray, fd: int, workers: int, log
+) -> int:
     """Phase 2: sort, dedup and place every bucket; fills `offsets[:V]`, writes the edges; returns E."""
     prefix = PrefixSums(plan.buckets)
     num_vertices = len(offsets) - 1
@@ -369,16 +392,16 @@ def build_buckets(store: BucketFiles, plan: Plan, layout: CSRHeader, offsets: np
             keys = store.take(b)
             keys.sort()
             keys = dedup_sorted_inplace(keys)
-            local_starts(keys, first, count, offsets[first:first + count])
+            local_starts(keys, first, count, offsets[first : first + count])
             prefix.put(b, len(keys))
             start = prefix.wait(b)
         except BaseException:
             prefix.fail()
             raise
-        offsets[first:first + count] += np.uint64(start)
+        offsets[first : first + count] += np.uint64(start)
         np.bitwise_and(keys, _MASK, out=keys)  # the low half of a key is the neighbour id
         for lo in range(0, len(keys), _IO_BYTES // 8):
-            block = keys[lo:lo + _IO_BYTES // 8].astype(edge_dtype, copy=False)
+            block = keys[lo : lo + _IO_BYTES // 8].astype(edge_dtype, copy=False)
             pwrite_all(fd, block, layout.edges_offset + (start + lo) * layout.index_bytes)
         log(f"bucket {b + 1} of {plan.buckets}: {len(keys)} edges")
 
@@ -387,6 +410,7 @@ def build_buckets(store: BucketFiles, plan: Plan, layout: CSRHeader, offsets: np
 
 
 # ---------------------------------------------------------------------------------------------- phase 3
+
 
 def weight_ranges(offsets: np.ndarray, chunk_edges: int) -> list[tuple[int, int]]:
     """Vertex ranges [a, b) of about `chunk_edges` edges each (a single vertex may exceed it)."""
@@ -405,16 +429,19 @@ def write_weights(layout: CSRHeader, offsets: np.ndarray, fd: int, seed: int, pl
         a, b = vrange
         e0, e1 = int(offsets[a]), int(offsets[b])
         dst = pread_array(fd, edge_dtype, e1 - e0, layout.edges_offset + e0 * layout.index_bytes)
-        src = np.repeat(np.arange(a, b, dtype=np.uint64), np.diff(offsets[a:b + 1]).astype(np.intp))
+        src = np.repeat(np.arange(a, b, dtype=np.uint64), np.diff(offsets[a : b + 1]).astype(np.intp))
         weights = np.empty(len(dst), dtype=np.uint32)
         for lo in range(0, len(dst), WEIGHT_PIECE):
-            weights[lo:lo + WEIGHT_PIECE] = edge_weights(src[lo:lo + WEIGHT_PIECE], dst[lo:lo + WEIGHT_PIECE], seed)
+            weights[lo : lo + WEIGHT_PIECE] = edge_weights(
+                src[lo : lo + WEIGHT_PIECE], dst[lo : lo + WEIGHT_PIECE], seed
+            )
         pwrite_all(fd, weights, layout.weights_offset + 4 * e0)
 
     _pool_run(task, weight_ranges(offsets, plan.weight_chunk_edges), plan.weight_workers)
 
 
 # ---------------------------------------------------------------------------------------------- the build
+
 
 @dataclass
 class BuildResult:
@@ -426,17 +453,23 @@ class BuildResult:
     peak_rss_bytes: int = 0
 
     def to_dict(self) -> dict:
-        return {"plan": asdict(self.plan), "phase2_workers": self.phase2_workers,
-                "max_bucket_keys": self.max_bucket_keys, "phase_seconds": self.phase_seconds,
-                "peak_rss_bytes": self.peak_rss_bytes}
+        return {
+            "plan": asdict(self.plan),
+            "phase2_workers": self.phase2_workers,
+            "max_bucket_keys": self.max_bucket_keys,
+            "phase_seconds": self.phase_seconds,
+            "peak_rss_bytes": self.peak_rss_bytes,
+        }
 
 
 def _phase2_workers(plan: Plan, max_bucket_keys: int, index_bytes: int, log) -> int:
     """As many buckets at once as the real (largest) bucket size lets the budget hold."""
     need = bucket_bytes(max_bucket_keys, plan.bucket_vertices, index_bytes)
     if need > plan.budget:
-        log(f"warning: the largest bucket ({max_bucket_keys} keys) alone exceeds the memory budget of "
-            f"{plan.budget / 2**20:.0f} MiB (a very skewed source range); building it anyway")
+        log(
+            f"warning: the largest bucket ({max_bucket_keys} keys) alone exceeds the memory budget of "
+            f"{plan.budget / 2**20:.0f} MiB (a very skewed source range); building it anyway"
+        )
     return max(1, min(plan.workers, plan.budget // need))
 
 
@@ -445,9 +478,20 @@ def _layout(num_vertices: int, num_edges: int, index_bytes: int, weighted: bool,
     return CSRHeader(VERSION, flags, index_bytes, num_vertices, num_edges, 0)
 
 
-def build_csr_file(path, pairs, *, num_vertices: int, symmetrize: bool = True, index_bytes: int = 8,
-                   weights_seed: int | None = None, memory_limit: int | None = None, workers: int | None = None,
-                   tmp_dir=None, buckets: int | None = None, log=None) -> BuildResult:
+def build_csr_file(
+    path,
+    pairs,
+    *,
+    num_vertices: int,
+    symmetrize: bool = True,
+    index_bytes: int = 8,
+    weights_seed: int | None = None,
+    memory_limit: int | None = None,
+    workers: int | None = None,
+    tmp_dir=None,
+    buckets: int | None = None,
+    log=None,
+) -> BuildResult:
     """Write the CSR of `pairs` to `path` (atomically), in bounded memory; see the module doc.
 
     `pairs` has `num_chunks`, `chunk_pairs`, `chunk(k) -> (src, dst)` (uint32 arrays, ids < num_vertices) and
@@ -460,10 +504,20 @@ def build_csr_file(path, pairs, *, num_vertices: int, symmetrize: bool = True, i
     workers = workers or default_workers()
     memory_limit = memory_limit or int(MEMORY_FRACTION * available_memory())
     max_keys = pairs.num_chunks * pairs.chunk_pairs * (2 if symmetrize else 1)
-    plan = plan_build(num_vertices, max_keys, pairs.chunk_pairs, getattr(pairs, "table_bytes", 0), workers,
-                      memory_limit, buckets, index_bytes)
-    log(f"plan: {plan.buckets} buckets of {plan.bucket_vertices} vertices, {workers} workers, memory limit "
-        f"{memory_limit / 2**30:.2f} GiB (fixed {plan.fixed_bytes / 2**30:.2f} GiB)")
+    plan = plan_build(
+        num_vertices,
+        max_keys,
+        pairs.chunk_pairs,
+        getattr(pairs, "table_bytes", 0),
+        workers,
+        memory_limit,
+        buckets,
+        index_bytes,
+    )
+    log(
+        f"plan: {plan.buckets} buckets of {plan.bucket_vertices} vertices, {workers} workers, memory limit "
+        f"{memory_limit / 2**30:.2f} GiB (fixed {plan.fixed_bytes / 2**30:.2f} GiB)"
+    )
     folder = Path(tmp_dir or path.parent) / f".{path.name}.{os.getpid()}.buckets"
     clock = _Clock()
     store = BucketFiles(folder, plan.buckets)
@@ -475,8 +529,9 @@ def build_csr_file(path, pairs, *, num_vertices: int, symmetrize: bool = True, i
         with atomic_path(path) as tmp:
             fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                header, phase2_workers = _write_graph(fd, store, plan, num_vertices, index_bytes, weights_seed,
-                                                      not symmetrize, max_bucket, clock, log)
+                header, phase2_workers = _write_graph(
+                    fd, store, plan, num_vertices, index_bytes, weights_seed, not symmetrize, max_bucket, clock, log
+                )
             finally:
                 os.close(fd)
     finally:

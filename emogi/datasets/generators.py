@@ -31,10 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.datasets import external_build
 from emogi.atomic import write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, describe, read_csr
+from emogi.datasets import external_build
 from emogi.datasets.external_build import dedup_sorted_inplace, default_workers
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
@@ -76,7 +76,7 @@ def _fill_kron(rng, src, dst, scale: int, thresholds) -> None:
     for _ in range(scale):
         r = rng.integers(0, 1 << 32, size=len(src), dtype=np.uint32)
         np.greater_equal(r, tab, out=s_bit)
-        np.greater_equal(r, ta, out=d_bit)          # dst bit = [ta <= r < tab] or [r >= tabc]
+        np.greater_equal(r, ta, out=d_bit)  # dst bit = [ta <= r < tab] or [r >= tabc]
         np.logical_xor(d_bit, s_bit, out=d_bit)
         np.greater_equal(r, tabc, out=tmp)
         np.logical_xor(d_bit, tmp, out=d_bit)
@@ -90,8 +90,17 @@ class PairStream:
     """The generated (src, dst) pairs of one graph as fixed chunks that can be made independently, in any order
     and on any thread: chunk k is `chunk(k)`, the same whoever makes it."""
 
-    def __init__(self, kind: str, scale: int, edge_factor: int = 16, seed=0, *, initiator=GRAPH500_ABC,
-                 permute: bool = True, chunk_pairs: int = CHUNK_PAIRS):
+    def __init__(
+        self,
+        kind: str,
+        scale: int,
+        edge_factor: int = 16,
+        seed=0,
+        *,
+        initiator=GRAPH500_ABC,
+        permute: bool = True,
+        chunk_pairs: int = CHUNK_PAIRS,
+    ):
         if kind not in KINDS:
             raise ValueError(f"unknown graph kind {kind!r}; allowed: {', '.join(KINDS)}")
         _check_scale(scale, edge_factor)
@@ -162,22 +171,34 @@ class PairStream:
         return src, dst
 
 
-def kronecker_edges(scale: int, edge_factor: int = 16, seed=0, a: float = 0.57, b: float = 0.19,
-                    c: float = 0.19, *, permute: bool = True, workers: int | None = None,
-                    chunk_pairs: int = CHUNK_PAIRS) -> tuple[np.ndarray, np.ndarray]:
+def kronecker_edges(
+    scale: int,
+    edge_factor: int = 16,
+    seed=0,
+    a: float = 0.57,
+    b: float = 0.19,
+    c: float = 0.19,
+    *,
+    permute: bool = True,
+    workers: int | None = None,
+    chunk_pairs: int = CHUNK_PAIRS,
+) -> tuple[np.ndarray, np.ndarray]:
     """2^scale * edge_factor Kronecker (R-MAT) pairs as uint32 (src, dst) arrays."""
-    return PairStream("kron", scale, edge_factor, seed, initiator=(a, b, c), permute=permute,
-                      chunk_pairs=chunk_pairs).all_pairs(workers)
+    return PairStream(
+        "kron", scale, edge_factor, seed, initiator=(a, b, c), permute=permute, chunk_pairs=chunk_pairs
+    ).all_pairs(workers)
 
 
-def uniform_edges(scale: int, edge_factor: int = 16, seed=0, *, workers: int | None = None,
-                  chunk_pairs: int = CHUNK_PAIRS) -> tuple[np.ndarray, np.ndarray]:
+def uniform_edges(
+    scale: int, edge_factor: int = 16, seed=0, *, workers: int | None = None, chunk_pairs: int = CHUNK_PAIRS
+) -> tuple[np.ndarray, np.ndarray]:
     """2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale), as uint32 arrays."""
     return PairStream("urand", scale, edge_factor, seed, chunk_pairs=chunk_pairs).all_pairs(workers)
 
 
-def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=np.uint64,
-              workers: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def build_csr(
+    src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=np.uint64, workers: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """CSR (offsets uint64 V+1, edges `index_dtype`) of the pairs, in memory: self-loops dropped, both
     directions added when `symmetrize`, duplicates removed, every neighbour list sorted ascending.
 
@@ -202,7 +223,7 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
             raise ValueError(f"vertex ids must lie in [0, {num_vertices}), found [{lo_id}, {hi_id}]")
 
     bounds = [(lo, min(lo + _BUILD_CHUNK, len(src))) for lo in range(0, len(src), _BUILD_CHUNK)]
-    kept = _threaded(lambda b: int(np.count_nonzero(src[b[0]:b[1]] != dst[b[0]:b[1]])), bounds, workers)
+    kept = _threaded(lambda b: int(np.count_nonzero(src[b[0] : b[1]] != dst[b[0] : b[1]])), bounds, workers)
     starts = np.concatenate([[0], np.cumsum(kept, dtype=np.int64)]).tolist()
     forward = starts[-1]
     keys = np.empty(forward * (2 if symmetrize else 1), dtype=np.uint64)
@@ -214,11 +235,11 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
         keep = s != d
         s = s[keep].astype(np.uint64)
         d = d[keep].astype(np.uint64)
-        out = keys[starts[k]:starts[k + 1]]
+        out = keys[starts[k] : starts[k + 1]]
         np.left_shift(s, shift, out=out)
         out |= d
         if symmetrize:
-            out = keys[forward + starts[k]:forward + starts[k + 1]]
+            out = keys[forward + starts[k] : forward + starts[k + 1]]
             np.left_shift(d, shift, out=out)
             out |= s
 
@@ -232,7 +253,7 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
 
     def find_starts(b) -> None:
         firsts = np.arange(b[0], b[1], dtype=np.uint64) << shift
-        offsets[b[0]:b[1]] = np.searchsorted(keys, firsts, side="left")
+        offsets[b[0] : b[1]] = np.searchsorted(keys, firsts, side="left")
 
     _threaded(find_starts, vbounds, workers)
     offsets[num_vertices] = len(keys)
@@ -242,8 +263,15 @@ def build_csr(src, dst, num_vertices: int, symmetrize: bool = True, index_dtype=
     return offsets, edges
 
 
-def generate(kind: str, scale: int, edge_factor: int = 16, seed=0, workers: int | None = None,
-             index_dtype=np.uint64, weights_seed: int | None = None) -> CSRGraph:
+def generate(
+    kind: str,
+    scale: int,
+    edge_factor: int = 16,
+    seed=0,
+    workers: int | None = None,
+    index_dtype=np.uint64,
+    weights_seed: int | None = None,
+) -> CSRGraph:
     """The symmetric graph of `kind` ('kron' or 'urand') with 2^scale vertices, in memory; with
     `weights_seed`, carrying the weights the CLI writes."""
     src, dst = PairStream(kind, scale, edge_factor, seed).all_pairs(workers)
@@ -254,10 +282,18 @@ def generate(kind: str, scale: int, edge_factor: int = 16, seed=0, workers: int 
 
 def generator_params(kind: str, scale: int, edge_factor: int, seed) -> dict:
     """What the metadata JSON records about how a graph was made."""
-    params = {"kind": kind, "scale": scale, "edge_factor": edge_factor, "seed": seed,
-              "generated_pairs": (1 << scale) * edge_factor, "chunk_pairs": CHUNK_PAIRS,
-              "rng": "numpy Generator(PCG64), SeedSequence(seed).spawn per chunk",
-              "symmetrized": True, "self_loops_removed": True, "duplicates_removed": True}
+    params = {
+        "kind": kind,
+        "scale": scale,
+        "edge_factor": edge_factor,
+        "seed": seed,
+        "generated_pairs": (1 << scale) * edge_factor,
+        "chunk_pairs": CHUNK_PAIRS,
+        "rng": "numpy Generator(PCG64), SeedSequence(seed).spawn per chunk",
+        "symmetrized": True,
+        "self_loops_removed": True,
+        "duplicates_removed": True,
+    }
     if kind == "kron":
         a, b, c = GRAPH500_ABC
         params.update(initiator={"a": a, "b": b, "c": c, "d": round(1 - a - b - c, 10)}, ids_permuted=True)
@@ -271,16 +307,22 @@ def _metadata(out: Path, args, result, seconds: float) -> dict:
     meta.update(offsets_bytes=graph.header.offsets_bytes, weights_bytes=graph.header.weights_bytes)
     meta["source"] = {"type": "generator", **generator_params(args.kind, args.scale, args.edge_factor, args.seed)}
     meta["generator"] = meta["source"]  # the key earlier metadata used
-    meta["weights"] = {"low": LOW, "high": HIGH, "seed": args.weights_seed,
-                       "scheme": "emogi.datasets.weights: splitmix64 hash of the unordered edge and the seed"}
+    meta["weights"] = {
+        "low": LOW,
+        "high": HIGH,
+        "seed": args.weights_seed,
+        "scheme": "emogi.datasets.weights: splitmix64 hash of the unordered edge and the seed",
+    }
     meta["generation_seconds"] = round(seconds, 3)  # pairs, CSR, weights and checksum: what a graph costs
     meta["build"] = result.to_dict()
     return meta
 
 
 def _parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m emogi.datasets.generators",
-                                     description="Generate a GAP-style synthetic graph as a CSR file with weights.")
+    parser = argparse.ArgumentParser(
+        prog="python -m emogi.datasets.generators",
+        description="Generate a GAP-style synthetic graph as a CSR file with weights.",
+    )
     parser.add_argument("--kind", required=True, choices=KINDS)
     parser.add_argument("--scale", required=True, type=int, help="log2 of the number of vertices")
     parser.add_argument("--edge-factor", type=int, default=16, help="generated pairs per vertex (default 16)")
@@ -290,8 +332,12 @@ def _parse_args(argv):
     parser.add_argument("--out", required=True, help="graph file to write (.csr)")
     parser.add_argument("--meta", help="metadata JSON to write beside the graph")
     parser.add_argument("--workers", type=int, default=None, help="threads (default: all cores; output identical)")
-    parser.add_argument("--memory-limit", type=external_build.parse_bytes, default=None,
-                        help="bytes the build may hold, e.g. 8G (default: half of the available memory)")
+    parser.add_argument(
+        "--memory-limit",
+        type=external_build.parse_bytes,
+        default=None,
+        help="bytes the build may hold, e.g. 8G (default: half of the available memory)",
+    )
     parser.add_argument("--tmp-dir", type=Path, help="folder for the bucket files (default: beside --out)")
     parser.add_argument("--buckets", type=int, help="bucket count (default: chosen from the memory limit)")
     return parser.parse_args(argv)
@@ -312,9 +358,17 @@ def main(argv=None) -> int:
         stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed)
         out = Path(args.out)
         result = external_build.build_csr_file(
-            out, stream, num_vertices=stream.num_vertices, index_bytes=args.index_bytes,
-            weights_seed=args.weights_seed, memory_limit=args.memory_limit, workers=args.workers,
-            tmp_dir=args.tmp_dir, buckets=args.buckets, log=progress)
+            out,
+            stream,
+            num_vertices=stream.num_vertices,
+            index_bytes=args.index_bytes,
+            weights_seed=args.weights_seed,
+            memory_limit=args.memory_limit,
+            workers=args.workers,
+            tmp_dir=args.tmp_dir,
+            buckets=args.buckets,
+            log=progress,
+        )
         seconds = time.perf_counter() - t0
         progress(f"written {out}: V={result.header.num_vertices} E={result.header.num_edges}")
         if args.meta:

@@ -60,8 +60,10 @@ from emogi.datasets.download import sha256_of
 from emogi.datasets.external_build import mem_available as available_memory_bytes
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
-INSTALL_HINT = ("install the WebGraph tools: `cargo install webgraph-cli --version 0.5.0 --locked` "
-                "and `pip install webgraph==0.2.0`")
+INSTALL_HINT = (
+    "install the WebGraph tools: `cargo install webgraph-cli --version 0.5.0 --locked` "
+    "and `pip install webgraph==0.2.0`"
+)
 DUMP_CHUNK_BYTES = 64 << 20  # text parsed per step; a node list longer than this just makes one step larger
 _BASELINE_BYTES = 1 << 30
 
@@ -71,6 +73,7 @@ class LawError(RuntimeError):
 
 
 # ---------------------------------------------------------------------------------------------- inputs
+
 
 @dataclass
 class LawGraph:
@@ -89,8 +92,10 @@ def read_properties(basename) -> LawGraph:
     try:
         lines = path.read_text().splitlines()
     except OSError as e:
-        raise LawError(f"{path}: cannot read ({e.strerror}); --basename must name the graph without suffix, "
-                       f"e.g. resources/law/sk-2005 for sk-2005.graph") from e
+        raise LawError(
+            f"{path}: cannot read ({e.strerror}); --basename must name the graph without suffix, "
+            f"e.g. resources/law/sk-2005 for sk-2005.graph"
+        ) from e
     props = dict(line.split("=", 1) for line in map(str.strip, lines) if line and not line.startswith("#"))
     if not props.get("graphclass", "").endswith("BVGraph"):
         raise LawError(f"{path}: graphclass {props.get('graphclass')!r} is not a WebGraph BVGraph")
@@ -102,13 +107,19 @@ def read_properties(basename) -> LawGraph:
 
 def webgraph_cli(explicit: str | None = None) -> str:
     """Path of the `webgraph` command: --webgraph, $WEBGRAPH_CLI, PATH, then cargo's default bin folder."""
-    candidates = [explicit, os.environ.get("WEBGRAPH_CLI"), shutil.which("webgraph"),
-                  str(Path.home() / ".cargo" / "bin" / "webgraph")]
+    candidates = [
+        explicit,
+        os.environ.get("WEBGRAPH_CLI"),
+        shutil.which("webgraph"),
+        str(Path.home() / ".cargo" / "bin" / "webgraph"),
+    ]
     for found in candidates:
         if found and Path(found).is_file() and os.access(found, os.X_OK):
             return found
-    raise LawError(f"the `webgraph` command was not found (looked at --webgraph, $WEBGRAPH_CLI, PATH and "
-                   f"~/.cargo/bin); {INSTALL_HINT}")
+    raise LawError(
+        f"the `webgraph` command was not found (looked at --webgraph, $WEBGRAPH_CLI, PATH and "
+        f"~/.cargo/bin); {INSTALL_HINT}"
+    )
 
 
 def _bindings():
@@ -126,6 +137,7 @@ def tool_versions(cli: str) -> dict:
 
 # ---------------------------------------------------------------------------------------------- memory
 
+
 def estimated_peak_bytes(num_nodes: int, num_arcs: int, index_bytes: int) -> int:
     """The converter's peak (module docstring): edges, weights, per-node arrays and parsing buffers."""
     return num_arcs * (index_bytes + 4) + 48 * (num_nodes + 1) + _BASELINE_BYTES
@@ -135,12 +147,15 @@ def check_memory(law: LawGraph, index_bytes: int, log) -> None:
     need, available = estimated_peak_bytes(law.num_nodes, law.num_arcs, index_bytes), available_memory_bytes()
     log(f"{law.num_nodes} nodes, {law.num_arcs} arcs; conversion needs about {need / 2**30:.1f} GiB")
     if available is not None and need > available:
-        raise LawError(f"{law.basename}: converting needs about {need / 2**30:.1f} GiB of memory, "
-                       f"{available / 2**30:.1f} GiB are available; run it on a larger machine, or pass "
-                       f"--ignore-memory-check to try anyway")
+        raise LawError(
+            f"{law.basename}: converting needs about {need / 2**30:.1f} GiB of memory, "
+            f"{available / 2**30:.1f} GiB are available; run it on a larger machine, or pass "
+            f"--ignore-memory-check to try anyway"
+        )
 
 
 # ---------------------------------------------------------------------------------------------- .ef and degrees
+
 
 def _load(basename: Path):
     """The bindings' BvGraph, or None when its .ef is missing or of another format version."""
@@ -162,12 +177,16 @@ def ensure_ef(law: LawGraph, cli: str, log):
     log(f"building {ef} with `webgraph build ef` (missing, older than the .graph, or of another version)")
     done = subprocess.run([cli, "build", "ef", str(law.basename)], capture_output=True, text=True)
     if done.returncode != 0:
-        raise LawError(f"`webgraph build ef {law.basename}` failed (exit {done.returncode}); it writes the .ef "
-                       f"beside the .graph, so that folder must be writable: {done.stderr.strip()[-800:]}")
+        raise LawError(
+            f"`webgraph build ef {law.basename}` failed (exit {done.returncode}); it writes the .ef "
+            f"beside the .graph, so that folder must be writable: {done.stderr.strip()[-800:]}"
+        )
     graph = _load(law.basename)
     if graph is None:
-        raise LawError(f"{ef}: the bindings cannot load the .ef that `webgraph build ef` just wrote; the "
-                       f"command and the Python bindings are of incompatible versions ({INSTALL_HINT})")
+        raise LawError(
+            f"{ef}: the bindings cannot load the .ef that `webgraph build ef` just wrote; the "
+            f"command and the Python bindings are of incompatible versions ({INSTALL_HINT})"
+        )
     return graph, True
 
 
@@ -175,12 +194,15 @@ def out_degrees(graph, law: LawGraph) -> np.ndarray:
     """Every node's out-degree (int64), checked against .properties."""
     degrees = np.asarray(graph.outdegrees(), dtype=np.int64)
     if len(degrees) != law.num_nodes or int(degrees.sum()) != law.num_arcs:
-        raise LawError(f"{law.basename}: the bindings see {len(degrees)} nodes and {int(degrees.sum())} arcs, "
-                       f".properties says {law.num_nodes} and {law.num_arcs}")
+        raise LawError(
+            f"{law.basename}: the bindings see {len(degrees)} nodes and {int(degrees.sum())} arcs, "
+            f".properties says {law.num_nodes} and {law.num_arcs}"
+        )
     return degrees
 
 
 # ---------------------------------------------------------------------------------------------- the dump
+
 
 class ArcWriter:
     """Takes the dump's complete lines (one arc each) in order; keeps the successors, self-loops dropped."""
@@ -189,8 +211,8 @@ class ArcWriter:
         self.degrees, self.edges, self.where = degrees, edges, where
         self.list_starts = np.zeros(len(degrees) + 1, dtype=np.int64)  # where each list starts in the dump
         np.cumsum(degrees, out=self.list_starts[1:])
-        self.arcs_read = 0    # arcs of the dump seen so far
-        self.written = 0      # successors kept so far
+        self.arcs_read = 0  # arcs of the dump seen so far
+        self.written = 0  # successors kept so far
         self.last_arc = None  # (src, dst) ending the previous chunk: lists may span chunks
         self.loop_nodes = []  # nodes whose self-loop was dropped, one array per chunk
 
@@ -204,7 +226,7 @@ class ArcWriter:
         loops = src == dst
         self.loop_nodes.append(src[loops])
         kept = dst[~loops]
-        self.edges[self.written:self.written + len(kept)] = kept
+        self.edges[self.written : self.written + len(kept)] = kept
         self.written += len(kept)
         self.arcs_read += len(dst)
         self.last_arc = (src[-1], dst[-1]) if len(dst) else self.last_arc
@@ -217,32 +239,38 @@ class ArcWriter:
         if not len(src):
             return
         u0, u1 = np.searchsorted(self.list_starts, [first, stop - 1], side="right") - 1
-        counts = np.diff(np.clip(self.list_starts[u0:u1 + 2], first, stop))
+        counts = np.diff(np.clip(self.list_starts[u0 : u1 + 2], first, stop))
         if not np.array_equal(src, np.repeat(np.arange(u0, u1 + 1), counts)):
-            raise LawError(f"{self.where}: `webgraph to arcs` and the bindings' out-degrees disagree about the "
-                           f"lists of nodes {u0}..{u1}")
+            raise LawError(
+                f"{self.where}: `webgraph to arcs` and the bindings' out-degrees disagree about the "
+                f"lists of nodes {u0}..{u1}"
+            )
 
     def _check_lists(self, src: np.ndarray, dst: np.ndarray) -> None:
         """Ids < V (so that narrowing cannot wrap), and every list strictly increasing (sorted, no duplicates)."""
         if len(dst) and (dst.min() < 0 or dst.max() >= len(self.degrees)):
-            raise LawError(f"{self.where}: a successor id outside 0..{len(self.degrees) - 1} after arc "
-                           f"{self.arcs_read}")
+            raise LawError(
+                f"{self.where}: a successor id outside 0..{len(self.degrees) - 1} after arc {self.arcs_read}"
+            )
         rising = (dst[1:] > dst[:-1]) | (src[1:] != src[:-1])
         bad = np.flatnonzero(~rising)
         node = int(src[bad[0] + 1]) if len(bad) else None
         if len(dst) and self.last_arc and src[0] == self.last_arc[0] and dst[0] <= self.last_arc[1]:
             node = int(src[0])
         if node is not None:
-            raise LawError(f"{self.where}: the successor list of node {node} is not strictly increasing "
-                           f"(unsorted or duplicate arcs); BV lists never are, so the dump is damaged")
+            raise LawError(
+                f"{self.where}: the successor list of node {node} is not strictly increasing "
+                f"(unsorted or duplicate arcs); BV lists never are, so the dump is damaged"
+            )
 
 
 def decode_arcs(law: LawGraph, cli: str, degrees: np.ndarray, edges: np.ndarray, log) -> ArcWriter:
     """Run `webgraph to arcs` and feed its output, in chunks of whole lines, to an ArcWriter."""
     writer = ArcWriter(degrees, edges, str(law.basename))
     with tempfile.TemporaryFile() as tool_log:
-        proc = subprocess.Popen([cli, "to", "arcs", str(law.basename)], stdout=subprocess.PIPE, stderr=tool_log,
-                                bufsize=0)  # raw reads return what the pipe holds; _line_chunks gathers them
+        proc = subprocess.Popen(
+            [cli, "to", "arcs", str(law.basename)], stdout=subprocess.PIPE, stderr=tool_log, bufsize=0
+        )  # raw reads return what the pipe holds; _line_chunks gathers them
         try:
             _feed(proc.stdout, writer, law, log)
         finally:
@@ -252,8 +280,10 @@ def decode_arcs(law: LawGraph, cli: str, degrees: np.ndarray, edges: np.ndarray,
             proc.wait()
         if proc.returncode != 0:
             tool_log.seek(0)
-            raise LawError(f"`webgraph to arcs {law.basename}` failed (exit {proc.returncode}): "
-                           f"{tool_log.read().decode(errors='replace').strip()[-800:]}")
+            raise LawError(
+                f"`webgraph to arcs {law.basename}` failed (exit {proc.returncode}): "
+                f"{tool_log.read().decode(errors='replace').strip()[-800:]}"
+            )
     if writer.arcs_read != law.num_arcs:
         raise LawError(f"{law.basename}: the dump ended after {writer.arcs_read} of {law.num_arcs} arcs")
     return writer
@@ -285,17 +315,21 @@ def _feed(stream, writer: ArcWriter, law: LawGraph, log) -> None:
         if time.perf_counter() - last_log > 10:
             last_log = time.perf_counter()
             done = writer.arcs_read
-            log(f"decoded {done} of {law.num_arcs} arcs ({100 * done / max(law.num_arcs, 1):.0f}%, "
-                f"{done / max(last_log - t0, 1e-9) / 1e6:.1f} M arcs/s)")
+            log(
+                f"decoded {done} of {law.num_arcs} arcs ({100 * done / max(law.num_arcs, 1):.0f}%, "
+                f"{done / max(last_log - t0, 1e-9) / 1e6:.1f} M arcs/s)"
+            )
 
 
 # ---------------------------------------------------------------------------------------------- conversion
+
 
 def _progress(label: str):
     t0 = time.perf_counter()
 
     def log(msg: str) -> None:
         print(f"[law {label}] {time.perf_counter() - t0:8.1f} s  {msg}", file=sys.stderr, flush=True)
+
     return log
 
 
@@ -310,14 +344,26 @@ def to_csr(law: LawGraph, cli: str, index_bytes: int, log) -> tuple[CSRGraph, di
     kept = degrees - np.bincount(loop_nodes, minlength=law.num_nodes)
     offsets = np.zeros(law.num_nodes + 1, dtype=np.uint64)
     np.cumsum(kept, out=offsets[1:])
-    facts = {"directed": True, "ef_rebuilt": rebuilt, "self_loops_removed": len(loop_nodes),
-             "duplicate_edges_merged": 0, "neighbour_lists_sorted": True,
-             "checks": "every list strictly increasing; every arc's source agrees with the bindings' out-degrees"}
-    return CSRGraph(offsets, edges[:writer.written], directed=True), facts
+    facts = {
+        "directed": True,
+        "ef_rebuilt": rebuilt,
+        "self_loops_removed": len(loop_nodes),
+        "duplicate_edges_merged": 0,
+        "neighbour_lists_sorted": True,
+        "checks": "every list strictly increasing; every arc's source agrees with the bindings' out-degrees",
+    }
+    return CSRGraph(offsets, edges[: writer.written], directed=True), facts
 
 
-def convert(basename, out, meta=None, weights_seed: int = 1, index_bytes: int = 8, webgraph: str | None = None,
-            check_memory_first: bool = True) -> CSRGraph:
+def convert(
+    basename,
+    out,
+    meta=None,
+    weights_seed: int = 1,
+    index_bytes: int = 8,
+    webgraph: str | None = None,
+    check_memory_first: bool = True,
+) -> CSRGraph:
     """Convert the LAW graph BASENAME into the graph file `out` (and metadata JSON `meta`)."""
     law = read_properties(basename)
     log = _progress(law.basename.name)
@@ -336,17 +382,30 @@ def convert(basename, out, meta=None, weights_seed: int = 1, index_bytes: int = 
     graph.path = Path(out)
     if meta:
         info = describe(graph)
-        info["source"] = {"format": "webgraph-bv", "basename": law.basename.name, "nodes": law.num_nodes,
-                          "arcs": law.num_arcs, "graph_bytes": law.file(".graph").stat().st_size,
-                          "sha256": {f.name: sha256_of(f) for f in map(law.file, (".graph", ".properties", ".offsets"))
-                                     if f.exists()},
-                          "tools": tool_versions(cli)}
+        info["source"] = {
+            "format": "webgraph-bv",
+            "basename": law.basename.name,
+            "nodes": law.num_nodes,
+            "arcs": law.num_arcs,
+            "graph_bytes": law.file(".graph").stat().st_size,
+            "sha256": {
+                f.name: sha256_of(f) for f in map(law.file, (".graph", ".properties", ".offsets")) if f.exists()
+            },
+            "tools": tool_versions(cli),
+        }
         info["conversion"] = facts
-        info["weights"] = {"source": "generated", "reason": "LAW graphs carry no weights", "seed": weights_seed,
-                           "low": LOW, "high": HIGH,
-                           "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"}
-        info["phase_seconds"] = {"decode": round(t_decoded, 3),
-                                 "weights_and_write": round(time.perf_counter() - t0 - t_decoded, 3)}
+        info["weights"] = {
+            "source": "generated",
+            "reason": "LAW graphs carry no weights",
+            "seed": weights_seed,
+            "low": LOW,
+            "high": HIGH,
+            "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)",
+        }
+        info["phase_seconds"] = {
+            "decode": round(t_decoded, 3),
+            "weights_and_write": round(time.perf_counter() - t0 - t_decoded, 3),
+        }
         write_text(json.dumps(info, indent=2) + "\n", meta)
     log("done")
     return graph
@@ -362,9 +421,18 @@ def main(argv=None) -> int:
     p.add_argument("--webgraph", help="the `webgraph` command (default: $WEBGRAPH_CLI, PATH, ~/.cargo/bin)")
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
-    return exit_status(lambda: convert(args.basename, args.out, args.meta, args.weights_seed, args.index_bytes,
-                                       args.webgraph, not args.ignore_memory_check),
-                       (LawError, GraphFormatError, OSError))
+    return exit_status(
+        lambda: convert(
+            args.basename,
+            args.out,
+            args.meta,
+            args.weights_seed,
+            args.index_bytes,
+            args.webgraph,
+            not args.ignore_memory_check,
+        ),
+        (LawError, GraphFormatError, OSError),
+    )
 
 
 if __name__ == "__main__":

@@ -25,15 +25,17 @@ def pick_roots(offsets, count: int, seed) -> np.ndarray:
         raise ValueError(f"count must be >= 0, got {count}")
     candidates = np.flatnonzero(offsets[1:] > offsets[:-1])
     if len(candidates) < count:
-        raise ValueError(f"asked for {count} roots but only {len(candidates)} of {len(offsets) - 1} "
-                         f"vertices have out-edges")
+        raise ValueError(
+            f"asked for {count} roots but only {len(candidates)} of {len(offsets) - 1} vertices have out-edges"
+        )
     rng = np.random.Generator(np.random.PCG64(seed))
     return rng.choice(candidates, size=count, replace=False).astype(np.uint64)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m emogi.datasets.roots",
-                                     description="Pick BFS roots with out-edges; one per line.")
+    parser = argparse.ArgumentParser(
+        prog="python -m emogi.datasets.roots", description="Pick BFS roots with out-edges; one per line."
+    )
     parser.add_argument("graph")
     parser.add_argument("--count", type=int, default=64)
     parser.add_argument("--seed", type=int, required=True)
@@ -45,8 +47,7 @@ def main(argv=None) -> int:
         roots = pick_roots(graph.offsets, args.count, args.seed)
         write_text("".join(f"{int(r)}\n" for r in roots), args.out)
     except (GraphFormatError, ValueError, OSError) as e:
-        print(f"error: {args.graph}: {e}" if not str(e).startswith(str(args.graph)) else f"error: {e}",
-              file=sys.stderr)
+        print(f"error: {args.graph}: {e}" if not str(e).startswith(str(args.graph)) else f"error: {e}", file=sys.stderr)
         return 1
     return 0
 

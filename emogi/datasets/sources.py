@@ -47,10 +47,13 @@ def name_pattern(graphs: dict, *sources: str) -> str:
 
 # ---------------------------------------------------------------------------------------------- command lines
 
+
 def generator_args(spec: dict) -> str:
     """emogi.datasets.generators arguments of a generator spec."""
-    return (f"--kind {spec['generator']} --scale {spec['scale']} --edge-factor {spec.get('edge_factor', 16)} "
-            f"--seed {spec['seed']} --weights-seed {spec.get('weights_seed', 1)}")
+    return (
+        f"--kind {spec['generator']} --scale {spec['scale']} --edge-factor {spec.get('edge_factor', 16)} "
+        f"--seed {spec['seed']} --weights-seed {spec.get('weights_seed', 1)}"
+    )
 
 
 def converter_args(name: str, spec: dict) -> str:
@@ -66,6 +69,7 @@ def converter_args(name: str, spec: dict) -> str:
 
 # ---------------------------------------------------------------------------------------------- the catalog
 
+
 def load_catalog(path) -> dict:
     """The `datasets:` mapping of config/datasets_catalog.yaml."""
     import yaml
@@ -80,8 +84,10 @@ def load_catalog(path) -> dict:
 def catalog_entry(name: str, spec: dict, catalog: dict) -> dict:
     entry = catalog.get(spec["catalog"])
     if entry is None:
-        raise DatasetError(f"dataset {name}: catalog entry {spec['catalog']!r} is not in config/datasets_catalog.yaml "
-                           f"(known: {', '.join(sorted(catalog)) or 'none'})")
+        raise DatasetError(
+            f"dataset {name}: catalog entry {spec['catalog']!r} is not in config/datasets_catalog.yaml "
+            f"(known: {', '.join(sorted(catalog)) or 'none'})"
+        )
     return entry
 
 
@@ -123,17 +129,18 @@ def law_basename(name: str, spec: dict, catalog: dict) -> str:
     graph_files = [p for p in download_paths(name, spec, catalog) if p.endswith(".graph")]
     if not graph_files:
         raise DatasetError(f"dataset {name}: catalog entry {spec['catalog']!r} lists no .graph file")
-    return graph_files[0][:-len(".graph")]
+    return graph_files[0][: -len(".graph")]
 
 
 def bel_inputs(spec: dict) -> list[str]:
     """The .bel files an import reads: .col and .dst, and .val where it exists."""
-    base = spec["prefix"][:-len(".bel")] if spec["prefix"].endswith(".bel") else spec["prefix"]
+    base = spec["prefix"][: -len(".bel")] if spec["prefix"].endswith(".bel") else spec["prefix"]
     files = [f"{base}.bel.col", f"{base}.bel.dst"]
     return files + ([f"{base}.bel.val"] if Path(f"{base}.bel.val").exists() else [])
 
 
 # ---------------------------------------------------------------------------------------------- preflight
+
 
 def missing_downloads(graphs: dict, catalog_path, root=".") -> list[tuple[str, dict]]:
     """(dataset, file record) of every download a run would need: the graph is not made and the file not there."""
@@ -141,8 +148,12 @@ def missing_downloads(graphs: dict, catalog_path, root=".") -> list[tuple[str, d
     if not needed:
         return []
     catalog = load_catalog(catalog_path)
-    return [(name, record) for name in needed for file_name, record in downloads(name, graphs[name], catalog).items()
-            if not (Path(root) / DOWNLOAD_DIR / name / file_name).exists()]
+    return [
+        (name, record)
+        for name in needed
+        for file_name, record in downloads(name, graphs[name], catalog).items()
+        if not (Path(root) / DOWNLOAD_DIR / name / file_name).exists()
+    ]
 
 
 def preflight(graphs: dict, catalog_path, dry_run: bool, root=".", check_reachable=None) -> list[str]:
@@ -161,7 +172,8 @@ def preflight(graphs: dict, catalog_path, dry_run: bool, root=".", check_reachab
             raise DatasetError(
                 f"dataset {name}: no sha256 is recorded for {record['url']} in config/datasets_catalog.yaml, so "
                 f"the download would refuse to run; record it (python -m emogi.datasets.download --trust-on-first-use "
-                f"prints it), or place the file at {DOWNLOAD_DIR / name}/")
+                f"prints it), or place the file at {DOWNLOAD_DIR / name}/"
+            )
         try:
             check_reachable(record["url"], name)
         except DownloadError as err:

@@ -79,6 +79,7 @@ class DatasetError(ValueError):
 @dataclass
 class MatrixEntries:
     """The coordinate entries of a Matrix Market file, 0-based, as stored (one triangle if symmetric)."""
+
     label: str  # archive and member, for messages
     field: str
     symmetry: str
@@ -93,6 +94,7 @@ class MatrixEntries:
 
 
 # ---------------------------------------------------------------------------------------------- the archive
+
 
 def _is_main_matrix(member_name: str, name: str | None) -> bool:
     """`<Name>/<Name>.mtx`: the file named after its folder (auxiliary files are `<Name>_<aux>.mtx`)."""
@@ -184,16 +186,20 @@ def read_matrix(stream, label: str, parallelism: int = 0, before_body=None) -> M
         head = _read_head(stream)
         h = fmm.read_header(io.BytesIO(head))
     except _READ_ERRORS as err:
-        raise DatasetError(f"{label}: not a readable Matrix Market file ({err}); if it came from an archive, "
-                           "the archive may be damaged: delete it and download it again") from None
+        raise DatasetError(
+            f"{label}: not a readable Matrix Market file ({err}); if it came from an archive, "
+            "the archive may be damaged: delete it and download it again"
+        ) from None
     _check_header(h, label)
     if before_body is not None:
         before_body(h)
     try:
         (values, (rows, cols)), _ = fmm.read_coo(_LargeReads(stream, head), parallelism, generalize_symmetry=False)
     except _READ_ERRORS as err:
-        raise DatasetError(f"{label}: unreadable Matrix Market body ({err}); if it came from an archive, the "
-                           "archive may be damaged: delete it and download it again") from None
+        raise DatasetError(
+            f"{label}: unreadable Matrix Market body ({err}); if it came from an archive, the "
+            "archive may be damaged: delete it and download it again"
+        ) from None
     return MatrixEntries(label, h.field, h.symmetry, h.nrows, rows, cols, values)
 
 
@@ -209,6 +215,7 @@ def _check_header(h, label: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- weights
+
 
 def dataset_weights_usable(field: str, symmetry: str, values: np.ndarray) -> tuple[bool, str]:
     """Whether the matrix values can be the graph's u32 weights, and why (recorded in the metadata)."""
@@ -226,12 +233,14 @@ def dataset_weights_usable(field: str, symmetry: str, values: np.ndarray) -> tup
 
 # ---------------------------------------------------------------------------------------------- CSR build
 
+
 @dataclass
 class KeyLayout:
     """One u64 sort key per directed edge: src << (dst_bits + weight_bits) | dst << weight_bits | weight.
 
     Sorting the keys orders edges by source, then neighbour, then weight, so the first key of each
     (src, dst) run carries the smallest weight."""
+
     vertex_bits: int
     weight_bits: int
 
@@ -248,8 +257,9 @@ class KeyLayout:
 def key_layout(num_vertices: int, max_weight: int, where: str) -> KeyLayout:
     layout = KeyLayout.fitting(num_vertices, max_weight)
     if layout is None:
-        raise DatasetError(f"{where}: {num_vertices} vertices and weights up to {max_weight} do not fit one "
-                           "64-bit sort key")
+        raise DatasetError(
+            f"{where}: {num_vertices} vertices and weights up to {max_weight} do not fit one 64-bit sort key"
+        )
     return layout
 
 
@@ -265,7 +275,7 @@ def _bounds(n: int) -> list[tuple[int, int]]:
 def edge_keys(rows, cols, weights, symmetrize: bool, layout: KeyLayout) -> np.ndarray:
     """The unsorted keys of every directed edge: self-loops dropped, mirrored when `symmetrize`."""
     bounds = _bounds(len(rows))
-    kept = _threaded(lambda b: int(np.count_nonzero(rows[b[0]:b[1]] != cols[b[0]:b[1]])), bounds)
+    kept = _threaded(lambda b: int(np.count_nonzero(rows[b[0] : b[1]] != cols[b[0] : b[1]])), bounds)
     starts = np.concatenate([[0], np.cumsum(kept, dtype=np.int64)]).tolist()
     forward = starts[-1]
     keys = np.empty(forward * (2 if symmetrize else 1), dtype=np.uint64)
@@ -279,7 +289,7 @@ def edge_keys(rows, cols, weights, symmetrize: bool, layout: KeyLayout) -> np.nd
         w = weights[lo:hi][keep].astype(np.uint64) if weights is not None else np.uint64(0)
         pairs = [(s, d, starts[k])] + ([(d, s, forward + starts[k])] if symmetrize else [])
         for a, b, at in pairs:
-            out = keys[at:at + len(s)]
+            out = keys[at : at + len(s)]
             np.left_shift(a, layout.src_shift, out=out)
             out |= b << wshift
             out |= w
@@ -300,7 +310,7 @@ def _dedup_edges_inplace(keys: np.ndarray, layout: KeyLayout) -> np.ndarray:
         np.not_equal(pair[1:], pair[:-1], out=fresh[1:])
         prev = pair[-1]
         kept = block[fresh]  # a copy, taken before the write below can overlap the block
-        keys[write:write + len(kept)] = kept
+        keys[write : write + len(kept)] = kept
         write += len(kept)
     return keys[:write]
 
@@ -310,7 +320,7 @@ def _offsets(keys: np.ndarray, num_vertices: int, layout: KeyLayout) -> np.ndarr
 
     def find(b) -> None:
         firsts = np.arange(b[0], b[1], dtype=np.uint64) << layout.src_shift
-        offsets[b[0]:b[1]] = np.searchsorted(keys, firsts, side="left")
+        offsets[b[0] : b[1]] = np.searchsorted(keys, firsts, side="left")
 
     _threaded(find, _bounds(num_vertices))
     offsets[num_vertices] = len(keys)
@@ -325,7 +335,7 @@ def _unpack(keys: np.ndarray, layout: KeyLayout, index_dtype, with_weights: bool
     wshift, wmask = np.uint64(layout.weight_bits), np.uint64((1 << layout.weight_bits) - 1)
     vmask = np.uint64((1 << layout.vertex_bits) - 1)
     weights = np.empty(len(keys), dtype=np.uint32) if with_weights else None
-    edges = keys if index_dtype == np.uint64 else keys.view(np.uint32)[:len(keys)]
+    edges = keys if index_dtype == np.uint64 else keys.view(np.uint32)[: len(keys)]
     for lo, hi in _bounds(len(keys)):
         block = keys[lo:hi]
         if with_weights:
@@ -343,8 +353,7 @@ def csr_from_keys(keys: np.ndarray, num_vertices: int, layout: KeyLayout, index_
     return offsets, edges, weights
 
 
-def build_weighted_csr(rows, cols, num_vertices: int, weights=None, symmetrize: bool = True,
-                       index_dtype=np.uint64):
+def build_weighted_csr(rows, cols, num_vertices: int, weights=None, symmetrize: bool = True, index_dtype=np.uint64):
     """CSR of the pairs (rows[i], cols[i]) carrying optional positive integer weights; see csr_from_keys."""
     max_weight = int(weights.max()) if weights is not None and len(weights) else 0
     layout = key_layout(num_vertices, max_weight, "graph")
@@ -353,6 +362,7 @@ def build_weighted_csr(rows, cols, num_vertices: int, weights=None, symmetrize: 
 
 
 # ---------------------------------------------------------------------------------------------- memory
+
 
 def estimated_peak_bytes(num_vertices: int, nnz: int, field: str, symmetric: bool) -> int:
     """The converter's peak memory (module docstring), from the Matrix Market header alone."""
@@ -369,22 +379,28 @@ def estimated_peak_bytes(num_vertices: int, nnz: int, field: str, symmetric: boo
 def _memory_check(archive, log, available: int | None):
     def check(h) -> None:
         need = estimated_peak_bytes(h.nrows, h.nnz, h.field, h.symmetry != "general")
-        log(f"matrix {h.nrows} x {h.ncols}, {h.nnz} stored entries, {h.field} {h.symmetry}; "
-            f"conversion needs about {need / 2**30:.1f} GiB")
+        log(
+            f"matrix {h.nrows} x {h.ncols}, {h.nnz} stored entries, {h.field} {h.symmetry}; "
+            f"conversion needs about {need / 2**30:.1f} GiB"
+        )
         if available is not None and need > available:
             raise DatasetError(
                 f"{archive}: converting needs about {need / 2**30:.1f} GiB of memory, {available / 2**30:.1f} GiB "
-                "are available; run it on a larger machine, or pass --ignore-memory-check to try anyway")
+                "are available; run it on a larger machine, or pass --ignore-memory-check to try anyway"
+            )
+
     return check
 
 
 # ---------------------------------------------------------------------------------------------- conversion
+
 
 def _progress(label: str):
     t0 = time.perf_counter()
 
     def log(msg: str) -> None:
         print(f"[suitesparse {label}] {time.perf_counter() - t0:8.1f} s  {msg}", file=sys.stderr, flush=True)
+
     return log
 
 
@@ -404,13 +420,28 @@ def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, lo
     else:
         log(f"generating weights {LOW}..{HIGH} (seed {weights_seed}): {reason}")
         weights = csr_weights(offsets, edges, weights_seed)
-        weight_info = {"source": "generated", "reason": reason, "seed": weights_seed, "low": LOW, "high": HIGH,
-                       "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)"}
+        weight_info = {
+            "source": "generated",
+            "reason": reason,
+            "seed": weights_seed,
+            "low": LOW,
+            "high": HIGH,
+            "generator": "emogi.datasets.weights.csr_weights (hash of the unordered edge and the seed)",
+        }
     return CSRGraph(offsets, edges, weights, directed=not matrix.symmetric), weight_info
 
 
-def convert(archive, out, meta=None, name: str | None = None, weights_seed: int = 1, index_bytes: int = 8,
-            parallelism: int = 0, check_memory: bool = True, available: int | None = None) -> CSRGraph:
+def convert(
+    archive,
+    out,
+    meta=None,
+    name: str | None = None,
+    weights_seed: int = 1,
+    index_bytes: int = 8,
+    parallelism: int = 0,
+    check_memory: bool = True,
+    available: int | None = None,
+) -> CSRGraph:
     """Convert the main matrix of `archive` into the graph file `out` (and metadata JSON `meta`)."""
     if index_bytes not in (4, 8):
         raise DatasetError(f"--index-bytes must be 4 or 8, not {index_bytes}")
@@ -433,20 +464,35 @@ def convert(archive, out, meta=None, name: str | None = None, weights_seed: int 
     graph.header = write_csr(out, graph.offsets, graph.edges, graph.weights, graph.directed)
     graph.path = out
     if meta:
-        _write_meta(meta, graph, archive, mm, self_loops, weight_info,
-                    {"read": round(t_read, 3), "build": round(t_built - t_read, 3),
-                     "write": round(time.perf_counter() - t0 - t_built, 3)})
+        _write_meta(
+            meta,
+            graph,
+            archive,
+            mm,
+            self_loops,
+            weight_info,
+            {
+                "read": round(t_read, 3),
+                "build": round(t_built - t_read, 3),
+                "write": round(time.perf_counter() - t0 - t_built, 3),
+            },
+        )
     log("done")
     return graph
 
 
-def _write_meta(meta, graph: CSRGraph, archive: Path, mm: dict, self_loops: int, weight_info: dict,
-                phases: dict) -> None:
+def _write_meta(
+    meta, graph: CSRGraph, archive: Path, mm: dict, self_loops: int, weight_info: dict, phases: dict
+) -> None:
     symmetric = not graph.directed
     directed_before_merge = (mm["stored_entries"] - self_loops) * (2 if symmetric else 1)
     info = describe(graph)
-    info["source"] = {"archive": archive.name, "archive_bytes": archive.stat().st_size,
-                      "archive_sha256": sha256_of(archive), "matrix_market": mm}
+    info["source"] = {
+        "archive": archive.name,
+        "archive_bytes": archive.stat().st_size,
+        "archive_sha256": sha256_of(archive),
+        "matrix_market": mm,
+    }
     info["conversion"] = {
         "symmetrized": symmetric,
         "directed": graph.directed,
@@ -472,8 +518,16 @@ def main(argv=None) -> int:
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
     try:
-        convert(args.archive, args.out, args.meta, args.name, args.weights_seed, args.index_bytes, args.threads,
-                check_memory=not args.ignore_memory_check)
+        convert(
+            args.archive,
+            args.out,
+            args.meta,
+            args.name,
+            args.weights_seed,
+            args.index_bytes,
+            args.threads,
+            check_memory=not args.ignore_memory_check,
+        )
     except (DatasetError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

@@ -29,21 +29,49 @@ from emogi.cli import exit_status
 
 GIB = 2**30
 META_SUFFIX = ".w8.json"
-INTEGER_COLUMNS = ["paper_vertices", "vertices", "paper_edges", "edges", "max_degree", "isolated_vertices",
-                   "index_bytes", "file_bytes"]
-COLUMNS = ["symbol", "paper_graph", "graph", "source",
-           "paper_vertices", "vertices", "paper_edges", "edges",
-           "paper_edge_list_gib", "edge_list_gib", "paper_weights_gib", "weights_gib",
-           "paper_avg_degree", "avg_degree", "max_degree", "isolated_vertices",
-           "paper_directed", "directed", "index_bytes", "file_bytes", "checksum"]
+INTEGER_COLUMNS = [
+    "paper_vertices",
+    "vertices",
+    "paper_edges",
+    "edges",
+    "max_degree",
+    "isolated_vertices",
+    "index_bytes",
+    "file_bytes",
+]
+COLUMNS = [
+    "symbol",
+    "paper_graph",
+    "graph",
+    "source",
+    "paper_vertices",
+    "vertices",
+    "paper_edges",
+    "edges",
+    "paper_edge_list_gib",
+    "edge_list_gib",
+    "paper_weights_gib",
+    "weights_gib",
+    "paper_avg_degree",
+    "avg_degree",
+    "max_degree",
+    "isolated_vertices",
+    "paper_directed",
+    "directed",
+    "index_bytes",
+    "file_bytes",
+    "checksum",
+]
 
 
 def source_label(spec: dict) -> str:
     """How a configured graph is made, in a few words."""
     source = spec.get("source", "generator")
     if source == "generator":
-        return (f"{spec['generator']} generator, scale {spec['scale']}, edge factor {spec.get('edge_factor', 16)}, "
-                f"seed {spec['seed']}")
+        return (
+            f"{spec['generator']} generator, scale {spec['scale']}, edge factor {spec.get('edge_factor', 16)}, "
+            f"seed {spec['seed']}"
+        )
     if source == "suitesparse":
         return f"SuiteSparse {spec['catalog']}"
     if source == "law":
@@ -57,27 +85,42 @@ def load_metas(paths) -> dict[str, dict]:
     for p in map(Path, paths):
         if not p.name.endswith(META_SUFFIX):
             raise ValueError(f"{p}: expected a <graph>{META_SUFFIX} metadata file")
-        out[p.name[:-len(META_SUFFIX)]] = json.loads(p.read_text())
+        out[p.name[: -len(META_SUFFIX)]] = json.loads(p.read_text())
     return out
 
 
 def _ours(name: str, spec: dict, meta: dict) -> dict:
     index_bytes = meta["index_bytes"]
     weights_bytes = meta.get("weights_bytes", 4 * meta["num_edges"] if meta.get("has_weights") else 0)
-    return {"graph": name, "source": source_label(spec), "vertices": meta["num_vertices"],
-            "edges": meta["num_edges"], "edge_list_gib": meta["edge_list_bytes"] / GIB,
-            "weights_gib": weights_bytes / GIB, "avg_degree": meta["avg_degree_nonisolated"],
-            "max_degree": meta["max_degree"], "isolated_vertices": meta["isolated_vertices"],
-            "directed": meta["directed"], "index_bytes": index_bytes, "file_bytes": meta["file_bytes"],
-            "checksum": meta["checksum"]}
+    return {
+        "graph": name,
+        "source": source_label(spec),
+        "vertices": meta["num_vertices"],
+        "edges": meta["num_edges"],
+        "edge_list_gib": meta["edge_list_bytes"] / GIB,
+        "weights_gib": weights_bytes / GIB,
+        "avg_degree": meta["avg_degree_nonisolated"],
+        "max_degree": meta["max_degree"],
+        "isolated_vertices": meta["isolated_vertices"],
+        "directed": meta["directed"],
+        "index_bytes": index_bytes,
+        "file_bytes": meta["file_bytes"],
+        "checksum": meta["checksum"],
+    }
 
 
 def _paper(symbol: str, paper: dict) -> dict:
     d = paper["datasets"][symbol]
-    return {"symbol": symbol, "paper_graph": d["graph"], "paper_vertices": d["vertices"],
-            "paper_edges": d["edges"], "paper_edge_list_gib": d["edge_list_gb"],
-            "paper_weights_gib": d["weights_gb"], "paper_avg_degree": d.get("avg_degree_nonisolated"),
-            "paper_directed": d["directed"]}
+    return {
+        "symbol": symbol,
+        "paper_graph": d["graph"],
+        "paper_vertices": d["vertices"],
+        "paper_edges": d["edges"],
+        "paper_edge_list_gib": d["edge_list_gb"],
+        "paper_weights_gib": d["weights_gb"],
+        "paper_avg_degree": d.get("avg_degree_nonisolated"),
+        "paper_directed": d["directed"],
+    }
 
 
 def table2(specs: dict, metas: dict, paper: dict) -> pd.DataFrame:
@@ -88,8 +131,9 @@ def table2(specs: dict, metas: dict, paper: dict) -> pd.DataFrame:
             raise ValueError(f"graph {name} is configured but has no metadata ({name}{META_SUFFIX})")
         symbol = spec.get("paper")
         if symbol is not None and symbol not in paper["datasets"]:
-            raise ValueError(f"graph {name}: paper dataset {symbol!r} is not in the paper's Table 2 "
-                             f"({', '.join(paper['datasets'])})")
+            raise ValueError(
+                f"graph {name}: paper dataset {symbol!r} is not in the paper's Table 2 ({', '.join(paper['datasets'])})"
+            )
         rows.append({**(_paper(symbol, paper) if symbol else {}), **_ours(name, spec, metas[name])})
     represented = {spec.get("paper") for spec in specs.values()}
     rows += [_paper(symbol, paper) for symbol in paper["datasets"] if symbol not in represented]
@@ -98,6 +142,7 @@ def table2(specs: dict, metas: dict, paper: dict) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------------------------- rendering
+
 
 def fmt_count(x) -> str:
     """134.2M, 4.22B, 8.4M, 512K: as the paper writes counts."""
@@ -124,25 +169,35 @@ def _pair(paper: str, ours: str) -> str:
 
 def render_markdown(table: pd.DataFrame) -> str:
     """The table as Markdown: each cell 'paper / ours'."""
-    head = ("| Sym. | graph (paper) | ours | V | E | E size (GB) | w size (GB) | avg. degree | directed | how ours "
-            "is made |\n|---|---|---|---:|---:|---:|---:|---:|---|---|\n")
+    head = (
+        "| Sym. | graph (paper) | ours | V | E | E size (GB) | w size (GB) | avg. degree | directed | how ours "
+        "is made |\n|---|---|---|---:|---:|---:|---:|---:|---|---|\n"
+    )
     lines = []
     for r in table.itertuples(index=False):
-        lines.append("| " + " | ".join([
-            r.symbol if isinstance(r.symbol, str) else "–",
-            r.paper_graph if isinstance(r.paper_graph, str) else "–",
-            r.graph if isinstance(r.graph, str) else "(not in this study)",
-            _pair(fmt_count(r.paper_vertices), fmt_count(r.vertices)),
-            _pair(fmt_count(r.paper_edges), fmt_count(r.edges)),
-            _pair(_num(r.paper_edge_list_gib), _num(r.edge_list_gib)),
-            _pair(_num(r.paper_weights_gib), _num(r.weights_gib)),
-            _pair(_num(r.paper_avg_degree), _num(r.avg_degree)),
-            _pair(_directed(r.paper_directed), _directed(r.directed)),
-            r.source if isinstance(r.source, str) else "",
-        ]) + " |")
-    note = ("\nEach cell: the paper / ours. Paper: EMOGI Table 2 and §5.2; average degree (0-degree vertices "
-            "excluded) from the CXL paper's Table 1. Ours: the 8-byte graph files this workflow made; sizes in GiB "
-            "(the paper's GB), E counts both directions of an undirected edge.\n")
+        lines.append(
+            "| "
+            + " | ".join(
+                [
+                    r.symbol if isinstance(r.symbol, str) else "–",
+                    r.paper_graph if isinstance(r.paper_graph, str) else "–",
+                    r.graph if isinstance(r.graph, str) else "(not in this study)",
+                    _pair(fmt_count(r.paper_vertices), fmt_count(r.vertices)),
+                    _pair(fmt_count(r.paper_edges), fmt_count(r.edges)),
+                    _pair(_num(r.paper_edge_list_gib), _num(r.edge_list_gib)),
+                    _pair(_num(r.paper_weights_gib), _num(r.weights_gib)),
+                    _pair(_num(r.paper_avg_degree), _num(r.avg_degree)),
+                    _pair(_directed(r.paper_directed), _directed(r.directed)),
+                    r.source if isinstance(r.source, str) else "",
+                ]
+            )
+            + " |"
+        )
+    note = (
+        "\nEach cell: the paper / ours. Paper: EMOGI Table 2 and §5.2; average degree (0-degree vertices "
+        "excluded) from the CXL paper's Table 1. Ours: the 8-byte graph files this workflow made; sizes in GiB "
+        "(the paper's GB), E counts both directions of an undirected edge.\n"
+    )
     return head + "\n".join(lines) + "\n" + note
 
 

@@ -36,10 +36,10 @@ def edge_weights(src, dst, seed: int, low: int = LOW, high: int = HIGH) -> np.nd
     span = np.uint64(high - low + 1)
     with np.errstate(over="ignore"):
         for lo in range(0, len(src), _CHUNK):
-            s = src[lo:lo + _CHUNK].astype(np.uint64)
-            d = dst[lo:lo + _CHUNK].astype(np.uint64)
+            s = src[lo : lo + _CHUNK].astype(np.uint64)
+            d = dst[lo : lo + _CHUNK].astype(np.uint64)
             key = (np.minimum(s, d) << np.uint64(32)) | np.maximum(s, d)
-            out[lo:lo + _CHUNK] = (_splitmix64(key + base) % span + np.uint64(low)).astype(np.uint32)
+            out[lo : lo + _CHUNK] = (_splitmix64(key + base) % span + np.uint64(low)).astype(np.uint32)
     return out
 
 
@@ -54,7 +54,7 @@ def csr_weights(offsets, edges, seed: int, low: int = LOW, high: int = HIGH) -> 
         last_v = int(np.searchsorted(offsets, first + _CHUNK, side="right")) - 1
         last_v = min(max(last_v, v + 1), num_vertices)
         lo, hi = first, int(offsets[last_v])
-        src = np.repeat(np.arange(v, last_v, dtype=np.uint64), np.diff(offsets[v:last_v + 1]).astype(np.int64))
+        src = np.repeat(np.arange(v, last_v, dtype=np.uint64), np.diff(offsets[v : last_v + 1]).astype(np.int64))
         out[lo:hi] = edge_weights(src, edges[lo:hi], seed, low, high)
         v = last_v
     return out

@@ -32,16 +32,34 @@ if str(_REPO) not in sys.path:  # run as a script: make `emogi`, `model` and `fi
 import yaml  # noqa: E402
 
 from emogi.atomic import write_bytes  # noqa: E402
-from figures import (applications, fig07_pcie_requests, fig08_pcie_bandwidth, fig09_speedup_over_uvm,  # noqa: E402
-                     micro_report, report_setup, table2_datasets)
-from figures.inputs import (FigureDataError, ReportError, ReportFigure, load_source, report_csv,  # noqa: E402
-                            report_model_file, source_label)
+from figures import (  # noqa: E402
+    applications,
+    fig07_pcie_requests,
+    fig08_pcie_bandwidth,
+    fig09_speedup_over_uvm,
+    micro_report,
+    report_setup,
+    table2_datasets,
+)
+from figures.inputs import (  # noqa: E402
+    FigureDataError,
+    ReportError,
+    ReportFigure,
+    load_source,
+    report_csv,
+    report_model_file,
+    source_label,
+)
 from model.outputs import read_parameters, read_predictions, read_summary  # noqa: E402
 
 TEMPLATE = _REPO / "paper" / "report.typ"
 TITLE = "EMOGI reproduction: zero-copy graph traversal against UVM"
-FIG09, FIG08, FIG07, FIG10 = ("fig09_speedup_over_uvm", "fig08_pcie_bandwidth", "fig07_pcie_requests",
-                              "fig10_read_amplification")
+FIG09, FIG08, FIG07, FIG10 = (
+    "fig09_speedup_over_uvm",
+    "fig08_pcie_bandwidth",
+    "fig07_pcie_requests",
+    "fig10_read_amplification",
+)
 FIG11, FIG12, FIG06 = "fig11_applications", "fig12_edge_width", "fig06_degree_cdf"
 FIGURES = (FIG09, FIG08, FIG07, FIG10, FIG11, FIG12, FIG06, *micro_report.MICRO_FIGURES)  # every figure shown
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
@@ -91,8 +109,7 @@ def build(a) -> tuple[dict, Path]:
     link_bound = optional(a.model, "link_bound.csv")
     parameters = report_model_file(read_parameters, optional(a.model, "parameters.json"), "model parameters")
     predictions = report_model_file(read_predictions, optional(a.model, "predictions.csv"), "model predictions")
-    summary = report_model_file(read_summary, optional(a.model, "prediction_summary.json"),
-                                "model prediction summary")
+    summary = report_model_file(read_summary, optional(a.model, "prediction_summary.json"), "model prediction summary")
     env_rows, warnings = report_setup.environment(source, runs, paper)
     data = {
         "title": TITLE,
@@ -109,8 +126,15 @@ def build(a) -> tuple[dict, Path]:
         "apps": applications.report_section(fig[FIG11], fig[FIG12], paper, runs, source),
         "times": fig09_speedup_over_uvm.times_section(runs),
         "allocations": fig09_speedup_over_uvm.allocation_section(runs),
-        "micro": micro_report.report_section(fig, parameters.raw if parameters else None, predictions, summary,
-                                             optional(a.tables, "concurrency_profile.csv"), paper, source),
+        "micro": micro_report.report_section(
+            fig,
+            parameters.raw if parameters else None,
+            predictions,
+            summary,
+            optional(a.tables, "concurrency_profile.csv"),
+            paper,
+            source,
+        ),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
@@ -122,19 +146,25 @@ def compile_pdf(json_path: Path, root: Path) -> bytes:
 
     try:
         # embedded fonts only: the same PDF on every machine, whatever fonts it has installed
-        return typst.compile(str(TEMPLATE), root=str(root), sys_inputs={"data": rooted(json_path, root)},
-                             ignore_system_fonts=True)
+        return typst.compile(
+            str(TEMPLATE), root=str(root), sys_inputs={"data": rooted(json_path, root)}, ignore_system_fonts=True
+        )
     except Exception as e:  # typst reports template errors as one exception with the source location
         raise ReportError(f"report: typst could not compile {TEMPLATE}: {e}") from None
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Build the reproduction report (JSON + PDF)")
-    ap.add_argument("--tables", type=Path, required=True, help="source.json, runs.csv, link.csv "
-                    "[, concurrency_profile.csv]")
+    ap.add_argument(
+        "--tables", type=Path, required=True, help="source.json, runs.csv, link.csv [, concurrency_profile.csv]"
+    )
     ap.add_argument("--figures", type=Path, required=True, help="each figure's .png and .csv, and " + TABLE2)
-    ap.add_argument("--model", type=Path, help="the model's files (link_bound.csv, parameters.json, predictions.csv, "
-                    "prediction_summary.json); each optional")
+    ap.add_argument(
+        "--model",
+        type=Path,
+        help="the model's files (link_bound.csv, parameters.json, predictions.csv, "
+        "prediction_summary.json); each optional",
+    )
     ap.add_argument("--paper-numbers", type=Path, default=_REPO / "paper" / "paper_numbers.yaml")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)

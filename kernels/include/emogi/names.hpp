@@ -122,9 +122,13 @@ Enum parse_name(const std::string& text, const std::array<const char*, N>& names
   throw std::invalid_argument("unknown " + std::string(what) + " '" + text + "' (choose from " + allowed + ")");
 }
 
-inline Algorithm parse_algorithm(const std::string& s) { return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm"); }
+inline Algorithm parse_algorithm(const std::string& s) {
+  return parse_name<Algorithm>(s, kAlgorithmNames, "algorithm");
+}
 inline Variant parse_variant(const std::string& s) { return parse_name<Variant>(s, kVariantNames, "variant"); }
 inline MemoryMode parse_mode(const std::string& s) { return parse_name<MemoryMode>(s, kModeNames, "memory mode"); }
-inline AutoOrder parse_auto_order(const std::string& s) { return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order"); }
+inline AutoOrder parse_auto_order(const std::string& s) {
+  return parse_name<AutoOrder>(s, kAutoOrderNames, "auto order");
+}
 
 }  // namespace emogi
