@@ -39,5 +39,6 @@ rule all:
         "results/model/predictions.csv",
         expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
         "results/report/report.pdf",
+        "results/report/claims.csv",
         DATASET_REPORT,
     default_target: True

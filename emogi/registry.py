@@ -67,6 +67,13 @@ class AutoOrder:
 
 
 @dataclass(frozen=True)
+class Regime:
+    name: str
+    label: str
+    description: str
+
+
+@dataclass(frozen=True)
 class Vocabulary:
     requirements: dict  # requirement -> the property a graph that fails it has
     algorithms: tuple[Algorithm, ...]
@@ -74,6 +81,7 @@ class Vocabulary:
     modes: tuple[Mode, ...]
     auto_orders: tuple[AutoOrder, ...]
     edge_bytes: tuple[int, ...]
+    regimes: tuple[Regime, ...] = ()
 
     def names(self, kind: str, **where) -> tuple[str, ...]:
         """Names of `kind` (algorithms, variants, modes, auto_orders) in registry order, filtered by attributes."""
@@ -149,6 +157,7 @@ def load(path=None) -> Vocabulary:
         modes=tuple(_build(Mode, m, "mode") for m in _entries(raw, "modes")),
         auto_orders=tuple(_build(AutoOrder, o, "auto order") for o in _entries(raw, "auto_orders")),
         edge_bytes=tuple(raw.get("edge_bytes") or ()),
+        regimes=tuple(_build(Regime, r, "regime") for r in raw.get("regimes") or ()),
     )
     _check(vocab)
     return vocab

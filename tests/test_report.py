@@ -303,6 +303,7 @@ SECTIONS = [
     "environment",
     "warnings",
     "run",
+    "claims",
     "datasets",
     "fig09",
     "fig08",

@@ -7,7 +7,8 @@ rule report:
         script=REPO / "workflow/scripts/build_report.py",
         # the report's own modules; each figure's section is in its script, which its figure's rule reads
         sections=[REPO / f"figures/{m}.py" for m in ("inputs", "report_format", "report_setup", "table2_datasets",
-                                                     "micro_report")],
+                                                     "micro_report", "claims")],
+        claims=REPO / "paper/claims.yaml",
         typ=REPO / "paper/report.typ",
         numbers=REPO / "paper/paper_numbers.yaml",
         source="results/tables/source.json",
@@ -32,3 +33,19 @@ rule report:
         # every file above is in one of three folders; build_report.py finds each there by name
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
         " --paper-numbers {input.numbers} --out {output} > {log} 2>&1"
+
+
+rule claims:
+    # The claims table on its own (the report shows the same rows): paper/claims.yaml against the figures' CSVs.
+    input:
+        claims=REPO / "paper/claims.yaml",
+        module=REPO / "figures/claims.py",
+        figures=expand("results/figures/{figure}.csv", figure=list(FIGURE_INPUTS)),
+    output:
+        "results/report/claims.csv",
+    log:
+        "logs/paper/claims.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m figures.claims --figures results/figures --out {output} > {log} 2>&1"

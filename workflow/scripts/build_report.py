@@ -34,6 +34,7 @@ import yaml  # noqa: E402
 from emogi.atomic import write_bytes  # noqa: E402
 from figures import (  # noqa: E402
     applications,
+    claims,
     fig07_pcie_requests,
     fig08_pcie_bandwidth,
     fig09_speedup_over_uvm,
@@ -118,6 +119,7 @@ def build(a) -> tuple[dict, Path]:
         "environment": {"columns": ["", "ours", "paper"], "align": "lll", "rows": env_rows},
         "warnings": warnings,
         "run": report_setup.what_was_run(runs),
+        "claims": claims.report_section(a.figures),
         "datasets": table2_datasets.report_section(optional(a.figures, TABLE2), fig[FIG06]),
         "fig09": fig09_speedup_over_uvm.report_section(fig[FIG09], paper, label),
         "fig08": fig08_pcie_bandwidth.report_section(fig[FIG08], paper, label, link, source) if fig[FIG08] else None,
