@@ -164,6 +164,24 @@ CONCURRENCY_PROFILE_COLUMNS = (
 # the requests and sectors counted from the list bounds).
 LISTS_PROFILE_COLUMNS = PROVENANCE_COLUMNS + ["graph", "variant", "mode", "edge_bytes", "list_bytes"] + COUNTER_COLUMNS
 
+# Added latency emulated by a wait after every read arrives (emogi.latency_emulation, CXL paper Fig. 11): the
+# pointer chase (kind chase) and the BFS (kind bfs) at each requested delay; the latency a delay really adds is
+# the chase's latency at it minus at 0, in the same job.
+LATENCY_EMULATION_COLUMNS = PROVENANCE_COLUMNS + [
+    "kind",  # chase | bfs
+    "graph",  # the BFS's graph; the chase ran on an array of its edge-list bytes (footprint_bytes)
+    "variant",  # the BFS variant (empty for the chase)
+    "mode",  # where the edge list (the chase's array) lives
+    "edge_bytes",
+    "footprint_bytes",
+    "requested_ns",  # --added-latency-ns: the wait after every read's arrival
+    "root",  # the BFS source (empty for the chase)
+    "rep",
+    "time_ms",
+    "latency_ns",  # chase: time / steps (empty for the BFS)
+    "verified",
+]
+
 # Bytes a BFS must fetch when the edge list is read in aligned blocks of alignment_bytes (CXL paper §3.1):
 # computed from the graph and the BFS tree of a root, no GPU involved.
 AMPLIFICATION_COLUMNS = [
@@ -189,6 +207,7 @@ TABLES = {
     "toy_profile": TOY_PROFILE_COLUMNS,
     "concurrency_profile": CONCURRENCY_PROFILE_COLUMNS,
     "amplification": AMPLIFICATION_COLUMNS,
+    "latency_emulation": LATENCY_EMULATION_COLUMNS,
 }
 # Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
 TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS}

@@ -122,6 +122,7 @@ def fresh_table_parts(config, graphs, widths, throttle_graph):
         "toy_profile": ["results/fresh/micro/toy_profile.csv"] if micro and profile else [],
         "concurrency_profile": ["results/fresh/micro/concurrency_profile.csv"] if micro and profile else [],
         "amplification": per_graph("results/fresh/amplification/{graph}.w{width}.csv"),
+        "latency_emulation": [f"results/fresh/latency_emulation/{throttle_graph}.w{widths[-1]}.csv"] if micro else [],
     }
     throttle = config["model"]["throttle"]
     if micro and throttle["warps"]:  # the throttled BFS runs join the runs table

@@ -247,3 +247,39 @@ def test_concurrency_profile_sees_the_requested_sizes(emogi_binary, tmp_path):
     assert 30 <= p.loc[32, "avg_request_bytes"] <= 34 and 120 <= p.loc[128, "avg_request_bytes"] <= 128
     # every read reaches host memory: at least one link request each
     assert (p["sysmem_read_requests"] >= p["reads"]).all()
+
+
+def test_added_latency_emulation_is_measured_by_the_chase_and_slows_bfs(emogi_binary, tmp_path):
+    """A wait of D after every read adds about D to the chase's dependent read (never less than half of it), and the
+    BFS under the same wait stays verified and gets slower (emogi.latency_emulation runs both)."""
+    graph = write_generated(tmp_path / "g.csr", "kron", 14)
+    out = tmp_path / "emulation.csv"
+    done = run(
+        [
+            sys.executable,
+            "-m",
+            "emogi.latency_emulation",
+            "--binary",
+            emogi_binary,
+            "--graph",
+            graph,
+            "--name",
+            "kron14",
+            "--roots",
+            "1",
+            "--delays-ns",
+            "0,2000",
+            "--reps",
+            "2",
+            "--out",
+            out,
+        ]
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    t = pd.read_csv(out)
+    assert t["verified"].all() and set(t["kind"]) == {"chase", "bfs"}
+    chase = t[t["kind"] == "chase"].groupby("requested_ns")["latency_ns"].median()
+    added = chase[2000] - chase[0]
+    assert 1000 < added < 4000, chase.to_dict()
+    bfs = t[t["kind"] == "bfs"].groupby("requested_ns")["time_ms"].median()
+    assert bfs[2000] > bfs[0], bfs.to_dict()

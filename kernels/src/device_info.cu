@@ -1,6 +1,7 @@
 #include "emogi/device_info.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "emogi/cuda_check.hpp"
@@ -21,6 +22,15 @@ void select_device(int device) {
   if (device < 0 || device >= count)
     throw CudaError("GPU " + std::to_string(device) + " does not exist (" + std::to_string(count) + " found)");
   EMOGI_CUDA_CHECK(cudaSetDevice(device));
+}
+
+uint32_t ns_to_cycles(uint64_t ns, int device) {
+  if (ns == 0) return 0;
+  int khz = 0;
+  EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  const uint64_t cycles = ns * uint64_t(khz) / 1000000;
+  if (ns > 1000000 || cycles > UINT32_MAX) throw std::invalid_argument("--added-latency-ns must be at most 1 ms");
+  return uint32_t(cycles ? cycles : 1);
 }
 
 std::string device_json(int device) {

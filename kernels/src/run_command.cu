@@ -43,6 +43,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("max-warps", "INT",
                  "at most this many warps per scan, walking the vertices grid-stride (0: enough for all)", "0"),
           option("sssp-delta", "INT", "frontier SSSP's bucket width (0: from the weights)", "0"),
+          option("added-latency-ns", "NS",
+                 "emulate added latency: every list read waits this long after it arrives (scan variants; the "
+                 "latency really added is what `emogi chase` measures with the same option)",
+                 "0"),
           option("pr-alpha", "X", "PageRank damping factor", "0.85"),
           option("pr-tolerance", "X", "PageRank residual a vertex may keep", "0.001"),
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
@@ -89,6 +93,7 @@ int run_algorithm(const CliArgs& args) {
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
   select_device(int(args.get_u64("device")));
+  opt.placement.added_latency_cycles = ns_to_cycles(args.get_u64("added-latency-ns"), int(args.get_u64("device")));
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   opt.name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   std::fprintf(stderr, "graph %s: V = %llu, E = %llu, %u-byte edges%s%s\n", graph.path().c_str(),

@@ -51,6 +51,31 @@ rule throttle_bfs:
         " --reps {params.t[reps]} --warmup 1 > {log} 2>&1"
 
 
+rule emulate_latency:
+    # Every read waits D after it arrives; the pointer chase under the same wait measures the latency D adds.
+    input:
+        binary="build/emogi",
+        graph="resources/graphs/{graph}.w{width}.csr",
+        roots="results/roots/{graph}.txt",
+    output:
+        "results/fresh/latency_emulation/{graph}.w{width}.csv",
+    params:
+        device=DEVICE,
+        t=THROTTLE,
+        e=config["model"]["latency_emulation"],
+        delays=comma(config["model"]["latency_emulation"]["delays_ns"]),
+    resources:
+        gpu=1,
+    log:
+        "logs/model/latency_emulation_{graph}.w{width}.log",
+    conda:
+        "../../envs/measure.yaml"
+    shell:
+        "python3 -m emogi.latency_emulation --binary {input.binary} --graph {input.graph} --name {wildcards.graph}"
+        " --roots $(head -n {params.t[roots]} {input.roots} | paste -sd,) --delays-ns {params.delays}"
+        " --variant {params.t[variant]} --reps {params.e[reps]} --device {params.device} --out {output} > {log} 2>&1"
+
+
 rule link_bound:
     input:
         runs="results/tables/runs.csv",

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "emogi/added_latency.cuh"
 #include "emogi/gpu_constants.hpp"
 #include "emogi/names.hpp"
 
@@ -24,17 +25,24 @@ constexpr unsigned kLoadsInFlight = EMOGI_LOADS_IN_FLIGHT;
 static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGHT must be 1..16");
 
 // Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
-// before visiting them.
+// before visiting them (and, under added-latency emulation, waits once they have all arrived).
 template <unsigned kDepth, class Read, class Visit>
 __device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride, Read read,
                                              Visit visit) {
   using Value = decltype(read(first));
+  const uint32_t added_cycles = added_cycles_of(read);
   for (uint64_t i = first; i < end; i += kDepth * stride) {
     Value x[kDepth]{};
 #pragma unroll
     for (unsigned k = 0; k < kDepth; ++k) {
       const uint64_t j = i + k * stride;
       if (j >= begin && j < end) x[k] = read(j);
+    }
+    if (added_cycles) {
+      uint64_t token = 0;
+#pragma unroll
+      for (unsigned k = 0; k < kDepth; ++k) token ^= arrival_token(x[k]);
+      wait_after_arrival(token, added_cycles);
     }
 #pragma unroll
     for (unsigned k = 0; k < kDepth; ++k) {
@@ -52,7 +60,16 @@ struct NaiveAccess {
   static constexpr unsigned kChunk = 1;
   template <class Index, class Read, class Visit>
   __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Read read, Visit visit) {
-    for (uint64_t i = begin; i < end; ++i) visit(read(i));
+    const uint32_t added_cycles = added_cycles_of(read);
+    if (added_cycles == 0) {
+      for (uint64_t i = begin; i < end; ++i) visit(read(i));
+      return;
+    }
+    for (uint64_t i = begin; i < end; ++i) {
+      const auto x = read(i);
+      wait_after_arrival(arrival_token(x), added_cycles);
+      visit(x);
+    }
   }
 };
 

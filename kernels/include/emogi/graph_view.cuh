@@ -23,6 +23,7 @@ struct SplitArray {
 template <class Index>
 struct NeighborReader {
   SplitArray<Index> edges;
+  uint32_t added_cycles = 0;  // added-latency emulation (added_latency.cuh); 0: none
   __device__ __forceinline__ uint64_t operator()(uint64_t i) const { return edges[i]; }
 };
 
@@ -35,6 +36,7 @@ template <class Index>
 struct WeightedNeighborReader {
   SplitArray<Index> edges;
   SplitArray<uint32_t> weights;
+  uint32_t added_cycles = 0;
   __device__ __forceinline__ WeightedNeighbor operator()(uint64_t i) const { return {edges[i], weights[i]}; }
 };
 
@@ -46,11 +48,14 @@ struct DeviceGraph {
   SplitArray<uint32_t> weights;  // empty unless the algorithm reads weights
   uint64_t num_vertices;
   uint64_t num_edges;
+  uint32_t added_latency_cycles = 0;  // cycles each list read waits after it arrives (added_latency.cuh); 0: none
   __device__ __forceinline__ uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
   __device__ __forceinline__ uint64_t list_begin(uint64_t v) const { return starts[v]; }
   __device__ __forceinline__ uint64_t list_end(uint64_t v) const { return starts[v] + degree(v); }
-  __host__ __device__ NeighborReader<Index> neighbors() const { return {edges}; }
-  __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const { return {edges, weights}; }
+  __host__ __device__ NeighborReader<Index> neighbors() const { return {edges, added_latency_cycles}; }
+  __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const {
+    return {edges, weights, added_latency_cycles};
+  }
 };
 
 }  // namespace emogi

@@ -28,6 +28,7 @@ struct PlacementOptions {
   ManagedPolicy managed;
   size_t auto_reserve_bytes = size_t(1) << 30;  // GPU memory `auto` leaves free for vertex data and the driver
   AutoOrder auto_order = AutoOrder::Prefix;     // run_command sets default_auto_order(algorithm)
+  uint32_t added_latency_cycles = 0;            // added-latency emulation (added_latency.cuh); 0: none
 };
 
 // One array (edges or weights): whole in one fixed mode, or (auto) positions [0, split) read from a copy in GPU
@@ -65,6 +66,7 @@ class GraphPlacement {
     if (weights_) d.weights = weights_->view<uint32_t>();
     d.num_vertices = num_vertices_;
     d.num_edges = num_edges_;
+    d.added_latency_cycles = added_latency_cycles_;
     return d;
   }
   std::string describe() const;  // where the bytes went, for the log
@@ -74,6 +76,7 @@ class GraphPlacement {
   void place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
 
   uint64_t num_vertices_, num_edges_;
+  uint32_t added_latency_cycles_;
   MemoryMode mode_;
   AutoOrder order_;
   uint64_t lists_moved_ = 0, entries_in_gpu_ = 0;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/added_latency.cuh"
 #include "emogi/atomic_file.hpp"
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
@@ -21,11 +22,13 @@ namespace {
 
 constexpr uint64_t kWordsPerLine = kCacheLineBytes / 4;
 
-__global__ void chase(const uint32_t* __restrict__ lines, uint64_t start, uint64_t steps, uint64_t* end) {
+__global__ void chase(const uint32_t* __restrict__ lines, uint64_t start, uint64_t steps, uint32_t added_cycles,
+                      uint64_t* end) {
   const unsigned lane = threadIdx.x;
   uint64_t index = start;
   for (uint64_t s = 0; s < steps; ++s) {
     const uint32_t word = __ldcg(lines + index * kWordsPerLine + lane);  // L2 only: no L1 reuse across steps
+    wait_after_arrival(word, added_cycles);  // added-latency emulation, as the walks wait (access.cuh)
     const uint32_t lo = __shfl_sync(0xffffffffu, word, 0), hi = __shfl_sync(0xffffffffu, word, 1);
     index = (uint64_t(hi) << 32) | lo;
   }
@@ -61,6 +64,7 @@ int run_chase(const CliArgs& args) {
   policy.allow_oversubscription = args.flag("allow-managed-oversubscription");
   AtomicFile out(args.get("out"));
   select_device(int(args.get_u64("device")));
+  const uint32_t added_cycles = ns_to_cycles(args.get_u64("added-latency-ns"), int(args.get_u64("device")));
 
   DeviceArray<uint64_t> end(1);
   EventTimer timer;
@@ -77,12 +81,12 @@ int run_chase(const CliArgs& args) {
     for (MemoryMode mode : modes) {
       EdgeStore store(mode, lines.data(), footprint, policy);
       const auto* data = static_cast<const uint32_t*>(store.data());
-      chase<<<1, 32>>>(data, 0, steps < 1000 ? steps : 1000, end.data());  // warm-up: TLB and clocks
+      chase<<<1, 32>>>(data, 0, steps < 1000 ? steps : 1000, added_cycles, end.data());  // warm-up: TLB, clocks
       EMOGI_CHECK_LAUNCH();
       std::vector<double> ns;
       for (uint64_t rep = 0; rep < reps; ++rep) {
         timer.start(0);
-        chase<<<1, 32>>>(data, 0, steps, end.data());
+        chase<<<1, 32>>>(data, 0, steps, added_cycles, end.data());
         EMOGI_CHECK_LAUNCH();
         timer.stop(0);
         const double ms = timer.elapsed_ms();
@@ -112,6 +116,7 @@ CommandSpec chase_command() {
        option("steps", "INT", "dependent reads per timed walk", "20000"),
        option("reps", "INT", "timed walks per mode and size", "3"),
        option("seed", "INT", "the cycle's random seed", "1"),
+       option("added-latency-ns", "NS", "wait this long after every read arrives (what `emogi run` emulates)", "0"),
        required("out", "PATH", "the CSV to write, one row per walk"), option("device", "INT", "the CUDA device", "0"),
        flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory")},
       run_chase};
