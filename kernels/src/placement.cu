@@ -57,11 +57,8 @@ void PlacedArray::prepare_run() {
 }
 
 GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_weights, const PlacementOptions& options)
-    : num_vertices_(g.num_vertices()),
-      num_edges_(g.num_edges()),
-      added_latency_cycles_(options.added_latency_cycles),
-      mode_(mode),
-      order_(options.auto_order) {
+    : num_vertices_(g.num_vertices()), num_edges_(g.num_edges()), added_latency_cycles_(options.added_latency_cycles),
+      mode_(mode), order_(options.auto_order) {
   if (with_weights && !g.has_weights())
     throw std::invalid_argument(g.path() +
                                 " has no weights section (SSSP needs one; regenerate or convert it with weights)");

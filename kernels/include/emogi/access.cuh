@@ -25,12 +25,11 @@ constexpr unsigned kLoadsInFlight = EMOGI_LOADS_IN_FLIGHT;
 static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGHT must be 1..16");
 
 // Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
-// before visiting them (and, under added-latency emulation, waits once they have all arrived).
-template <unsigned kDepth, class Read, class Visit>
+// before visiting them, and calls wait(x) on the kDepth values in between (NoWait: nothing, no code).
+template <unsigned kDepth, class Read, class Visit, class Wait = NoWait>
 __device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uint64_t end, uint64_t stride, Read read,
-                                             Visit visit) {
+                                             Visit visit, Wait wait = {}) {
   using Value = decltype(read(first));
-  const uint32_t added_cycles = added_cycles_of(read);
   for (uint64_t i = first; i < end; i += kDepth * stride) {
     Value x[kDepth]{};
 #pragma unroll
@@ -38,12 +37,7 @@ __device__ __forceinline__ void strided_walk(uint64_t first, uint64_t begin, uin
       const uint64_t j = i + k * stride;
       if (j >= begin && j < end) x[k] = read(j);
     }
-    if (added_cycles) {
-      uint64_t token = 0;
-#pragma unroll
-      for (unsigned k = 0; k < kDepth; ++k) token ^= arrival_token(x[k]);
-      wait_after_arrival(token, added_cycles);
-    }
+    wait(x);
 #pragma unroll
     for (unsigned k = 0; k < kDepth; ++k) {
       const uint64_t j = i + k * stride;
@@ -58,16 +52,11 @@ struct NaiveAccess {
   static constexpr Variant kVariant = Variant::Naive;
   static constexpr unsigned kLanes = 1;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Read, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Read read, Visit visit) {
-    const uint32_t added_cycles = added_cycles_of(read);
-    if (added_cycles == 0) {
-      for (uint64_t i = begin; i < end; ++i) visit(read(i));
-      return;
-    }
+  template <class Index, class Read, class Visit, class Wait = NoWait>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned /*lane*/, Read read, Visit visit, Wait wait = {}) {
     for (uint64_t i = begin; i < end; ++i) {
       const auto x = read(i);
-      wait_after_arrival(arrival_token(x), added_cycles);
+      wait(x);
       visit(x);
     }
   }
@@ -78,9 +67,9 @@ struct MergedAccess {
   static constexpr Variant kVariant = Variant::Merged;
   static constexpr unsigned kLanes = kWarpSize;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Read, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit) {
-    strided_walk<kLoadsInFlight>(begin + lane, begin, end, kWarpSize, read, visit);
+  template <class Index, class Read, class Visit, class Wait = NoWait>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit, Wait wait = {}) {
+    strided_walk<kLoadsInFlight>(begin + lane, begin, end, kWarpSize, read, visit, wait);
   }
 };
 
@@ -91,10 +80,10 @@ struct MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::MergedAligned;
   static constexpr unsigned kLanes = kWarpSize;
   static constexpr unsigned kChunk = 1;
-  template <class Index, class Read, class Visit>
-  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit) {
+  template <class Index, class Read, class Visit, class Wait = NoWait>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit, Wait wait = {}) {
     constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
-    strided_walk<kLoadsInFlight>((begin & ~(kPerLine - 1)) + lane, begin, end, kWarpSize, read, visit);
+    strided_walk<kLoadsInFlight>((begin & ~(kPerLine - 1)) + lane, begin, end, kWarpSize, read, visit, wait);
   }
 };
 
@@ -103,6 +92,17 @@ struct MergedAlignedAccess {
 struct ChunkedAccess : MergedAlignedAccess {
   static constexpr Variant kVariant = Variant::Chunked;
   static constexpr unsigned kChunk = 8;
+};
+
+// Added-latency emulation as a policy adaptor: Access's walk, with each batch of reads waiting the reader's added
+// cycles once it has arrived (added_latency.cuh). Only runs that ask for added latency instantiate it
+// (run_variant), so every other run times exactly the plain policy's code.
+template <class Access>
+struct Delayed : Access {
+  template <class Index, class Read, class Visit>
+  __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit) {
+    Access::template walk<Index>(begin, end, lane, read, visit, ArrivalWait{added_cycles_of(read)});
+  }
 };
 
 // Every policy, so that a runtime Variant finds its policy type in one place (with_access).

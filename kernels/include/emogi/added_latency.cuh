@@ -32,6 +32,28 @@ __device__ __forceinline__ void wait_after_arrival(uint64_t token, uint32_t cycl
   }
 }
 
+// What a walk calls between reading a batch and visiting it (access.cuh): nothing for the plain policies ...
+struct NoWait {
+  template <class X>
+  __device__ __forceinline__ void operator()(const X&) const {}
+};
+
+// ... and, under emulation, a wait of `cycles` once every value of the batch has arrived.
+struct ArrivalWait {
+  uint32_t cycles;
+  template <class Value>
+  __device__ __forceinline__ void operator()(const Value& x) const {
+    wait_after_arrival(arrival_token(x), cycles);
+  }
+  template <class Value, unsigned N>
+  __device__ __forceinline__ void operator()(const Value (&x)[N]) const {
+    uint64_t token = 0;
+#pragma unroll
+    for (unsigned k = 0; k < N; ++k) token ^= arrival_token(x[k]);
+    wait_after_arrival(token, cycles);
+  }
+};
+
 // The cycles a reader's reads wait (graph_view.cuh's readers carry them; any other reader waits none).
 template <class Read>
 __device__ __forceinline__ uint32_t added_cycles_of(const Read&) {

@@ -11,7 +11,8 @@
 //   RunStats own(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);  // its other variants
 //   Verified verify(uint64_t source, const RunStats&, const std::string& what);  // throws on a mismatch
 //
-// run_variant is the one place a Variant becomes a kernel: access policies go to scan, the rest to own.
+// run_variant is the one place a Variant becomes a kernel: access policies go to scan (Delayed<Access> under
+// added-latency emulation), the rest to own.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -60,7 +61,12 @@ inline double median_of(std::vector<double> v) {
 template <class P, class Index>
 RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps) {
   RunStats stats;
-  if (with_access(v, [&](auto access) { stats = problem.template scan<decltype(access)>(g, source, max_warps); }))
+  // Under added-latency emulation the policy waits after each batch of reads (access.cuh: Delayed).
+  if (with_access(v, [&](auto access) {
+        using Access = decltype(access);
+        stats = g.added_latency_cycles ? problem.template scan<Delayed<Access>>(g, source, max_warps)
+                                       : problem.template scan<Access>(g, source, max_warps);
+      }))
     return stats;
   return problem.own(v, g, source, max_warps);
 }
