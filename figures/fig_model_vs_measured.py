@@ -126,12 +126,8 @@ def draw(table: pd.DataFrame, source: dict):
             markeredgewidth=1.0 if throttled else 0.4,
             zorder=3,
         )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    from matplotlib.ticker import FuncFormatter
-
-    for axis in (ax.xaxis, ax.yaxis):  # 10, 100, 1000 rather than powers of ten
-        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    for axis in ("x", "y"):  # 50, 100, 200, 300 rather than powers of ten, and no minor tick labelled
+        style.plain_log_axis(ax, axis, subs=(1.0, 2.0, 3.0, 5.0))
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_aspect("equal")

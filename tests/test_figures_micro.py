@@ -324,6 +324,55 @@ def test_model_vs_measured_numbers(drawn, inputs):
     assert (merged["within_25"] == (merged["rel_error_p"].abs() <= 0.25)).all()
 
 
+def _tick_labels(ax, axis: str) -> list:
+    """The tick labels drawn inside the axis limits (major and minor), with their extents."""
+    a = getattr(ax, f"{axis}axis")
+    lo, hi = sorted(getattr(ax, f"get_{axis}lim")())
+    ticks = a.get_major_ticks() + a.get_minor_ticks()
+    out = []
+    for t in ticks:
+        label = t.label1
+        if t.get_loc() is None or not lo <= t.get_loc() <= hi or not label.get_visible() or not label.get_text():
+            continue
+        out.append((label.get_text(), label.get_window_extent()))
+    return out
+
+
+def test_model_vs_measured_ticks_one_format_no_overlap(inputs):
+    """Issue 26: on an axis spanning about a decade (36 to 450 ms, as in the archive) matplotlib labelled the minor
+    ticks 3x10^2 and 4x10^2 on top of each other beside plain major labels: one plain-number format, no overlap."""
+    from figures import fig_model_vs_measured as fig
+
+    measured = np.array([48.0, 52.0, 60.0, 85.0, 140.0, 270.0, 300.0])
+    pred = pd.DataFrame(
+        {
+            "graph": "kron23",
+            "algorithm": "bfs",
+            "variant": ["merged-aligned"] * 5 + ["naive"] * 2,
+            "mode": "zerocopy",
+            "edge_bytes": 8,
+            "max_warps": [0, 0, 512, 256, 128, 0, 0],
+            "footprint_bytes": 1 << 31,
+            "measured_ms": measured,
+            "predicted_ms": measured * 1.05,
+            "rel_error": 0.05,
+            "bound": "W",
+        }
+    )
+    source = json.loads(inputs["source"].read_text())
+    f = fig.draw(fig.model_vs_measured(pred, {"median_abs_error": 0.05}), source)
+    f.canvas.draw()
+    ax = f.axes[0]
+    for axis in ("x", "y"):
+        labels = _tick_labels(ax, axis)
+        assert len(labels) >= 3, (axis, labels)
+        for text, _ in labels:  # plain numbers (50, 100, 300), no mathtext powers of ten
+            assert float(text.replace("\u2212", "-")) > 0, (axis, text)
+        boxes = sorted((box for _, box in labels), key=lambda b: b.x0 if axis == "x" else b.y0)
+        for a, b in zip(boxes, boxes[1:]):
+            assert (b.x0 > a.x1) if axis == "x" else (b.y0 > a.y1), (axis, [t for t, _ in labels])
+
+
 # --- missing inputs: a clear error naming figure and table ------------------------------------------------------
 MAIN_TABLE = {
     "fig_copy_bandwidth": "link",
