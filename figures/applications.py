@@ -55,10 +55,10 @@ def algorithms_in(table: pd.DataFrame) -> list[str]:
     return [a for a in ALGORITHMS if a in present]
 
 
-def panel_per_graph(table: pd.DataFrame):
+def panel_per_graph(table: pd.DataFrame, legend_lines: int = 2):
     """The page both figures draw on: one panel per graph, side by side. Returns (graphs, algorithms, fig, axes)."""
     graphs = list(dict.fromkeys(table["graph"]))
-    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=5, sharey=True)
+    fig, axes = style.new_figure(1, len(graphs), title_lines=1, footer_lines=5, legend_lines=legend_lines, sharey=True)
     return graphs, algorithms_in(table), fig, axes
 
 
@@ -184,13 +184,13 @@ def report_section(
         cells = [
             str(graph),
             label[algorithm],
-            f"{style.VARIANT_LABELS.get(base, base)}, {fms(float(g['uvm_baseline_ms'].iloc[0]))} ms",
+            f"{style.variant_name(base)}, {fms(float(g['uvm_baseline_ms'].iloc[0]))} ms",
         ]
         for bar in ("emogi", "fastest", "device"):
             hit = g[g["bar"] == bar]
             if len(hit):
                 r = hit.iloc[0]
-                name = "" if bar == "emogi" else f"{r['variant']}: "
+                name = "" if bar == "emogi" else f"{style.variant_name(r['variant'])}: "
                 cells.append(f"{name}{fms(float(r['time_ms']))} ms ({fx(float(r['speedup']))})")
             else:
                 cells.append("–")

@@ -5,7 +5,9 @@ One panel per graph; for each application, the speedup over the UVM baseline of
   fastest         the fastest variant measured in a zero-copy mode (this project's own kernels, e.g. frontier
                   queues, direction-optimising BFS, Afforest CC), if it is not Merged+Aligned itself;
   device          the fastest variant with the edge list in GPU memory (what fits there needs no link).
-The UVM baseline's time is written under each group's name, as the paper writes it on its UVM bars.
+The UVM baseline's time (and which variant it is) is written under each group's name, as the paper writes it on
+its UVM bars; the variant of each fastest and device bar is written on the bar, and a key under the legend spells
+out the short names (emogi/registry.yaml: `short`, `label`).
 
 Definitions (also in the figure footer):
   time          per (graph, algorithm, edge_bytes, variant, mode) = mean over roots of the per-root median over
@@ -24,6 +26,7 @@ import sys
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
+from matplotlib.transforms import ScaledTranslation
 
 from emogi.schema import ZERO_COPY_MODES
 from figures import applications as apps_lib
@@ -33,10 +36,13 @@ from figures.inputs import FigureDataError
 FIGURE = "fig11"
 BARS = ("emogi", "fastest", "device")
 BAR_LABELS = {
-    "emogi": "EMOGI (Merged+Aligned, zero-copy)",
-    "fastest": "fastest variant, zero-copy (named below)",
-    "device": "fastest variant, edge list in GPU memory",
+    "emogi": "EMOGI (M+A = Merged+Aligned, zero-copy)",
+    "fastest": "fastest variant, zero-copy (named on its bar)",
+    "device": "fastest variant, edge list in GPU memory (named on its bar)",
 }
+NAMED_BARS = ("fastest", "device")  # bars whose variant differs from group to group: each is named on the bar
+UVM_LABEL = "UVM baseline (= 1): fastest variant in UVM mode, under each group"
+KEY_WIDTH = 110  # characters per line of the key to the short names
 BAR_COLORS = {
     "emogi": style.VARIANT_COLORS["merged-aligned"],
     "fastest": style.MODE_COLORS["zerocopy"],
@@ -45,7 +51,7 @@ BAR_COLORS = {
 BAR_HATCHES = {"emogi": "xx", "fastest": "", "device": "//"}
 DEFINITION = (
     "time = mean over roots of the per-root median over reps (CC, PR: median over reps); speedup = UVM "
-    "baseline time / time, UVM baseline = fastest variant in uvm mode (its time is under each group's name)"
+    "baseline time / time, UVM baseline = fastest variant in uvm mode (its time and variant under each group's name)"
 )
 CSV_COLUMNS = [
     "graph",
@@ -104,9 +110,16 @@ def speedups(apps: pd.DataFrame, edge_bytes: int = 8) -> pd.DataFrame:
 def draw(table: pd.DataFrame, source: dict):
     if table.empty:
         return apps_lib.not_measured(source, "Figure 11 (applications against UVM)")
-    graphs, algorithms, fig, axes = apps_lib.panel_per_graph(table)
+    key_lines = style.variant_key(
+        [apps_lib.PAPER_VARIANT]
+        + list(table.loc[table["bar"].isin(NAMED_BARS), "variant"])
+        + list(table["uvm_baseline_variant"]),
+        KEY_WIDTH,
+    )
+    graphs, algorithms, fig, axes = apps_lib.panel_per_graph(table, legend_lines=2 + len(key_lines))
     bar_w = 0.8 / len(BARS)
     x = np.arange(len(algorithms))
+    named = []  # (ax, x, speedup, variant) of each bar that carries its variant's name
     for col, graph in enumerate(graphs):
         ax, rows = axes[0][col], table[table["graph"] == graph]
         for i, bar in enumerate(BARS):
@@ -123,21 +136,59 @@ def draw(table: pd.DataFrame, source: dict):
                 zorder=2,
             )
             style.label_bars(ax, pos, vals, style.speedup_text, lambda v: v * 1.04)
+            if bar in NAMED_BARS:
+                named += [(ax, p, v, _variant(rows, a, bar)) for p, v, a in zip(pos, vals, algorithms)]
         ax.axhline(1.0, **style.REFERENCE_LINE)
         style.plain_log_axis(ax)
-        # under each group's name: the UVM baseline's time (the paper writes it on its UVM bars) and the fastest
-        # zero-copy variant's name (labels above narrow bars would overlap)
+        # under each group's name: the UVM baseline, its time (the paper writes it on its UVM bars) and its variant
         ax.set_xticks(x, [_tick(rows, a) for a in algorithms])
         ax.set_title(f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte edges")
         if col == 0:
             ax.set_ylabel("speedup over UVM (×)")
     lo, hi = table["speedup"].min(), table["speedup"].max()
     axes[0][0].set_ylim(min(lo, 1.0) / 1.6, max(hi, 1.0) * 1.8)  # room above the bars for their labels
+    for ax, p, v, variant in named:
+        if np.isfinite(v) and variant:
+            _name_bar(fig, ax, p, v, variant)
     handles = [Patch(facecolor=BAR_COLORS[b], hatch=BAR_HATCHES[b], edgecolor="black", linewidth=0.4) for b in BARS]
     labels = [BAR_LABELS[b] for b in BARS]
-    style.legend_on_top(fig, handles + [style.reference_handle()], labels + ["UVM baseline (= 1)"])
+    style.legend_on_top(fig, handles + [style.reference_handle()], labels + [UVM_LABEL])
+    if key_lines:  # the short names spelled out below the legend, in the room left for them
+        top_in = style.LEGEND_HEIGHT_IN + 0.02
+        fig.text(
+            0.5,
+            1 - top_in / fig.get_figheight(),
+            "\n".join(key_lines),
+            ha="center",
+            va="top",
+            fontsize=style.FOOTER_SIZE + 0.5,
+        )
     style.stamp(fig, source, DEFINITION)
     return fig
+
+
+def _name_bar(fig, ax, x: float, v: float, variant: str) -> None:
+    """The variant's short name on its bar: upright inside the bar from its foot when it fits there, else above
+    the bar's value label."""
+    text = ax.text(
+        x,
+        ax.get_ylim()[0],
+        style.variant_short(variant),
+        rotation=90,
+        ha="center",
+        va="bottom",
+        fontsize=style.VALUE_LABEL_SIZE + 0.5,
+        zorder=4,
+        bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.6, "alpha": 0.85},
+    )
+    text.set_y(ax.get_ylim()[0] * 1.08)
+    renderer = fig.canvas.get_renderer()
+    need = text.get_window_extent(renderer).height
+    have = ax.transData.transform((x, v))[1] - ax.transData.transform((x, ax.get_ylim()[0] * 1.08))[1]
+    if need > 0.95 * have:  # too short a bar: above its value label (label_bars writes it at v * 1.04)
+        text.set_y(v * 1.04)
+        text.set_va("bottom")
+        text.set_transform(ax.transData + ScaledTranslation(0, 9 / 72, fig.dpi_scale_trans))
 
 
 def _value(rows: pd.DataFrame, algorithm: str, bar: str) -> float:
@@ -150,9 +201,8 @@ def _tick(rows: pd.DataFrame, algorithm: str) -> str:
     lines = [apps_lib.ALGORITHM_LABELS[algorithm]]
     if not len(hit):  # e.g. CC on a directed graph, which the workflow skips
         return lines[0] + "\nnot run"
-    lines += ["UVM", apps_lib.time_text(float(hit["uvm_baseline_ms"].iloc[0]))]
-    fastest = _variant(rows, algorithm, "fastest")
-    lines.append(style.VARIANT_SHORT.get(fastest, fastest) if fastest else "(EMOGI)")  # EMOGI itself is fastest
+    base = str(hit["uvm_baseline_variant"].iloc[0])
+    lines += [f"UVM ({style.variant_short(base)})", apps_lib.time_text(float(hit["uvm_baseline_ms"].iloc[0]))]
     return "\n".join(lines)
 
 

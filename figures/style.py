@@ -36,6 +36,7 @@ VARIANT_HATCHES = _V.styled("variants", "hatch", VARIANTS)
 VARIANT_LABELS = _V.styled("variants", "label", VARIANTS)
 VARIANT_TICKS = _V.styled("variants", "tick", VARIANTS)  # narrow panels
 VARIANT_SHORT = _V.styled("variants", "short")  # every variant that has one (Fig. 11's bar labels)
+VARIANT_NAMES = _V.styled("variants", "label")  # every variant's label, the project's own included
 VARIANT_MARKERS = _V.styled("variants", "marker", VARIANTS)
 
 MODE_COLORS = _V.styled("modes", "color", MODES)
@@ -201,6 +202,30 @@ def label_bars(ax, positions, values, fmt, offset) -> None:
                 zorder=4,
                 bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.4, "alpha": 0.8},
             )
+
+
+def variant_short(variant: str) -> str:
+    """A variant's name as written on a bar: its registry `short`, else its label, else its name."""
+    return VARIANT_SHORT.get(variant) or VARIANT_NAMES.get(variant, variant)
+
+
+def variant_name(variant: str) -> str:
+    """A variant's name spelled out (its registry `label`, else its name)."""
+    return VARIANT_NAMES.get(variant, variant)
+
+
+def variant_key(variants, width: int = 110) -> list[str]:
+    """The short names `variants` are written with, spelled out ('DO = direction-optimizing BFS · GS = ...'), as
+    lines of at most about `width` characters that break between entries only. A variant whose short name is
+    its label needs no key and is left out."""
+    entries = [(variant_short(v), variant_name(v)) for v in dict.fromkeys(variants)]
+    lines: list[str] = []
+    for entry in (f"{short} = {name}" for short, name in entries if short != name):
+        if lines and len(lines[-1]) + 3 + len(entry) <= width:
+            lines[-1] += " · " + entry
+        else:
+            lines.append(entry)
+    return lines
 
 
 def plain_log_axis(ax, axis: str = "y", subs=(1.0, 2.0, 5.0)) -> None:

@@ -229,3 +229,73 @@ def test_check_apps_names_each_problem():
     assert any("zerocopy, uvm" in p for p in problems) and any("sssp lack merged-aligned" in p for p in problems)
     assert any("lacks 4" in p for p in problems) and any("apps.roots is 9" in p for p in problems)
     assert check_apps({"apps": dict(bad, enabled=False), "roots": {"count": 8}}) == []
+
+
+def _fig11_drawn(table, source_path):
+    import json
+
+    from figures import fig11_applications as fig11
+
+    f = fig11.draw(table, json.loads(Path(source_path).read_text()))
+    f.canvas.draw()
+    return f
+
+
+def test_fig11_names_each_bars_variant_and_the_uvm_baseline_apart(tables):
+    """Issue 26: the fastest variant's short name sat under the UVM time, reading as if UVM had run it. Now each
+    fastest and device bar carries its own variant's name, the tick under a group names the UVM baseline's
+    variant (and its time), and a key spells every short name out."""
+    from figures import fig11_applications as fig11
+    from figures import style
+
+    table = fig11.speedups(pd.read_csv(tables["apps"]))
+    # a group whose UVM baseline is not the fastest zero-copy variant: the two names must not be confused
+    table.loc[table["algorithm"] == "bfs", "uvm_baseline_variant"] = "merged-aligned"
+    f = _fig11_drawn(table, tables["source"])
+    texts = [t.get_text() for t in f.texts]
+    for ax, graph in zip(f.axes, dict.fromkeys(table["graph"])):
+        rows = table[table["graph"] == graph]
+        on_bars = sorted(t.get_text() for t in ax.texts if t.get_rotation() == 90)
+        named = rows[rows["bar"].isin(fig11.NAMED_BARS)]
+        assert on_bars == sorted(style.variant_short(v) for v in named["variant"])
+        ticks = [t.get_text() for t in ax.get_xticklabels()]
+        for algorithm, tick in zip(fig11.apps_lib.algorithms_in(rows), ticks):
+            g = rows[rows["algorithm"] == algorithm]
+            base = g["uvm_baseline_variant"].iloc[0]
+            assert tick.splitlines()[1] == f"UVM ({style.variant_short(base)})", tick
+            assert fig11.apps_lib.time_text(g["uvm_baseline_ms"].iloc[0]) in tick
+            fastest = g.loc[g["bar"] == "fastest", "variant"]
+            if len(fastest) and fastest.iloc[0] != base:  # the fastest variant is named on its bar only
+                assert style.variant_short(fastest.iloc[0]) not in tick
+    key = "\n".join(texts)
+    for v in set(table["variant"]) | set(table["uvm_baseline_variant"]):
+        if style.variant_short(v) != style.variant_name(v):
+            assert f"{style.variant_short(v)} = {style.variant_name(v)}" in key
+
+
+def test_fig11_a_name_too_long_for_its_bar_goes_above_it(tables):
+    from figures import fig11_applications as fig11
+
+    table = fig11.speedups(pd.read_csv(tables["apps"]))
+    graph = table["graph"].iloc[0]
+    low = (table["graph"] == graph) & (table["algorithm"] == "bfs")
+    table.loc[low & (table["bar"] == "emogi"), "speedup"] = 0.01
+    table.loc[low & (table["bar"] == "fastest"), "speedup"] = 0.0105  # a stub of a bar on a five-decade axis
+    table.loc[(table["bar"] == "device"), "speedup"] = 1000.0
+    f = _fig11_drawn(table, tables["source"])
+    ax = f.axes[0]
+    bottom = ax.transData.transform((0, 0.0105))[1]
+    stub = [t for t in ax.texts if t.get_rotation() == 90 and t.get_window_extent().x0 < ax.bbox.x0 + ax.bbox.width / 4]
+    assert len(stub) == 2  # BFS's fastest and device bars
+    fastest_name = min(stub, key=lambda t: t.get_window_extent().x0)
+    assert fastest_name.get_window_extent().y0 > bottom  # above the bar's top, not across it
+
+
+def test_every_variant_has_a_short_name_and_a_label():
+    """Fig. 11 writes any variant's short name on a bar and spells it out in its key (emogi/registry.yaml)."""
+    from emogi.schema import ALL_VARIANTS
+    from figures import style
+
+    for v in ALL_VARIANTS:
+        assert v in style.VARIANT_NAMES, f"emogi/registry.yaml: variant {v} needs a style label"
+        assert len(style.variant_short(v)) <= len(style.variant_name(v))
