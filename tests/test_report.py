@@ -339,6 +339,54 @@ def test_interval_text():
     assert interval_text({"value": 640, "lo": None, "hi": None}, ".0f") == "640"
 
 
+def _xref_offsets_point_at_their_objects(pdf: bytes) -> int:
+    """Check the classic cross-reference table at startxref: each in-use entry's offset starts 'N G obj'.
+    Returns the number of objects checked."""
+    start = int(re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", pdf).group(1))
+    assert pdf[start : start + 4] == b"xref", "no classic xref table at startxref"
+    lines = iter(pdf[start:].split(b"\n")[1:])
+    checked = 0
+    for line in lines:
+        head = line.split()
+        if not head or head[0] == b"trailer":
+            break
+        first, count = int(head[0]), int(head[1])
+        for n in range(first, first + count):
+            offset, gen, kind = next(lines).split()
+            if kind == b"n":
+                assert re.match(rb"%d %d obj" % (n, int(gen)), pdf[int(offset) : int(offset) + 20]), n
+                checked += 1
+    return checked
+
+
+def test_pdf_without_poppler_false_alarm_and_sound(built):
+    """Issue 26: pdfinfo printed 'Syntax Error: Suspects object is wrong type (boolean)'. That is poppler
+    (22.12 at least) misreading typst's valid /Suspects false; build_report blanks the entry byte for byte, so the
+    cross-reference table must still point at every object."""
+    pdf = built["pdf"].read_bytes()
+    assert b"/Suspects" not in pdf
+    assert b"/MarkInfo<</Marked true" in pdf  # still a tagged PDF
+    assert _xref_offsets_point_at_their_objects(pdf) > 100
+
+
+def test_without_suspects_false_only_blanks_the_entry():
+    report = _report_module()
+    pdf = b"%PDF-1.7\n1 0 obj\n<</Type/Catalog/MarkInfo<</Marked true/Suspects false>>>>\nendobj\n"
+    out = report.without_suspects_false(pdf)
+    assert len(out) == len(pdf) and b"/Suspects" not in out and out.startswith(b"%PDF-1.7\n1 0 obj")
+    other = pdf.replace(b"/Suspects false", b"/Suspects true")  # not typst's entry: left alone
+    assert report.without_suspects_false(other) == other
+
+
+def test_image_figures_float_except_in_the_microbenchmarks(built):
+    """Issue 26: a figure too tall for the rest of a page left half of page 2 blank; figures of images float
+    (placement auto), except those of the microbenchmark subsections, which hold nothing else."""
+    images = [f for f in query_report(built["json"], "figure") if f["body"].get("func") == "image"]
+    assert images and all(f.get("placement") == "auto" for f in images)
+    typ = (REPO / "paper" / "report.typ").read_text()
+    assert "#figure(image(f.image, width: 100%), placement: none," in typ
+
+
 def test_report_is_fast(built):
     assert built["elapsed"] < 15, f"build_report took {built['elapsed']:.1f} s"
 

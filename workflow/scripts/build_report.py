@@ -148,11 +148,27 @@ def compile_pdf(json_path: Path, root: Path) -> bytes:
 
     try:
         # embedded fonts only: the same PDF on every machine, whatever fonts it has installed
-        return typst.compile(
+        pdf = typst.compile(
             str(TEMPLATE), root=str(root), sys_inputs={"data": rooted(json_path, root)}, ignore_system_fonts=True
         )
     except Exception as e:  # typst reports template errors as one exception with the source location
         raise ReportError(f"report: typst could not compile {TEMPLATE}: {e}") from None
+    return without_suspects_false(pdf)
+
+
+SUSPECTS_FALSE = b"/MarkInfo<</Marked true/Suspects false>>"
+
+
+def without_suspects_false(pdf: bytes) -> bytes:
+    """Typst marks its tagged PDFs with /MarkInfo << /Marked true /Suspects false >>: valid PDF (false is also the
+    default), but poppler's catalog reader (22.12, Debian 12's pdfinfo, at least) takes only a true /Suspects, so
+    `pdfinfo` prints "Syntax Error: Suspects object is wrong type (boolean)" for a sound file (issue 26). Blank
+    the entry out, byte for byte, so that every offset of the cross-reference table stays right; a PDF without
+    exactly this entry (another typst version, a compressed catalog) is returned as it is."""
+    if pdf.count(SUSPECTS_FALSE) != 1:
+        return pdf
+    blanked = SUSPECTS_FALSE.replace(b"/Suspects false", b" " * len(b"/Suspects false"))
+    return pdf.replace(SUSPECTS_FALSE, blanked)
 
 
 def main(argv=None) -> int:
