@@ -105,16 +105,16 @@ def fits_text(runs: pd.DataFrame, source: dict) -> str:
     if largest < memory:
         return (
             f"Our largest edge list with its weights (at least {fbytes(largest)}) fits in this GPU's "
-            f"{fbytes(memory)}: a cold UVM run migrates each page once and then reads it in GPU memory, so the "
-            "applications that sweep the edge list many times (PageRank, CC's label propagation, SSSP's "
+            f"{fbytes(memory)} of memory: a cold UVM run migrates each page once and then reads it in GPU memory, "
+            "so the applications that sweep the edge list many times (PageRank, CC's label propagation, SSSP's "
             "repeated scans) pay the page faults once and then run at in-memory speed. The paper's graphs "
-            "exceeded its V100's 16 GB, so its UVM baseline had to evict and fetch again on every sweep; ours "
-            "does not, and cannot here: oversubscribing managed memory can hang a shared GPU (the workflow "
-            "refuses it unless measure.allow_managed_oversubscription is set on a GPU of one's own)."
+            "exceeded the memory of its V100 (16 GB as sold), so its UVM baseline had to evict and fetch again on "
+            "every sweep; ours does not, and cannot here: oversubscribing managed memory can hang a shared GPU "
+            "(the workflow refuses it unless measure.allow_managed_oversubscription is set on a GPU of one's own)."
         )
     return (
         f"Our largest edge list with its weights (at least {fbytes(largest)}) exceeds this GPU's "
-        f"{fbytes(memory)}, as the paper's did: UVM must evict pages and fetch them again on every sweep."
+        f"{fbytes(memory)} of memory, as the paper's did: UVM must evict pages and fetch them again on every sweep."
     )
 
 

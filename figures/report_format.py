@@ -38,9 +38,15 @@ def fus(v, digits=2) -> str:
 
 
 def fbytes(b: float) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+    """A size (memory, footprint, edge list) in binary units: a whole number of its unit as it is (256 MiB, 8 GiB),
+    any other to three digits (1.93 GiB, 2.00 GiB, 79.6 GiB). The report writes every size so, as the figures do
+    (style.fmt_size); only rates are decimal (GB/s = 1e9 B/s)."""
+    if b is None or not math.isfinite(float(b)):
+        return "–"
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= scale:
-            return f"{b / scale:.3g} {unit}"
+            v = b / scale
+            return f"{v:.0f} {unit}" if v == int(v) or v >= 99.95 else f"{v:#.3g} {unit}"
     return f"{b:.0f} B"
 
 

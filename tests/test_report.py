@@ -378,6 +378,34 @@ def test_without_suspects_false_only_blanks_the_entry():
     assert report.without_suspects_false(other) == other
 
 
+def test_sizes_in_binary_units(built):
+    """Issue 26: sizes were printed in decimal units (GPU memory '85.5 GB' for an 80 GB card, footprints 268 MB
+    and 8.59 GB beside the MiB and GiB of the other tables). Every size is binary now; rates stay GB/s."""
+    from figures.report_format import fbytes
+
+    assert [fbytes(b) for b in (256 << 20, 8 << 30, 81559 << 20, 258666186 * 8, 2147479664, 512)] == [
+        "256 MiB",
+        "8 GiB",
+        "79.6 GiB",
+        "1.93 GiB",
+        "2.00 GiB",
+        "512 B",
+    ]
+    data = json.loads(built["json"].read_text())
+    data.pop("paper_numbers")  # the papers' own words and units, quoted
+    text = json.dumps(data, ensure_ascii=False).replace("(1 GB = 1e9 B", "")  # defines the rates' unit
+    marketed = r"(?! as sold)(?! V100)"  # a card's size as sold, as in its name ("the 16 GB V100")
+    decimal = [text[m.start() - 60 : m.end()] for m in re.finditer(r"\d (?:GB|MB|kB)(?!/s)" + marketed, text)]
+    assert not decimal, decimal
+    import pandas as pd
+
+    from figures import applications
+
+    runs = pd.DataFrame({"algorithm": ["bfs"], "edge_bytes": [8], "edges_traversed": [268434958], "max_warps": [0]})
+    fits = applications.fits_text(runs, {"gpu_memory": "81559 MiB"})  # an H100 80GB as nvidia-smi reports it
+    assert "(at least 3.00 GiB) fits in this GPU's 79.6 GiB of memory" in fits
+
+
 def test_image_figures_float_except_in_the_microbenchmarks(built):
     """Issue 26: a figure too tall for the rest of a page left half of page 2 blank; figures of images float
     (placement auto), except those of the microbenchmark subsections, which hold nothing else."""
