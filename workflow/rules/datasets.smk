@@ -2,6 +2,10 @@
 # whatever its source (config `graphs.<name>.source`, docs/datasets.md): generated here, downloaded from
 # SuiteSparse or LAW (config/datasets_catalog.yaml) and converted, or imported from the EMOGI artifact's .bel
 # files. Then the 4-byte copies and the BFS roots every variant shares.
+#
+# The long steps (generating, downloading, converting: half a minute to hours per graph) print their progress
+# lines both to the terminal and to their log (`... 2>&1 | tee {log} >&2`; snakemake's bash runs with pipefail,
+# so the step's own exit status is the job's); the short ones write their log only.
 from emogi.datasets import sources  # noqa: E402
 from emogi.bench import graph_specs as bench_graph_specs  # noqa: E402
 
@@ -36,7 +40,7 @@ rule generate_graph:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m emogi.datasets.generators {params.args} --workers {threads}"
-        " --out {output.graph} --meta {output.meta} > {log} 2>&1"
+        " --out {output.graph} --meta {output.meta} 2>&1 | tee {log} >&2"
 
 
 rule download_dataset:
@@ -52,7 +56,7 @@ rule download_dataset:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.datasets.download {params.args} --out {output} > {log} 2>&1"
+        "python3 -m emogi.datasets.download {params.args} --out {output} 2>&1 | tee {log} >&2"
 
 
 rule convert_suitesparse:
@@ -72,7 +76,7 @@ rule convert_suitesparse:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m emogi.datasets.suitesparse --archive {input.archive} --out {output.graph} --meta {output.meta}"
-        " --threads {threads} {params.args} > {log} 2>&1"
+        " --threads {threads} {params.args} 2>&1 | tee {log} >&2"
 
 
 rule convert_law:
@@ -92,7 +96,7 @@ rule convert_law:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m emogi.datasets.law --basename {params.basename} --out {output.graph} --meta {output.meta}"
-        " {params.args} > {log} 2>&1"
+        " {params.args} 2>&1 | tee {log} >&2"
 
 
 rule import_bel:
@@ -112,7 +116,7 @@ rule import_bel:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m emogi.datasets.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
-        " {params.args} > {log} 2>&1"
+        " {params.args} 2>&1 | tee {log} >&2"
 
 
 rule narrow_graph:
