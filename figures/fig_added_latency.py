@@ -19,12 +19,22 @@ We cannot add latency to the host link, so the figure has two parts:
              model's own assumption, model.predict.requests_per_warp(variant, edge_bytes) (32 for Naive: a
              request per lane; the lines one warp-wide step spans for the merged variants, one more for Merged).
              The CSV says which (r_source).
+  delayed    BFS runs whose every read waits D after it arrives (the latency_emulation table of
+             emogi.latency_emulation, CXL Fig. 11's own experiment): the point's x is the latency the wait really
+             added, measured independently by the pointer chase under the same wait in the same job (median chase
+             latency at D minus at D = 0; the bar spans the chase's reps), never inferred from the BFS's
+             throughput; its y is the BFS time at D over the time at D = 0 (mean over roots of the per-root median
+             over reps). The hollow ring is the model line's value at that measured x. Tables without such runs
+             (archives from before them, microbenchmarks off) give none, and the figure says so.
+  flat       per delayed configuration, the measured latency (chase at 0 + added) at which the BFS time first
+             exceeds FLAT x its time at D = 0 (interpolated between delays), over the CXL paper's allowance
+             N_max d / W with our fitted N_max and W (the claims table's latency-allowance row reads it).
   tick (|)   on each model line: the added latency where the Little's-law term starts to bind,
              N_max d / min(S d, W) - L (littles_law.max_L); below it the link, not the latency, sets T.
 
     python -m figures.fig_added_latency --predictions results/model/predictions.csv \
         --parameters results/model/parameters.json [--summary results/model/prediction_summary.json] \
-        [--max-added-us 5] [--reads-per-warp R] \
+        [--latency-emulation results/tables/latency_emulation.csv] [--max-added-us 5] [--reads-per-warp R] \
         --source results/tables/source.json --out results/figures/fig_added_latency.png \
         [--out-csv results/figures/fig_added_latency.csv]
 """
@@ -37,9 +47,11 @@ import sys
 import numpy as np
 import pandas as pd
 
-from emogi.schema import VARIANTS, ZERO_COPY_MODES
+from emogi.schema import LATENCY_EMULATION_COLUMNS, VARIANTS, ZERO_COPY_MODES
+from emogi.tables import TableError, read_table, verified_rows
 from figures import cli, style
 from figures.inputs import FigureDataError, load_summary
+from model.bounds import mean_of_root_medians
 from model.littles_law import LinkParams, max_L
 
 FIGURE = "fig_added_latency"
@@ -47,12 +59,16 @@ FIGURE = "fig_added_latency"
 REPORT_TITLE = "Runtime against added latency (CXL paper Figure 11)"
 DRAWN_FROM = "the model's predictions and parameters"
 STEPS = 101  # points per model line
+FLAT = 1.10  # runtime within 10% of no added latency counts as flat ("almost identical", CXL paper §4.2.3)
 RUN_KEYS = ["graph", "algorithm", "variant", "mode", "edge_bytes"]
 DEFINITION = (
     "lines: model runtime with L + added latency / model runtime at 0 (| = where N_max/L starts to bind); "
     "● measured, ○ model, for BFS throttled to w warps, at added = L_eq − L, L_eq = L·N_max/min(N_max, r·w), "
-    "runtime / default-launch runtime; r = {r}"
+    "runtime / default-launch runtime; large markers: BFS with every read delayed, at the added latency the "
+    "pointer chase measured under the same delay (bar: its reps), runtime / runtime without delay, ◯ the model "
+    "line there; r = {r}"
 )
+NO_DELAYS = "no delayed runs in these tables (latency_emulation is empty): nothing is measured off 0 added latency"
 
 CSV_COLUMNS = [
     "kind",
@@ -75,7 +91,78 @@ CSV_COLUMNS = [
     "tolerated_added_us",
     "table_predicted_ms",
     "shown",
+    "requested_us",
+    "added_lo_us",
+    "added_hi_us",
+    "chase_L0_us",
+    "flat_limit_us",
+    "allowance_us",
+    "flat_over_allowance",
 ]
+KINDS = ("model", "emulated", "delayed", "flat")
+
+
+def load_latency_emulation(path, figure: str) -> pd.DataFrame:
+    """The latency_emulation table; an empty one (an archive from before it, or microbenchmarks off) comes back
+    empty: the figure then draws no delayed runs and says so."""
+    try:
+        return read_table(path, "latency_emulation")
+    except TableError as e:
+        if e.state == "empty":
+            return pd.DataFrame(columns=LATENCY_EMULATION_COLUMNS)
+        raise FigureDataError(f"figure {figure}: {e} (the 'latency_emulation' table)") from None
+
+
+LATENCY_EMULATION_INPUT = cli.Input(
+    "latency_emulation",
+    load_latency_emulation,
+    "latency_emulation.csv (schema table 'latency_emulation'): BFS runs with every read delayed, and the pointer "
+    "chase under the same delays; optional, empty: no delayed points",
+    required=False,
+)
+
+
+def measured_delays(emulation: pd.DataFrame) -> pd.DataFrame:
+    """One row per (graph, variant, mode, edge_bytes, requested delay) of the latency_emulation table: the
+    latency the delay added as the chase measured it (median over reps at D minus median at 0; lo and hi from
+    the reps' spread) and the BFS time at D over the time at 0. Empty when the table has no delayed runs."""
+    cols = ["graph", "variant", "mode", "edge_bytes", "requested_ns", "added_ns", "added_lo_ns", "added_hi_ns"]
+    cols += ["chase_L0_ns", "time_ms", "baseline_ms", "normalised"]
+    if emulation is None or emulation.empty:
+        return pd.DataFrame(columns=cols)
+    e = verified_rows(emulation)
+    chase = e[e["kind"] == "chase"].assign(latency_ns=lambda f: pd.to_numeric(f["latency_ns"], errors="coerce"))
+    lat = chase.groupby(["graph", "mode", "requested_ns"])["latency_ns"].agg(["median", "min", "max"]).reset_index()
+    at0 = lat[lat["requested_ns"] == 0].set_index(["graph", "mode"])["median"].rename("chase_L0_ns")
+    lat = lat.join(at0, on=["graph", "mode"]).dropna(subset=["chase_L0_ns"])
+    lat = lat.assign(
+        added_ns=lat["median"] - lat["chase_L0_ns"],
+        added_lo_ns=lat["min"] - lat["chase_L0_ns"],
+        added_hi_ns=lat["max"] - lat["chase_L0_ns"],
+    )
+    bfs = e[e["kind"] == "bfs"]
+    if bfs.empty or lat.empty:
+        return pd.DataFrame(columns=cols)
+    keys = ["graph", "variant", "mode", "edge_bytes", "requested_ns"]
+    times = mean_of_root_medians(bfs.assign(edge_bytes=bfs["edge_bytes"].astype(int)), keys)
+    base = times[times["requested_ns"] == 0].set_index(keys[:-1])["time_ms"].rename("baseline_ms")
+    times = times.join(base, on=keys[:-1]).dropna(subset=["baseline_ms"])
+    times = times.assign(normalised=times["time_ms"] / times["baseline_ms"])
+    out = times.merge(lat, on=["graph", "mode", "requested_ns"], how="inner")
+    return out.sort_values(keys, ignore_index=True)[cols]
+
+
+def flat_limit_us(points: pd.DataFrame) -> float:
+    """The measured latency (chase at 0 + added, us) at which the BFS time first exceeds FLAT x its time without
+    delay, interpolated linearly between the two delays around the crossing; NaN if it never does in the sweep."""
+    p = points.sort_values("added_us")
+    x, y = p["added_us"].to_numpy(float), p["normalised"].to_numpy(float)
+    above = np.nonzero(y > FLAT)[0]
+    if not len(above) or above[0] == 0:
+        return math.nan
+    i = above[0]
+    at = x[i - 1] + (FLAT - y[i - 1]) * (x[i] - x[i - 1]) / (y[i] - y[i - 1])
+    return float(p["chase_L0_us"].iloc[0] + at)
 
 
 def _reads_per_warp(row, predictions: pd.DataFrame, override) -> tuple[float, str]:
@@ -104,14 +191,19 @@ def added_latency(
     predictions: pd.DataFrame,
     parameters,
     summary: dict | None = None,
+    latency_emulation: pd.DataFrame | None = None,
     max_added_us: float = 5.0,
     reads_per_warp: float | None = None,
 ) -> pd.DataFrame:
-    """The plotted numbers: model lines (kind = model, STEPS rows per configuration) and emulated points
-    (kind = emulated, one per throttled run); see the module doc."""
+    """The plotted numbers: model lines (kind = model, STEPS rows per configuration), throttled runs (kind =
+    emulated, one per run), delayed runs (kind = delayed, one per configuration and delay) and the flat limit of
+    each delayed configuration (kind = flat); see the module doc."""
     from model.whatif import runtime_vs_added_latency
 
     summary = summary or {}
+    delays = measured_delays(latency_emulation)
+    if len(delays):  # the lines reach past the largest delay measured
+        max_added_us = max(max_added_us, 1.05 * float(delays["added_hi_ns"].max()) / 1e3)
     rule = summary.get("rule", "sum")  # how model.predict combines transfer and floor
     footprint_rule = summary.get("footprint_rule", "sweep")  # where it evaluates L and S
     zc = predictions[predictions["mode"].isin(ZERO_COPY_MODES) & (predictions["algorithm"] == "bfs")]
@@ -123,7 +215,7 @@ def added_latency(
             f"of the default launch (max_warps = 0) with D and d"
         )
     added = np.linspace(0.0, max_added_us, STEPS)
-    rows, params_of = [], {}
+    rows, params_of, line_of = [], {}, {}
     for r in base.to_dict("records"):
         at = _parameter_footprint(parameters, r["mode"], r["footprint_bytes"], footprint_rule)
         try:
@@ -136,6 +228,7 @@ def added_latency(
         if not (p.L_us > 0):  # no latency fitted (N_max unbounded): nothing for added latency to act on
             p = LinkParams(W_gbps=p.W_gbps, S_miops=p.S_miops, N_max=math.inf, L_us=1.0)
         chain = int(r["chain_steps"]) if pd.notna(r.get("chain_steps", np.nan)) else 0  # older tables: none
+        line_of[key] = (r, p, floor, chain)
         curve = runtime_vs_added_latency(
             r["D_bytes"], r["d_bytes"], p, added, floor_ms=floor, rule=rule, chain_steps=chain
         )
@@ -197,6 +290,7 @@ def added_latency(
                     "shown": a <= max_added_us,
                 }
             )
+    rows += _delayed_rows(delays, line_of, rule, max_added_us)
     out = pd.DataFrame(rows)
     model_rows = out["kind"] == "model"
     drift = (
@@ -211,14 +305,74 @@ def added_latency(
             file=sys.stderr,
         )
     out = out.assign(
-        _k=out["kind"].map({"model": 0, "emulated": 1}),
-        _v=out["variant"].map(VARIANTS.index),
-        _m=out["mode"].map(ZERO_COPY_MODES.index),
+        _k=out["kind"].map(KINDS.index),
+        _v=out["variant"].map(lambda v: VARIANTS.index(v) if v in VARIANTS else len(VARIANTS)),
+        _m=out["mode"].map(lambda m: ZERO_COPY_MODES.index(m) if m in ZERO_COPY_MODES else len(ZERO_COPY_MODES)),
     )
     out = out.sort_values(["_k", "graph", "edge_bytes", "_m", "_v", "max_warps", "added_us"], ignore_index=True)
     out = out.reindex(columns=CSV_COLUMNS)
     out.attrs["max_added_us"] = max_added_us
     return out
+
+
+def _delayed_rows(delays: pd.DataFrame, line_of: dict, rule: str, max_added_us: float) -> list[dict]:
+    """Rows of kind delayed (one per configuration and delay) and flat (one per configuration)."""
+    from model.whatif import runtime_vs_added_latency
+
+    rows = []
+    for (graph, variant, mode, width), g in delays.groupby(["graph", "variant", "mode", "edge_bytes"], sort=False):
+        key = (graph, "bfs", variant, mode, int(width))
+        line = line_of.get(key)  # the model's line for this configuration, if the predictions have it
+        g = g.assign(added_us=g["added_ns"] / 1e3, chase_L0_us=g["chase_L0_ns"] / 1e3)
+        if line is not None:
+            r, p, floor, chain = line
+            at = [max(0.0, x) for x in g["added_us"]]  # the chase may measure a hair below 0 at D = 0
+            curve = runtime_vs_added_latency(
+                r["D_bytes"], r["d_bytes"], p, at, floor_ms=floor, rule=rule, chain_steps=chain
+            )
+            predicted = curve["relative"].to_numpy()
+        else:
+            predicted = np.full(len(g), np.nan)
+        common = {"kind": "delayed", "graph": graph, "algorithm": "bfs", "variant": variant, "mode": mode}
+        common["edge_bytes"] = int(width)
+        for x, pr in zip(g.itertuples(), predicted):
+            rows.append(
+                {
+                    **common,
+                    "max_warps": 0,
+                    "added_us": x.added_us,
+                    "requested_us": x.requested_ns / 1e3,
+                    "added_lo_us": x.added_lo_ns / 1e3,
+                    "added_hi_us": x.added_hi_ns / 1e3,
+                    "chase_L0_us": x.chase_L0_us,
+                    "L_us": line[1].L_us if line else np.nan,
+                    "N_max": line[1].N_max if line else np.nan,
+                    "runtime_ms": x.time_ms,
+                    "baseline_ms": x.baseline_ms,
+                    "normalised": x.normalised,
+                    "predicted_normalised": pr,
+                    "shown": line is not None and x.added_us <= max_added_us,
+                }
+            )
+        limit = flat_limit_us(g)
+        allowance = np.nan
+        if line is not None and math.isfinite(line[1].N_max):
+            allowance = max_L(line[1].N_max, float(line[0]["d_bytes"]), line[1].W_gbps)  # the paper's N_max d / W
+        rows.append(
+            {
+                **common,
+                "kind": "flat",
+                "max_warps": 0,
+                "L_us": line[1].L_us if line else np.nan,
+                "N_max": line[1].N_max if line else np.nan,
+                "chase_L0_us": float(g["chase_L0_us"].iloc[0]),
+                "flat_limit_us": limit,
+                "allowance_us": allowance,
+                "flat_over_allowance": limit / allowance if allowance > 0 else np.nan,
+                "shown": False,
+            }
+        )
+    return rows
 
 
 def draw(table: pd.DataFrame, source: dict):
@@ -227,20 +381,30 @@ def draw(table: pd.DataFrame, source: dict):
 
     model = table[table["kind"] == "model"]
     emu = table[(table["kind"] == "emulated") & table["shown"].astype(bool)]
+    delayed = table[(table["kind"] == "delayed") & table["shown"].astype(bool)]
     hidden = int(((table["kind"] == "emulated") & ~table["shown"].astype(bool)).sum())
     keys = list(dict.fromkeys(zip(model["graph"], model["edge_bytes"])))
     modes = [m for m in ZERO_COPY_MODES if m in set(model["mode"])]
     fig, axes = style.new_figure(
-        len(modes), len(keys), sharex=True, sharey=True, panel_height=2.0, footer_lines=3, hspace=0.25
+        len(modes),
+        len(keys),
+        sharex=True,
+        sharey=True,
+        panel_height=2.0,
+        footer_lines=4,
+        legend_lines=3,
+        hspace=0.25,
     )
     max_added = float(table.attrs.get("max_added_us", model["added_us"].max()))
-    shown = pd.concat([model["normalised"], emu["normalised"], emu["predicted_normalised"]]).dropna()
+    shown = pd.concat(
+        [model["normalised"], emu["normalised"], emu["predicted_normalised"], delayed["normalised"]]
+    ).dropna()
     top = max(1.2, float(shown.max()) * 1.08) if len(shown) else 2.0
     for r, mode in enumerate(modes):
         for c, key in enumerate(keys):
             ax = axes[r][c]
             sel = lambda f: f[(f["mode"] == mode) & (f["graph"] == key[0]) & (f["edge_bytes"] == key[1])]  # noqa
-            m, e = sel(model), sel(emu)
+            m, e, dl = sel(model), sel(emu), sel(delayed)
             if m.empty:
                 ax.set_visible(False)
                 continue
@@ -277,7 +441,20 @@ def draw(table: pd.DataFrame, source: dict):
                     linestyle="none",
                     zorder=4,
                 )
+                _draw_delayed(ax, dl[dl["variant"] == v], v, color)
             ax.axhline(1.0, color="#888888", linewidth=0.7, zorder=1)
+            if delayed.empty:  # nothing measured off 0: say so where the points would be
+                ax.text(
+                    0.97,
+                    0.04,
+                    "no delayed runs in these tables:\nmeasured points only at 0 added latency",
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="bottom",
+                    fontsize=style.VALUE_LABEL_SIZE + 0.5,
+                    color="#555555",
+                    style="italic",
+                )
             ax.set_xlim(0, max_added)
             ax.set_ylim(0.9, top)
             ax.grid(axis="y", linewidth=0.3, alpha=0.5)
@@ -311,9 +488,16 @@ def draw(table: pd.DataFrame, source: dict):
         )
         for v in variants
     ]
-    labels = [f"{style.VARIANT_LABELS[v]}: model (line), throttled run measured (filled)" for v in variants]
+    labels = [f"{style.VARIANT_LABELS[v]}: model (line)" for v in variants]
+    handles.append(Line2D([], [], marker="o", color="#777777", markeredgecolor="black", linestyle="none"))
+    labels.append("filled: throttled run, at the model's L_eq − L")
     handles.append(Line2D([], [], marker="o", color="none", markeredgecolor="black", linestyle="none"))
-    labels.append("model's prediction of the throttled run (hollow)")
+    labels.append("hollow: the model's prediction of a measured run")
+    if len(delayed):
+        handles.append(
+            Line2D([], [], marker="s", color="#777777", markeredgecolor="black", markersize=6.5, linestyle="none")
+        )
+        labels.append("large, with bar: delayed run, at the chase's added latency")
     style.legend_on_top(fig, handles, labels)
     rs = table.loc[table["kind"] == "emulated", ["variant", "r", "r_source"]].drop_duplicates()
     parts = []
@@ -324,11 +508,43 @@ def draw(table: pd.DataFrame, source: dict):
         )
         parts.append(f"{per} ({src})")
     r_text = "; ".join(parts) or "no throttled runs"
-    note = DEFINITION.format(r=r_text)
+    note = DEFINITION.format(r=r_text) + ("" if len(delayed) else "; " + NO_DELAYS)
     if hidden:
         note += f"; {hidden} throttled run(s) beyond {max_added:g} µs not shown (in the CSV)"
     style.stamp(fig, source, note)
     return fig
+
+
+def _draw_delayed(ax, pts: pd.DataFrame, variant: str, color: str) -> None:
+    """Delayed runs: at the measured added latency (bar: the chase's reps), larger than the throttled runs, with
+    the model line's value there as a ring."""
+    if pts.empty:
+        return
+    x = pts["added_us"].to_numpy(float)
+    xerr = np.vstack([x - pts["added_lo_us"].to_numpy(float), pts["added_hi_us"].to_numpy(float) - x]).clip(0)
+    ax.errorbar(x, pts["normalised"], xerr=xerr, fmt="none", ecolor="#333333", elinewidth=0.7, capsize=1.5, zorder=4)
+    ax.plot(
+        x,
+        pts["normalised"],
+        style.VARIANT_MARKERS[variant],
+        color=color,
+        markeredgecolor="black",
+        markeredgewidth=0.6,
+        markersize=6.5,
+        linestyle="none",
+        zorder=5,
+    )
+    ax.plot(
+        x,
+        pts["predicted_normalised"],
+        "o",
+        color="none",
+        markeredgecolor=color,
+        markeredgewidth=1.0,
+        markersize=8,
+        linestyle="none",
+        zorder=5,
+    )
 
 
 def main(argv=None) -> int:
@@ -346,6 +562,7 @@ def main(argv=None) -> int:
                 "prediction_summary.json of model.predict (its rule and footprint_rule); optional",
                 required=False,
             ),
+            LATENCY_EMULATION_INPUT,
         ],
         compute=added_latency,
         draw=draw,

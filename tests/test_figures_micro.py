@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emogi.schema import CONCURRENCY_COLUMNS, LATENCY_COLUMNS
+from emogi.schema import CONCURRENCY_COLUMNS, LATENCY_COLUMNS, LATENCY_EMULATION_COLUMNS
 from emogi.tables import default_launch, throttled
 from figures import style
 from tests.test_figures import (
@@ -311,6 +311,117 @@ def test_added_latency_reads_per_warp_override(inputs, tmp_path):
     emu = out[out.kind == "emulated"]
     assert set(emu["r"]) == {4.0} and set(emu["r_source"]) == {"--reads-per-warp"}
     assert out[out.kind == "model"].added_us.max() == pytest.approx(3.0)
+
+
+# --- measured added latency: the latency_emulation table -------------------------------------------------------
+DELAYS_NS = (0, 500, 1000, 2000, 4000)
+EMULATED = ("synth-kron", "merged-aligned", "zerocopy", 8)  # the throttle's graph, variant, allocation, width
+
+
+def write_synthetic_latency_emulation(path, inputs, bfs_scale: float = 1.0):
+    """A made-up latency_emulation table (emogi.schema) for EMULATED: the chase adds 90% of each requested delay
+    (the wait is not all latency); the BFS slows down as the model line says, times `bfs_scale`."""
+    from model.fit import load_parameters, params_for
+    from model.whatif import runtime_vs_added_latency
+
+    pred = pd.read_csv(inputs["predictions"])
+    graph, variant, mode, width = EMULATED
+    b = pred[
+        (pred.graph == graph)
+        & (pred.variant == variant)
+        & (pred["mode"] == mode)
+        & (pred.edge_bytes == width)
+        & (pred.max_warps == 0)
+    ].iloc[0]
+    p = params_for(load_parameters(inputs["parameters"]), mode, min(LAT_FOOTPRINTS))
+    rows = []
+    prov = {"gpu": "SYNTHETIC-GPU", "driver": "0", "cuda": "0", "commit": "test", "date": "2000-01-01"}
+    common = {**prov, "graph": graph, "mode": mode, "edge_bytes": width, "footprint_bytes": 1 << 31}
+    for ns in DELAYS_NS:
+        for rep, wobble in enumerate((0.99, 1.0, 1.01)):
+            lat = (1300.0 + 0.9 * ns) * wobble
+            rows.append({**common, "kind": "chase", "variant": "", "requested_ns": ns, "root": None, "rep": rep,
+                         "time_ms": lat * 20000 / 1e6, "latency_ns": lat, "verified": True})  # fmt: skip
+        t = runtime_vs_added_latency(b.D_bytes, b.d_bytes, p, [0.9 * ns / 1e3], floor_ms=b.floor_ms)
+        for root in (1, 7):
+            for rep in range(2):
+                rows.append({**common, "kind": "bfs", "variant": variant, "requested_ns": ns, "root": root,
+                             "rep": rep, "time_ms": float(t["runtime_ms"].iloc[0]) * (bfs_scale if ns else 1.0),
+                             "latency_ns": None, "verified": True})  # fmt: skip
+    frame = pd.DataFrame(rows)[LATENCY_EMULATION_COLUMNS]
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_added_latency_measured_points_at_several_added_latencies(inputs, tmp_path):
+    """Issue 26: measured points lie along the added-latency axis, each at the latency the chase measured under
+    its delay (median at D minus median at 0), never at one inferred from the BFS's own throughput."""
+    table = write_synthetic_latency_emulation(tmp_path / "latency_emulation.csv", inputs)
+    args = [*args_for("fig_added_latency", inputs), "--latency-emulation", table]
+    got = draw("fig_added_latency", dict(inputs, out=tmp_path), *args)["frame"]
+    delayed = got[got.kind == "delayed"]
+    assert len(delayed) == len(DELAYS_NS) and delayed["shown"].all()
+    assert delayed["added_us"].nunique() == len(DELAYS_NS) and (delayed["added_us"] > 0.1).sum() >= 2
+    # x: the chase's median latency at D minus at 0 (1.3 us + 0.9 D), not the requested D
+    assert np.allclose(delayed["added_us"], [0.9 * ns / 1e3 for ns in DELAYS_NS])
+    assert np.allclose(delayed["requested_us"], [ns / 1e3 for ns in DELAYS_NS])
+    assert (delayed["added_lo_us"] <= delayed["added_us"]).all()
+    assert (delayed["added_hi_us"] >= delayed["added_us"]).all()
+    # y: the BFS at D over the BFS at 0; made to follow the model, so the rings sit on the points
+    assert np.allclose(delayed["normalised"], delayed["predicted_normalised"], rtol=1e-6)
+    # the model lines reach past the largest measured point
+    assert got[got.kind == "model"]["added_us"].max() >= delayed["added_hi_us"].max()
+    # the same delays with a BFS twice as slow under delay: y changes, x does not
+    slow = write_synthetic_latency_emulation(tmp_path / "slow.csv", inputs, bfs_scale=2.0)
+    args = [*args_for("fig_added_latency", inputs), "--latency-emulation", slow]
+    again = draw("fig_added_latency", dict(inputs, out=tmp_path), *args)["frame"]
+    again = again[again.kind == "delayed"]
+    assert np.allclose(again["added_us"], delayed["added_us"])
+    assert not np.allclose(again["normalised"], delayed["normalised"])
+
+
+def test_added_latency_flat_limit_against_the_allowance(inputs, tmp_path):
+    from figures import fig_added_latency as fig
+    from model.littles_law import max_L
+
+    table = write_synthetic_latency_emulation(tmp_path / "latency_emulation.csv", inputs)
+    args = [*args_for("fig_added_latency", inputs), "--latency-emulation", table]
+    got = draw("fig_added_latency", dict(inputs, out=tmp_path), *args)["frame"]
+    flat = got[got.kind == "flat"]
+    assert len(flat) == 1
+    delayed = got[got.kind == "delayed"].sort_values("added_us")
+    above = delayed[delayed.normalised > fig.FLAT].iloc[0]
+    below = delayed[delayed.added_us < above.added_us].iloc[-1]
+    at = below.added_us + (fig.FLAT - below.normalised) * (above.added_us - below.added_us) / (
+        above.normalised - below.normalised
+    )
+    r = flat.iloc[0]
+    assert r.chase_L0_us == pytest.approx(1.3) and r.flat_limit_us == pytest.approx(1.3 + at, rel=1e-4)
+    pred = pd.read_csv(inputs["predictions"])
+    d = pred[(pred.graph == "synth-kron") & (pred.variant == "merged-aligned") & (pred["mode"] == "zerocopy")]
+    d = d[(d.edge_bytes == 8) & (d.max_warps == 0)].d_bytes.iloc[0]
+    assert r.N_max == 640.0  # the synthetic parameters: N_max 640, W 52 GB/s
+    assert r.allowance_us == pytest.approx(max_L(640.0, d, 52.0), rel=1e-4) == pytest.approx(640 * d / 52e3, rel=1e-4)
+    assert r.flat_over_allowance == pytest.approx(r.flat_limit_us / r.allowance_us, rel=1e-4)
+
+
+def test_added_latency_archive_has_measured_points_off_zero(tmp_path):
+    """Issue 26's figure test on the archived data (the no-GPU path's default archive, `latest`): the delayed
+    runs give measured points at more than one added latency, each at the chase's measurement."""
+    from emogi import archive
+    from figures import fig_added_latency as fig
+
+    archive.restore("latest", tmp_path)
+    delays = fig.measured_delays(fig.load_latency_emulation(tmp_path / "latency_emulation.csv", fig.FIGURE))
+    off_zero = delays[delays["added_ns"] > 100]
+    assert off_zero["added_ns"].round(-1).nunique() >= 2, delays
+    assert (off_zero["normalised"] > 1).all()  # every delay slows the BFS down, if only a little
+
+
+def test_added_latency_says_when_nothing_is_delayed(drawn):
+    """The archived studies have no latency_emulation rows: no delayed points, and the figure says so."""
+    got = drawn["fig_added_latency"]["frame"]
+    assert not (got.kind == "delayed").any()
 
 
 def test_model_vs_measured_numbers(drawn, inputs):

@@ -23,6 +23,7 @@ FIGURE_INPUTS = {
         "predictions": "results/model/predictions.csv",
         "parameters": "results/model/parameters.json",
         "summary": "results/model/prediction_summary.json",
+        "latency-emulation": "results/tables/latency_emulation.csv",
     },
     "fig_model_vs_measured": {"predictions": "results/model/predictions.csv", "summary": "results/model/prediction_summary.json"},
 }
