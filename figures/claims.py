@@ -52,6 +52,8 @@ def ours_value(spec: dict, frame: pd.DataFrame) -> float:
     """Our number: `agg` of `column` over the rows `where` selects (for `ratio_of`, of the per-row ratio of the two
     named values of one column, matched on the CSV's other key columns)."""
     figure, column = spec["figure"], spec["column"]
+    if column not in frame.columns:
+        raise ClaimsError(f"paper/claims.yaml: {figure}.csv has no column '{column}' (redraw the figure)")
     rows = _select(frame, spec.get("where", {}), figure)
     if "ratio_of" in spec:
         ((key, (a, b)),) = spec["ratio_of"].items()
