@@ -9,6 +9,7 @@
 #include <string>
 
 #include "emogi/cuda_check.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/host_copy.hpp"
 
 namespace emogi {
@@ -52,7 +53,7 @@ void prefetch(const void* p, size_t n, int device) { EMOGI_CUDA_CHECK(cudaMemPre
 void check_managed_allocation(size_t bytes, const ManagedPolicy& policy) {
   size_t free = 0, total = 0;
   EMOGI_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  const size_t usable = std::min(free, policy.budget_bytes);
+  const size_t usable = std::min(free, gpu_budget().left());
   if (bytes + kManagedHeadroom <= usable) return;
   const std::string available = gib(usable) + (usable < free ? " (--gpu-memory-budget)" : "") + " of GPU memory";
   if (policy.allow_oversubscription) {
@@ -79,7 +80,7 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       if (bytes > free)
         throw std::runtime_error("device mode: the edge list (" + gib(bytes) + ") does not fit in the " + gib(free) +
                                  " of free GPU memory");
-      EMOGI_CUDA_CHECK(cudaMalloc(&allocation_, bytes));
+      allocation_ = budgeted_malloc(bytes, "the edge list in GPU memory");
       EMOGI_CUDA_CHECK(cudaMemcpy(allocation_, host_data, bytes, cudaMemcpyHostToDevice));
       device_ptr_ = allocation_;
       break;
@@ -151,7 +152,9 @@ EdgeStore::~EdgeStore() {
   else if (mode_ == MemoryMode::ZeroCopyRegistered) {
     cudaHostUnregister(allocation_);
     std::free(allocation_);
-  } else
+  } else if (mode_ == MemoryMode::Device)
+    budgeted_free(allocation_, bytes_);
+  else
     cudaFree(allocation_);
 }
 

@@ -9,6 +9,7 @@
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
 #include "emogi/device_info.hpp"
+#include "emogi/gpu_budget.hpp"
 #include "emogi/problems.hpp"
 
 namespace emogi {
@@ -39,7 +40,8 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("warmup", "INT", "untimed runs before them", "1"),
           required("out", "PATH", "the CSV to write, one row per timed run"),
           option("device", "INT", "the CUDA device", "0"),
-          option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+          option("gpu-memory-budget", "SIZE",
+                 "GPU memory the run may use: vertex data, device copies, auto's lists, managed memory (default: all)"),
           option("max-warps", "INT",
                  "at most this many warps per scan, walking the vertices grid-stride (0: enough for all)", "0"),
           option("sssp-delta", "INT", "frontier SSSP's bucket width (0: from the weights)", "0"),
@@ -76,7 +78,7 @@ int run_algorithm(const CliArgs& args) {
   if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
     throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
-  if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
+  if (args.has("gpu-memory-budget")) gpu_budget().set_limit(parse_bytes(args.get("gpu-memory-budget")));
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
   opt.placement.auto_order =
       args.has("auto-order") ? parse_auto_order(args.get("auto-order")) : default_auto_order(algorithm);

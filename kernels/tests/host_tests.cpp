@@ -2,8 +2,11 @@
 // Prints one line per failed check and exits 1 if any failed.
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "emogi/gpu_budget.hpp"
 #include "emogi/moved_lists.hpp"
 #include "emogi/request_count.hpp"
 
@@ -77,9 +80,36 @@ void warp_walks_count_one_request_per_line_per_step() {
   expect_eq(emogi::count_warp_walk(0, 5, 5, 8).requests, uint64_t(0), "an empty list asks for nothing");
 }
 
+// The GPU-memory budget counts what is allocated, refuses what does not fit in one line, and without a limit
+// refuses nothing.
+void budget_counts_takes_and_refuses_past_the_limit() {
+  emogi::GpuBudget unlimited;
+  unlimited.take(size_t(1) << 50, "the vertex data");
+  expect_eq(unlimited.left(), emogi::GpuBudget::kNone, "no budget: nothing is refused, nothing is left over");
+  emogi::GpuBudget b;
+  b.set_limit(size_t(1) << 20);
+  b.take(768 << 10, "the vertex data");
+  expect_eq(b.left(), size_t(256) << 10, "1 MiB budget, 768 KiB taken: 256 KiB left");
+  std::string message;
+  try {
+    b.take(512 << 10, "the vertex data");
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  expect_eq(message,
+            std::string("--gpu-memory-budget 1.00 MiB is smaller than the vertex data: 512.00 KiB more asked for "
+                        "with 768.00 KiB of the budget in use"),
+            "over the budget: one line naming what did not fit");
+  expect_eq(b.used(), size_t(768) << 10, "a refused take leaves the count as it was");
+  b.give_back(768 << 10);
+  expect_eq(b.left(), size_t(1) << 20, "freed memory goes back to the budget");
+  expect_eq(emogi::format_bytes(100), std::string("100 B"), "sizes under 1 KiB in bytes");
+}
+
 }  // namespace
 
 int main() {
+  budget_counts_takes_and_refuses_past_the_limit();
   longest_first_takes_the_longest_that_still_fit();
   shortest_first_takes_the_shortest();
   no_room_moves_nothing();

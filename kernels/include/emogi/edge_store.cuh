@@ -9,10 +9,10 @@
 namespace emogi {
 
 // What managed allocations may use. Oversubscribed managed memory can hang a shared GPU, so by default a managed
-// allocation must fit in the GPU's free memory (capped by `budget_bytes`) minus a margin.
+// allocation must fit in the GPU's free memory (and in what --gpu-memory-budget leaves, gpu_budget.hpp) minus a
+// margin.
 struct ManagedPolicy {
   bool allow_oversubscription = false;  // the explicit opt-in, for users on a machine of their own
-  size_t budget_bytes = SIZE_MAX;       // treat at most this much GPU memory as free (sharing a GPU with others)
 };
 
 // Throws, before anything is allocated, when `bytes` of managed memory would not fit under `policy`.

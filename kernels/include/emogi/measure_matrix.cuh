@@ -88,8 +88,12 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   };
   std::vector<Row> rows;
   for (MemoryMode mode : opt.modes) {
+    const size_t before = gpu_budget().used();
     GraphPlacement placement(g, mode, weight_bytes(P::kAlgorithm) > 0, opt.placement);
     std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
+    if (gpu_budget().limit() != GpuBudget::kNone)
+      std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
+                   algorithm, format_bytes(gpu_budget().limit()).c_str(), before, gpu_budget().used());
     const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
     for (Variant variant : opt.variants) {
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);

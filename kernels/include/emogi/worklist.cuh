@@ -8,6 +8,7 @@
 #include "emogi/access.cuh"
 #include "emogi/block_counters.cuh"
 #include "emogi/cuda_check.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
 #include "emogi/vertex_schedule.cuh"
@@ -89,10 +90,10 @@ inline uint64_t expand_blocks(uint64_t count, uint64_t max_warps) {
 template <class Index>
 class Worklist {
  public:
-  Worklist(uint64_t num_vertices, uint64_t num_edges) {
-    EMOGI_CUDA_CHECK(cudaMalloc(&entries_, worklist_capacity<Index>(num_vertices, num_edges) * sizeof(uint64_t)));
-  }
-  ~Worklist() { cudaFree(entries_); }
+  Worklist(uint64_t num_vertices, uint64_t num_edges)
+      : bytes_(worklist_capacity<Index>(num_vertices, num_edges) * sizeof(uint64_t)),
+        entries_(static_cast<uint64_t*>(budgeted_malloc(bytes_, "the vertex data (work lists)"))) {}
+  ~Worklist() { budgeted_free(entries_, bytes_); }
   Worklist(const Worklist&) = delete;
   Worklist& operator=(const Worklist&) = delete;
   uint64_t* entries() const { return entries_; }
@@ -112,6 +113,7 @@ class Worklist {
   }
 
  private:
+  size_t bytes_;
   uint64_t* entries_ = nullptr;
 };
 
