@@ -213,6 +213,7 @@ def test_run_help_lists_its_options(emogi_binary):
         "--auto-order",
         "--allow-managed-oversubscription",
         "--no-verify-checksum",
+        "--trace-out",
     ):
         assert option in done.stdout, option
     assert "--reps INT=3" in done.stdout  # defaults are shown

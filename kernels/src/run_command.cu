@@ -50,6 +50,9 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
           option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
           option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
+          option("trace-out", "DIR",
+                 "after each variant's timed runs, one more run per root records the lists each launch reads here "
+                 "(emogi/trace_recording.py loads them)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           flag("no-verify-checksum", "skip the graph file's checksum"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
@@ -87,6 +90,7 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
+  if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 

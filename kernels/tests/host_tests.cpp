@@ -9,6 +9,7 @@
 #include "emogi/gpu_budget.hpp"
 #include "emogi/moved_lists.hpp"
 #include "emogi/request_count.hpp"
+#include "emogi/trace_file.hpp"
 
 namespace {
 
@@ -106,9 +107,30 @@ void budget_counts_takes_and_refuses_past_the_limit() {
   expect_eq(emogi::format_bytes(100), std::string("100 B"), "sizes under 1 KiB in bytes");
 }
 
+// `emogi_host_tests write-trace PATH V E CHECKSUM EDGE_BYTES`: a trace file of known content for
+// tests/test_trace_recording.py (launch i reads the lists of the vertices v with v % (i + 2) == 0; launch 1 reads
+// entry 1 of each list, launch 2 the lists from entry 2 and may stop early).
+int write_trace(char** argv) {
+  emogi::TraceMeta meta;
+  meta.graph = "g \"quoted\"", meta.checksum = argv[4], meta.algorithm = "cc", meta.variant = "afforest";
+  meta.mode = "device", meta.num_vertices = std::stoull(argv[2]), meta.num_edges = std::stoull(argv[3]);
+  meta.edge_bytes = unsigned(std::stoul(argv[5]));
+  emogi::TraceFile trace(argv[1], meta);
+  const emogi::ListPart parts[3] = {{}, {1, 1}, {2, emogi::kWholeList, "stops early"}};
+  for (uint64_t i = 0; i < 3; ++i) {
+    std::vector<uint32_t> words((meta.num_vertices + 31) / 32);
+    for (uint64_t v = 0; v < meta.num_vertices; v += i + 2) words[v / 32] |= 1u << (v % 32);
+    trace.add_launch(words, "launch " + std::to_string(i), parts[i]);
+  }
+  trace.finish();
+  trace.commit();
+  return 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 7 && std::string(argv[1]) == "write-trace") return write_trace(argv + 1);
   budget_counts_takes_and_refuses_past_the_limit();
   longest_first_takes_the_longest_that_still_fit();
   shortest_first_takes_the_shortest();
