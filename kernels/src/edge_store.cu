@@ -131,7 +131,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       break;
     }
     case MemoryMode::Uvm:
-    case MemoryMode::UvmWarm: {
+    case MemoryMode::UvmWarm:
+    case MemoryMode::UvmCapped: {  // uvm-capped evicts at launch boundaries (capped_uvm.cuh), within this allocation
       // The paper's UVM baseline: pages migrate to the GPU on fault; ReadMostly lets the driver duplicate them.
       check_managed_allocation(bytes, policy);
       EMOGI_CUDA_CHECK(cudaMallocManaged(&allocation_, bytes));
@@ -158,14 +159,19 @@ EdgeStore::~EdgeStore() {
     cudaFree(allocation_);
 }
 
-void EdgeStore::prepare_run() {
-  if (mode_ != MemoryMode::Uvm) return;
+void move_to_host(const std::vector<std::pair<const void*, size_t>>& ranges) {
+  int device = 0;
+  EMOGI_CUDA_CHECK(cudaGetDevice(&device));
   // Unsetting ReadMostly collapses the GPU's read-only copies into one; the prefetch then moves that copy to
-  // the host, so the next traversal faults every page in again.
-  advise(allocation_, bytes_, cudaMemAdviseUnsetReadMostly, device_);
-  prefetch(allocation_, bytes_, cudaCpuDeviceId);
+  // the host, so the next traversal faults the pages in again.
+  for (const auto& [p, n] : ranges) advise(p, n, cudaMemAdviseUnsetReadMostly, device);
+  for (const auto& [p, n] : ranges) prefetch(p, n, cudaCpuDeviceId);
   EMOGI_CUDA_CHECK(cudaDeviceSynchronize());
-  advise(allocation_, bytes_, cudaMemAdviseSetReadMostly, device_);
+  for (const auto& [p, n] : ranges) advise(p, n, cudaMemAdviseSetReadMostly, device);
+}
+
+void EdgeStore::prepare_run() {
+  if (mode_ == MemoryMode::Uvm || mode_ == MemoryMode::UvmCapped) move_to_host({{allocation_, bytes_}});
 }
 
 }  // namespace emogi

@@ -1,10 +1,13 @@
 #include "emogi/list_reads.cuh"
 
+#include "emogi/capped_uvm.cuh"
 #include "emogi/cuda_check.hpp"
 
 namespace emogi {
 
-void ListReads::after_sub_launch(const RecordedRange&, const ListPart&) {}
+void ListReads::after_sub_launch(const RecordedRange& range, const ListPart& part) {
+  if (capped_) capped_->after_sub_launch(bits_, range, part);
+}
 
 void ListReads::after_launch(const std::string& label, const ListPart& part) {
   const size_t words = (num_vertices_ + 31) / 32;

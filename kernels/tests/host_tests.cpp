@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/chunk_lru.hpp"
 #include "emogi/gpu_budget.hpp"
 #include "emogi/moved_lists.hpp"
 #include "emogi/request_count.hpp"
@@ -107,6 +108,39 @@ void budget_counts_takes_and_refuses_past_the_limit() {
   expect_eq(emogi::format_bytes(100), std::string("100 B"), "sizes under 1 KiB in bytes");
 }
 
+// uvm-capped's LRU (chunk_lru.hpp), on cases whose answer is known, as the UVM simulator's tests have them.
+void lru_keeps_a_working_set_and_cycles_a_sweep() {
+  using Chunks = std::vector<uint64_t>;
+  auto touch = [](emogi::ChunkLru& lru, Chunks chunks) {
+    std::vector<uint8_t> flags(lru.chunks());
+    for (uint64_t c : chunks) flags[c] = 1;
+    return lru.step(flags.data());
+  };
+  emogi::ChunkLru small(5, 3);
+  for (int pass = 0; pass < 3; ++pass) expect_eq(touch(small, {0, 1}), Chunks{}, "a working set under capacity stays");
+  expect_eq(small.resident(), uint64_t(2), "the working set is resident");
+
+  emogi::ChunkLru one_step(5, 2);
+  expect_eq(touch(one_step, {0, 1, 2, 3, 4}), Chunks{0, 1, 2}, "one step over capacity: the lowest addresses go");
+
+  emogi::ChunkLru sweep(5, 2);  // a sweep one chunk per step (sub-launches): LRU evicts each chunk before its reuse
+  bool every_step_evicts = true;
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint64_t c = 0; c < 5; ++c) {
+      const Chunks evicted = touch(sweep, {c});
+      if (pass == 1) every_step_evicts = every_step_evicts && evicted == Chunks{(c + 3) % 5};
+    }
+  expect_eq(every_step_evicts, true, "a sweep over more than capacity evicts the chunk used longest ago, every step");
+  sweep.reset();
+  expect_eq(sweep.resident(), uint64_t(0), "reset: nothing resident");
+
+  const std::vector<emogi::ChunkRun> runs = emogi::chunk_runs({1, 2, 3, 7, 8, 10});
+  expect_eq(runs.size(), size_t(3), "runs of consecutive chunks");
+  expect_eq(runs[0].first == 1 && runs[0].count == 3 && runs[1].first == 7 && runs[1].count == 2 &&
+                runs[2].first == 10 && runs[2].count == 1,
+            true, "runs: 1-3, 7-8, 10");
+}
+
 // `emogi_host_tests write-trace PATH V E CHECKSUM EDGE_BYTES`: a trace file of known content for
 // tests/test_trace_recording.py (launch i reads the lists of the vertices v with v % (i + 2) == 0; launch 1 reads
 // entry 1 of each list, launch 2 the lists from entry 2 and may stop early).
@@ -132,6 +166,7 @@ int write_trace(char** argv) {
 int main(int argc, char** argv) {
   if (argc == 7 && std::string(argv[1]) == "write-trace") return write_trace(argv + 1);
   budget_counts_takes_and_refuses_past_the_limit();
+  lru_keeps_a_working_set_and_cycles_a_sweep();
   longest_first_takes_the_longest_that_still_fit();
   shortest_first_takes_the_shortest();
   no_room_moves_nothing();

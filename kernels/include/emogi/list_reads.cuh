@@ -1,7 +1,8 @@
 // What a run does around each kernel launch that reads neighbour lists. In a timed run of a plain mode: nothing;
 // the launch sweeps all vertices at once with kernels that record nothing (AllVertices, vertex_schedule.cuh). In a
-// run that records a trace (--trace-out), the kernels mark each list they read in a bitmap (RecordedRange), which
-// goes to the trace file after each launch and is then cleared.
+// run that records a trace (--trace-out) or runs in uvm-capped, the kernels mark each list they read in a bitmap
+// (RecordedRange); uvm-capped evicts after each sub-launch by it (capped_uvm.cuh), a trace stores it after each
+// launch, and then it is cleared.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -12,12 +13,16 @@
 
 namespace emogi {
 
+class CappedUvm;
+
 class ListReads {
  public:
   ListReads() = default;  // timed runs: no bitmap, one launch over all vertices
-  // `bits`: a zeroed bitmap of ceil(V / 32) words in GPU memory; `trace`: where launches go, or null.
-  ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, unsigned sub_launches = 1)
-      : bits_(bits), num_vertices_(num_vertices), trace_(trace), sub_launches_(sub_launches ? sub_launches : 1) {}
+  // `bits`: a zeroed bitmap of ceil(V / 32) words in GPU memory; `trace`: where launches go, or null; `capped`:
+  // uvm-capped's evictions, or null.
+  ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
+      : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
+        sub_launches_(sub_launches ? sub_launches : 1) {}
   bool recording() const { return bits_ != nullptr; }
 
   // launch_sweep(sweep) launches the kernel(s) of one launch: with AllVertices{V} where nothing is recorded, else
@@ -46,6 +51,7 @@ class ListReads {
   uint32_t* bits_ = nullptr;
   uint64_t num_vertices_ = 0;
   TraceFile* trace_ = nullptr;
+  CappedUvm* capped_ = nullptr;
   unsigned sub_launches_ = 1;
   std::vector<uint32_t> host_;
 };

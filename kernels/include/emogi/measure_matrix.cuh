@@ -22,6 +22,7 @@
 
 #include "emogi/access.cuh"
 #include "emogi/atomic_file.hpp"
+#include "emogi/capped_uvm.cuh"
 #include "emogi/csr.hpp"
 #include "emogi/device_array.cuh"
 #include "emogi/iteration_loop.cuh"
@@ -43,7 +44,9 @@ struct MatrixOptions {
   uint32_t sssp_delta = 0;           // 0: the frontier SSSP's bucket width from the weights
   float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
   uint32_t pr_max_iterations = 5000;
-  std::string trace_dir;  // --trace-out: where the recorded traces go (empty: none recorded)
+  std::string trace_dir;         // --trace-out: where the recorded traces go (empty: none recorded)
+  uint64_t uvm_capacity = 0;     // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
+  unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
 };
 
 // What verification establishes about a run, for the table.
@@ -85,6 +88,7 @@ inline TraceMeta trace_meta(const MappedCsr& g, const MatrixOptions& opt, Algori
   t.num_vertices = g.num_vertices(), t.num_edges = g.num_edges();
   t.edge_bytes = g.index_bytes(), t.weight_bytes = unsigned(weight_bytes(a));
   t.root = source == kNoSource ? -1 : int64_t(source);
+  if (m == MemoryMode::UvmCapped) t.sub_launches = opt.uvm_sublaunches, t.uvm_capacity = opt.uvm_capacity;
   return t;
 }
 
@@ -102,9 +106,11 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
-  // Recording a trace: a bitmap over the vertices that the kernels mark (counted in the budget before the lists).
+  // Recording a trace, and uvm-capped: a bitmap over the vertices that the kernels mark (in the budget before the
+  // lists are placed).
+  const bool capped_mode = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
   std::unique_ptr<DeviceArray<uint32_t>> read_bits;
-  if (!opt.trace_dir.empty()) {
+  if (!opt.trace_dir.empty() || capped_mode) {
     read_bits = std::make_unique<DeviceArray<uint32_t>>((g.num_vertices() + 31) / 32, "the list-read bitmap");
     EMOGI_CUDA_CHECK(cudaMemset(read_bits->data(), 0, read_bits->size() * sizeof(uint32_t)));
   }
@@ -125,11 +131,20 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
       std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
                    algorithm, format_bytes(gpu_budget().limit()).c_str(), before, gpu_budget().used());
     const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    std::unique_ptr<CappedUvm> capped;
+    if (mode == MemoryMode::UvmCapped)
+      capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
+                                           weight_bytes(P::kAlgorithm) ? dg.weights.far : nullptr, offsets.data(),
+                                           opt.uvm_capacity);
     for (Variant variant : opt.variants) {
+      if (capped) capped->clear_counts();
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
       auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
         placement.prepare_run();
-        ListReads reads = trace ? ListReads(read_bits->data(), g.num_vertices(), trace) : ListReads();
+        if (capped) capped->start_run();
+        ListReads reads = trace || capped ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(),
+                                                      capped ? opt.uvm_sublaunches : 1)
+                                          : ListReads();
         RunStats stats;
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" +
@@ -158,6 +173,9 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
                    algorithm, opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant),
                    opt.max_warps ? (" max_warps " + std::to_string(opt.max_warps)).c_str() : "", med, times.size(),
                    bytes / times.size() / (med * 1e6));
+      if (capped)  // warm-up and timed runs
+        std::fprintf(stderr, "  uvm-capped, %u sub-launches: %s\n", opt.uvm_sublaunches,
+                     capped->report(opt.warmup + times.size()).c_str());
       if (opt.trace_dir.empty()) continue;
       for (uint64_t source : sources) {  // untimed: the bitmap's atomics and the copies after every launch
         traces.push_back(
