@@ -56,6 +56,7 @@ class Mode:
     managed: bool = False
     migrates: bool = False
     micro: bool = False
+    needs: str = ""  # the option a run in this mode cannot do without ("" for none)
     style: dict = field(default_factory=dict)
 
 

@@ -15,6 +15,9 @@ ALL_VARIANTS = _V.names("variants")
 # Where the edge list lives during a traversal: the paper's four, then every mode the binary knows.
 MODES = _V.names("modes", origin="paper")
 ALL_MODES = _V.names("modes")
+# The modes a run needs no further option for (uvm-capped needs --uvm-capacity): what "every mode" means in the
+# benchmark's defaults and the tests.
+PLAIN_MODES = _V.names("modes", needs="")
 # What auto keeps in GPU memory when not all fits (--auto-order).
 AUTO_ORDERS = _V.names("auto_orders")
 # The paper's ways of reading the edge list in place over the link.

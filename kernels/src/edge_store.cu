@@ -9,6 +9,7 @@
 #include <string>
 
 #include "emogi/cuda_check.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/host_copy.hpp"
 
 namespace emogi {
@@ -52,7 +53,7 @@ void prefetch(const void* p, size_t n, int device) { EMOGI_CUDA_CHECK(cudaMemPre
 void check_managed_allocation(size_t bytes, const ManagedPolicy& policy) {
   size_t free = 0, total = 0;
   EMOGI_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  const size_t usable = std::min(free, policy.budget_bytes);
+  const size_t usable = std::min(free, gpu_budget().left());
   if (bytes + kManagedHeadroom <= usable) return;
   const std::string available = gib(usable) + (usable < free ? " (--gpu-memory-budget)" : "") + " of GPU memory";
   if (policy.allow_oversubscription) {
@@ -79,7 +80,7 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       if (bytes > free)
         throw std::runtime_error("device mode: the edge list (" + gib(bytes) + ") does not fit in the " + gib(free) +
                                  " of free GPU memory");
-      EMOGI_CUDA_CHECK(cudaMalloc(&allocation_, bytes));
+      allocation_ = budgeted_malloc(bytes, "the edge list in GPU memory");
       EMOGI_CUDA_CHECK(cudaMemcpy(allocation_, host_data, bytes, cudaMemcpyHostToDevice));
       device_ptr_ = allocation_;
       break;
@@ -130,7 +131,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
       break;
     }
     case MemoryMode::Uvm:
-    case MemoryMode::UvmWarm: {
+    case MemoryMode::UvmWarm:
+    case MemoryMode::UvmCapped: {  // uvm-capped evicts at launch boundaries (capped_uvm.cuh), within this allocation
       // The paper's UVM baseline: pages migrate to the GPU on fault; ReadMostly lets the driver duplicate them.
       check_managed_allocation(bytes, policy);
       EMOGI_CUDA_CHECK(cudaMallocManaged(&allocation_, bytes));
@@ -151,18 +153,25 @@ EdgeStore::~EdgeStore() {
   else if (mode_ == MemoryMode::ZeroCopyRegistered) {
     cudaHostUnregister(allocation_);
     std::free(allocation_);
-  } else
+  } else if (mode_ == MemoryMode::Device)
+    budgeted_free(allocation_, bytes_);
+  else
     cudaFree(allocation_);
 }
 
-void EdgeStore::prepare_run() {
-  if (mode_ != MemoryMode::Uvm) return;
+void move_to_host(const std::vector<std::pair<const void*, size_t>>& ranges) {
+  int device = 0;
+  EMOGI_CUDA_CHECK(cudaGetDevice(&device));
   // Unsetting ReadMostly collapses the GPU's read-only copies into one; the prefetch then moves that copy to
-  // the host, so the next traversal faults every page in again.
-  advise(allocation_, bytes_, cudaMemAdviseUnsetReadMostly, device_);
-  prefetch(allocation_, bytes_, cudaCpuDeviceId);
+  // the host, so the next traversal faults the pages in again.
+  for (const auto& [p, n] : ranges) advise(p, n, cudaMemAdviseUnsetReadMostly, device);
+  for (const auto& [p, n] : ranges) prefetch(p, n, cudaCpuDeviceId);
   EMOGI_CUDA_CHECK(cudaDeviceSynchronize());
-  advise(allocation_, bytes_, cudaMemAdviseSetReadMostly, device_);
+  for (const auto& [p, n] : ranges) advise(p, n, cudaMemAdviseSetReadMostly, device);
+}
+
+void EdgeStore::prepare_run() {
+  if (mode_ == MemoryMode::Uvm || mode_ == MemoryMode::UvmCapped) move_to_host({{allocation_, bytes_}});
 }
 
 }  // namespace emogi

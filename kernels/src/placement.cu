@@ -71,7 +71,7 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
     entries_in_gpu_ = mode == MemoryMode::Device ? num_edges_ : 0;
     return;
   }
-  const size_t free = std::min(free_gpu_bytes(), options.managed.budget_bytes);
+  const size_t free = std::min(free_gpu_bytes(), gpu_budget().left());  // after the vertex data
   const size_t budget = free > options.auto_reserve_bytes ? free - options.auto_reserve_bytes : 0;
   // Where everything fits, the prefix is all of it (`device`); moving whole lists would only reorder them. The
   // log then says prefix, whatever was asked.
@@ -103,7 +103,7 @@ void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, si
       move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget, order_ == AutoOrder::LongestFirst);
   lists_moved_ = moved.vertices.size();
   entries_in_gpu_ = moved.entries;
-  starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_);
+  starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_, "the lists' start positions");
   auto place = [&](const void* host, size_t element_bytes) {
     const std::vector<unsigned char> near = gather_moved(host, element_bytes, g.offsets(), moved);
     return std::make_unique<PlacedArray>(host, num_edges_ * element_bytes, near.data(), near.size(), element_bytes,

@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "emogi/chunk_lru.hpp"
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
 #include "emogi/device_info.hpp"
+#include "emogi/gpu_budget.hpp"
 #include "emogi/problems.hpp"
 
 namespace emogi {
@@ -26,6 +28,33 @@ std::vector<uint64_t> read_roots(const CliArgs& args) {
   return roots;
 }
 
+// uvm-capped's capacity and sub-launches: required and at least one 2 MiB chunk, at most the lists (and weights) it
+// caps; neither option without the mode.
+void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& graph, MatrixOptions& opt) {
+  const bool capped = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
+  const bool sublaunches = args.get("uvm-sublaunches") != "1";
+  if (!capped) {
+    if (args.has("uvm-capacity") || sublaunches)
+      throw std::invalid_argument("--uvm-capacity and --uvm-sublaunches apply to the uvm-capped mode only");
+    return;
+  }
+  if (!args.has("uvm-capacity"))
+    throw std::invalid_argument("uvm-capped needs --uvm-capacity SIZE: the GPU memory its lists may keep");
+  opt.uvm_capacity = parse_bytes(args.get("uvm-capacity"));
+  const uint64_t sub = args.get_u64("uvm-sublaunches");
+  if (sub == 0 || sub > (uint64_t(1) << 20))
+    throw std::invalid_argument("--uvm-sublaunches must lie in 1..1048576, not " + args.get("uvm-sublaunches"));
+  opt.uvm_sublaunches = unsigned(sub);
+  const uint64_t lists = graph.edge_list_bytes() + (weight_bytes(algorithm) ? graph.num_edges() * 4 : 0);
+  if (opt.uvm_capacity < kChunkBytes)
+    throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") +
+                                " holds no 2 MiB chunk: uvm-capped evicts whole chunks, give at least 2M");
+  if (opt.uvm_capacity > lists)
+    throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") + " is more than the " +
+                                format_bytes(lists) + " of lists " + name_of(algorithm) +
+                                " reads on this graph: nothing would be evicted (that is the uvm mode)");
+}
+
 // `algorithm` is the --algorithm option: required by `run`, "bfs" for `bfs`.
 std::vector<OptionSpec> run_options(OptionSpec algorithm) {
   return {algorithm,
@@ -39,7 +68,8 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("warmup", "INT", "untimed runs before them", "1"),
           required("out", "PATH", "the CSV to write, one row per timed run"),
           option("device", "INT", "the CUDA device", "0"),
-          option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+          option("gpu-memory-budget", "SIZE",
+                 "GPU memory the run may use: vertex data, device copies, auto's lists, managed memory (default: all)"),
           option("max-warps", "INT",
                  "at most this many warps per scan, walking the vertices grid-stride (0: enough for all)", "0"),
           option("sssp-delta", "INT", "frontier SSSP's bucket width (0: from the weights)", "0"),
@@ -52,6 +82,13 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
           option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
           option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
+          option("uvm-capacity", "SIZE",
+                 "uvm-capped: GPU memory its lists may keep; the least recently used 2 MiB chunks beyond it go back "
+                 "to the host after each launch (required in that mode)"),
+          option("uvm-sublaunches", "INT", "uvm-capped: vertex ranges per sweep, evicting after each", "1"),
+          option("trace-out", "DIR",
+                 "after each variant's timed runs, one more run per root records the lists each launch reads here "
+                 "(emogi/trace_recording.py loads them)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           flag("no-verify-checksum", "skip the graph file's checksum"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
@@ -80,7 +117,7 @@ int run_algorithm(const CliArgs& args) {
   if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
     throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
-  if (args.has("gpu-memory-budget")) opt.placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
+  if (args.has("gpu-memory-budget")) gpu_budget().set_limit(parse_bytes(args.get("gpu-memory-budget")));
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
   opt.placement.auto_order =
       args.has("auto-order") ? parse_auto_order(args.get("auto-order")) : default_auto_order(algorithm);
@@ -89,12 +126,14 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
+  if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
+  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
+  set_uvm_capped(args, algorithm, graph, opt);  // before the GPU: its errors need none
   select_device(int(args.get_u64("device")));
   opt.placement.added_latency_cycles = ns_to_cycles(args.get_u64("added-latency-ns"), int(args.get_u64("device")));
-  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   opt.name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   std::fprintf(stderr, "graph %s: V = %llu, E = %llu, %u-byte edges%s%s\n", graph.path().c_str(),
                (unsigned long long)graph.num_vertices(), (unsigned long long)graph.num_edges(), graph.index_bytes(),

@@ -2,10 +2,15 @@
 // Prints one line per failed check and exits 1 if any failed.
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "emogi/chunk_lru.hpp"
+#include "emogi/gpu_budget.hpp"
 #include "emogi/moved_lists.hpp"
 #include "emogi/request_count.hpp"
+#include "emogi/trace_file.hpp"
 
 namespace {
 
@@ -77,9 +82,91 @@ void warp_walks_count_one_request_per_line_per_step() {
   expect_eq(emogi::count_warp_walk(0, 5, 5, 8).requests, uint64_t(0), "an empty list asks for nothing");
 }
 
+// The GPU-memory budget counts what is allocated, refuses what does not fit in one line, and without a limit
+// refuses nothing.
+void budget_counts_takes_and_refuses_past_the_limit() {
+  emogi::GpuBudget unlimited;
+  unlimited.take(size_t(1) << 50, "the vertex data");
+  expect_eq(unlimited.left(), emogi::GpuBudget::kNone, "no budget: nothing is refused, nothing is left over");
+  emogi::GpuBudget b;
+  b.set_limit(size_t(1) << 20);
+  b.take(768 << 10, "the vertex data");
+  expect_eq(b.left(), size_t(256) << 10, "1 MiB budget, 768 KiB taken: 256 KiB left");
+  std::string message;
+  try {
+    b.take(512 << 10, "the vertex data");
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  expect_eq(message,
+            std::string("--gpu-memory-budget 1.00 MiB is smaller than the vertex data: 512.00 KiB more asked for "
+                        "with 768.00 KiB of the budget in use"),
+            "over the budget: one line naming what did not fit");
+  expect_eq(b.used(), size_t(768) << 10, "a refused take leaves the count as it was");
+  b.give_back(768 << 10);
+  expect_eq(b.left(), size_t(1) << 20, "freed memory goes back to the budget");
+  expect_eq(emogi::format_bytes(100), std::string("100 B"), "sizes under 1 KiB in bytes");
+}
+
+// uvm-capped's LRU (chunk_lru.hpp), on cases whose answer is known, as the UVM simulator's tests have them.
+void lru_keeps_a_working_set_and_cycles_a_sweep() {
+  using Chunks = std::vector<uint64_t>;
+  auto touch = [](emogi::ChunkLru& lru, Chunks chunks) {
+    std::vector<uint8_t> flags(lru.chunks());
+    for (uint64_t c : chunks) flags[c] = 1;
+    return lru.step(flags.data());
+  };
+  emogi::ChunkLru small(5, 3);
+  for (int pass = 0; pass < 3; ++pass) expect_eq(touch(small, {0, 1}), Chunks{}, "a working set under capacity stays");
+  expect_eq(small.resident(), uint64_t(2), "the working set is resident");
+
+  emogi::ChunkLru one_step(5, 2);
+  expect_eq(touch(one_step, {0, 1, 2, 3, 4}), Chunks{0, 1, 2}, "one step over capacity: the lowest addresses go");
+
+  emogi::ChunkLru sweep(5, 2);  // a sweep one chunk per step (sub-launches): LRU evicts each chunk before its reuse
+  bool every_step_evicts = true;
+  for (int pass = 0; pass < 2; ++pass)
+    for (uint64_t c = 0; c < 5; ++c) {
+      const Chunks evicted = touch(sweep, {c});
+      if (pass == 1) every_step_evicts = every_step_evicts && evicted == Chunks{(c + 3) % 5};
+    }
+  expect_eq(every_step_evicts, true, "a sweep over more than capacity evicts the chunk used longest ago, every step");
+  sweep.reset();
+  expect_eq(sweep.resident(), uint64_t(0), "reset: nothing resident");
+
+  const std::vector<emogi::ChunkRun> runs = emogi::chunk_runs({1, 2, 3, 7, 8, 10});
+  expect_eq(runs.size(), size_t(3), "runs of consecutive chunks");
+  expect_eq(runs[0].first == 1 && runs[0].count == 3 && runs[1].first == 7 && runs[1].count == 2 &&
+                runs[2].first == 10 && runs[2].count == 1,
+            true, "runs: 1-3, 7-8, 10");
+}
+
+// `emogi_host_tests write-trace PATH V E CHECKSUM EDGE_BYTES`: a trace file of known content for
+// tests/test_trace_recording.py (launch i reads the lists of the vertices v with v % (i + 2) == 0; launch 1 reads
+// entry 1 of each list, launch 2 the lists from entry 2 and may stop early).
+int write_trace(char** argv) {
+  emogi::TraceMeta meta;
+  meta.graph = "g \"quoted\"", meta.checksum = argv[4], meta.algorithm = "cc", meta.variant = "afforest";
+  meta.mode = "device", meta.num_vertices = std::stoull(argv[2]), meta.num_edges = std::stoull(argv[3]);
+  meta.edge_bytes = unsigned(std::stoul(argv[5]));
+  emogi::TraceFile trace(argv[1], meta);
+  const emogi::ListPart parts[3] = {{}, {1, 1}, {2, emogi::kWholeList, "stops early"}};
+  for (uint64_t i = 0; i < 3; ++i) {
+    std::vector<uint32_t> words((meta.num_vertices + 31) / 32);
+    for (uint64_t v = 0; v < meta.num_vertices; v += i + 2) words[v / 32] |= 1u << (v % 32);
+    trace.add_launch(words, "launch " + std::to_string(i), parts[i]);
+  }
+  trace.finish();
+  trace.commit();
+  return 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc == 7 && std::string(argv[1]) == "write-trace") return write_trace(argv + 1);
+  budget_counts_takes_and_refuses_past_the_limit();
+  lru_keeps_a_working_set_and_cycles_a_sweep();
   longest_first_takes_the_longest_that_still_fit();
   shortest_first_takes_the_shortest();
   no_room_moves_nothing();

@@ -3,23 +3,26 @@
 // neighbours with the next level. The traversal ends when a launch marks nothing.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "emogi/access.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
+#include "emogi/list_reads.cuh"
 #include "emogi/vertex_schedule.cuh"
 
 namespace emogi {
 
 constexpr uint32_t kUnvisited = 0xFFFFFFFFu;
 
-template <class Access, class Index>
+template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    bfs_scan_level(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level,
+    bfs_scan_level(DeviceGraph<Index> g, Sweep sweep, uint32_t* __restrict__ depth, uint32_t level,
                    unsigned long long* __restrict__ counters) {
-  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     if (depth[v] != level) return;
+    sweep.note_read(v, lane);
     Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t u) {
       // Racing writers all store the same value, so no atomic is needed.
       if (depth[u] == kUnvisited) {
@@ -45,16 +48,20 @@ inline void bfs_start(BfsState& s, uint64_t root) {
 // One timed traversal with the paper's schedule. The timed region is the level loop (launches and the
 // per-level flag read), as in the artifact; resetting the depths is outside it.
 template <class Access, class Index>
-RunStats bfs_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, BfsState& s) {
+RunStats bfs_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads, BfsState& s) {
   bfs_start(s, root);
-  const uint64_t blocks = scan_blocks<Access>(g.num_vertices, max_warps);
   s.loop.start();
   uint32_t level = 0;
   for (;; ++level) {
     s.loop.reset();
-    bfs_scan_level<Access, Index>
-        <<<dim3(unsigned(blocks)), kBlockThreads, 0, s.loop.stream()>>>(g, s.depth.data(), level, s.loop.counters());
-    EMOGI_CHECK_LAUNCH();
+    reads.launch(
+        g.num_vertices, [&] { return "level " + std::to_string(level); },
+        [&](auto r) {
+          bfs_scan_level<Access, Index, decltype(r)>
+              <<<dim3(unsigned(scan_blocks<Access>(r.size(), max_warps))), kBlockThreads, 0, s.loop.stream()>>>(
+                  g, r, s.depth.data(), level, s.loop.counters());
+          EMOGI_CHECK_LAUNCH();
+        });
     if (s.loop.read()[kActive] == 0) break;
   }
   RunStats r;

@@ -7,6 +7,7 @@
 // edges exceed 1/alpha of the unvisited vertices' edges, back top-down when the frontier shrinks below V/beta.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "emogi/bfs.cuh"
 #include "emogi/worklist.cuh"
@@ -30,12 +31,13 @@ struct DiscoverOp {
 };
 
 // Warp per unvisited vertex: lanes test one line's worth of neighbours per step, the warp stops at a hit.
-template <class Index>
+template <class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    bfs_bottom_up(DeviceGraph<Index> g, uint32_t* __restrict__ depth, uint32_t level) {
+    bfs_bottom_up(DeviceGraph<Index> g, Sweep sweep, uint32_t* __restrict__ depth, uint32_t level) {
   constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
-  for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+  for_each_vertex<MergedAlignedAccess>(sweep, [&](uint64_t v, unsigned lane) {
     if (depth[v] != kUnvisited) return;
+    sweep.note_read(v, lane);  // the whole list, although the walk may stop at the first parent
     const uint64_t begin = g.list_begin(v), end = g.list_end(v);
     for (uint64_t base = begin & ~(kPerLine - 1); base < end; base += kPerLine) {
       const uint64_t i = base + lane;
@@ -57,7 +59,7 @@ struct BfsFrontierState : BfsState {
 // direction_optimizing = false: top-down work lists at every level.
 template <class Index>
 RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, bool direction_optimizing,
-                      BfsFrontierState<Index>& s) {
+                      ListReads& reads, BfsFrontierState<Index>& s) {
   bfs_start(s, root);
   IterationLoop& loop = s.loop;
   loop.start();
@@ -79,12 +81,22 @@ RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_w
         bottom_up = false;
     }
     previous_frontier = frontier;
+    // Labels as emogi.trace_derive's: "level 3" (frontier), "level 3 top-down" / "level 3 bottom-up".
+    const char* step = !direction_optimizing ? "" : bottom_up ? " bottom-up" : " top-down";
+    auto label = [&] { return "level " + std::to_string(level) + step; };
     if (bottom_up) {
-      bfs_bottom_up<Index><<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(g.num_vertices, max_warps))), kBlockThreads,
-                             0, loop.stream()>>>(g, s.depth.data(), level);
-      EMOGI_CHECK_LAUNCH();
+      reads.launch(g.num_vertices, label,
+                   [&](auto r) {
+                     bfs_bottom_up<Index, decltype(r)>
+                         <<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(r.size(), max_warps))), kBlockThreads, 0,
+                            loop.stream()>>>(g, r, s.depth.data(), level);
+                     EMOGI_CHECK_LAUNCH();
+                   },
+                   {0, kWholeList, "bottom-up: a list is read up to the line of the first parent"});
     } else {
-      s.list.expand(g, entries, max_warps, g.neighbors(), DiscoverOp{s.depth.data(), level}, loop);
+      reads.launch(g.num_vertices, label, [&](auto r) {
+        s.list.expand(g, r, entries, max_warps, g.neighbors(), DiscoverOp{s.depth.data(), level}, loop);
+      });
     }
   }
   RunStats r;

@@ -10,6 +10,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
+#include "emogi/list_reads.cuh"
 #include "emogi/vertex_schedule.cuh"
 #include "emogi/warp_ops.cuh"
 
@@ -37,12 +39,13 @@ __global__ void cc_init(Label* __restrict__ label, uint64_t n) {
   if (v < n) label[v] = v;
 }
 
-template <class Access, class Index>
+template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    cc_scan_propagate(DeviceGraph<Index> g, Label* __restrict__ label, const uint8_t* __restrict__ current,
+    cc_scan_propagate(DeviceGraph<Index> g, Sweep sweep, Label* __restrict__ label, const uint8_t* __restrict__ current,
                       uint8_t* __restrict__ next, unsigned long long* counters) {
-  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     if (!current[v]) return;
+    sweep.note_read(v, lane);
     Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(), [&](uint64_t u) {
       const Label lv = label[v], lu = label[u];
       if (lv == lu) return;
@@ -71,7 +74,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <class Access, class Index>
-RunStats cc_scan(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s) {
+RunStats cc_scan(const DeviceGraph<Index>& g, uint64_t max_warps, ListReads& reads, CcState& s) {
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   cc_init<<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, loop.stream()>>>(s.label.data(), n);
@@ -85,10 +88,14 @@ RunStats cc_scan(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s) {
   loop.start();
   for (;;) {
     loop.reset();
-    cc_scan_propagate<Access, Index>
-        <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-            g, s.label.data(), current, next, loop.counters());
-    EMOGI_CHECK_LAUNCH();
+    reads.launch(
+        n, [&] { return "round " + std::to_string(r.iterations); },
+        [&](auto range) {
+          cc_scan_propagate<Access, Index, decltype(range)>
+              <<<dim3(unsigned(scan_blocks<Access>(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
+                  g, range, s.label.data(), current, next, loop.counters());
+          EMOGI_CHECK_LAUNCH();
+        });
     cc_scan_advance<Index>
         <<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, loop.stream()>>>(g, current, next, loop.counters());
     EMOGI_CHECK_LAUNCH();
@@ -123,12 +130,15 @@ __global__ void cc_compress(Label* __restrict__ label, uint64_t n) {
 }
 
 // Links each vertex with its neighbour number `round` (thread per vertex; one small read per vertex).
-template <class Index>
-__global__ void cc_sample_round(DeviceGraph<Index> g, Label* __restrict__ label, unsigned round) {
-  const uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (v >= g.num_vertices) return;
+template <class Index, class Sweep>
+__global__ void cc_sample_round(DeviceGraph<Index> g, Sweep sweep, Label* __restrict__ label, unsigned round) {
+  const uint64_t v = sweep.begin() + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v >= sweep.end()) return;
   const uint64_t begin = g.list_begin(v);
-  if (begin + round < g.list_end(v)) cc_link(v, g.edges[begin + round], label);
+  if (begin + round < g.list_end(v)) {
+    sweep.note_read(v, 0);
+    cc_link(v, g.edges[begin + round], label);
+  }
 }
 
 __global__ void cc_gather(const Label* __restrict__ label, const uint64_t* __restrict__ at, Label* out, unsigned n) {
@@ -137,14 +147,16 @@ __global__ void cc_gather(const Label* __restrict__ label, const uint64_t* __res
 }
 
 // Warp per vertex outside the giant component: link with the neighbours after the sampled ones.
-template <class Index>
-__global__ void __launch_bounds__(kBlockThreads) cc_finish(DeviceGraph<Index> g, Label* __restrict__ label, Label giant,
-                                                           unsigned sampled, unsigned long long* counters) {
+template <class Index, class Sweep>
+__global__ void __launch_bounds__(kBlockThreads)
+    cc_finish(DeviceGraph<Index> g, Sweep sweep, Label* __restrict__ label, Label giant, unsigned sampled,
+              unsigned long long* counters) {
   BlockCounters tally;
-  for_each_vertex<MergedAlignedAccess>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+  for_each_vertex<MergedAlignedAccess>(sweep, [&](uint64_t v, unsigned lane) {
     if (label[v] == giant) return;
     const uint64_t begin = g.list_begin(v) + sampled, end = g.list_end(v);
     if (begin >= end) return;
+    sweep.note_read(v, lane);
     if (lane == 0) tally.add(kEdges, end - begin);
     MergedAlignedAccess::walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { cc_link(v, u, label); });
   });
@@ -154,7 +166,7 @@ __global__ void __launch_bounds__(kBlockThreads) cc_finish(DeviceGraph<Index> g,
 constexpr unsigned kAfforestRounds = 2, kAfforestSamples = 1024;
 
 template <class Index>
-RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s) {
+RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, ListReads& reads, CcState& s) {
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   const dim3 grid(unsigned(vertex_blocks(n)));
@@ -173,8 +185,14 @@ RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s
   RunStats r;
   loop.start();
   for (unsigned round = 0; round < kAfforestRounds; ++round) {
-    cc_sample_round<Index><<<grid, kBlockThreads, 0, st>>>(g, s.label.data(), round);
-    EMOGI_CHECK_LAUNCH();
+    reads.launch(
+        n, [&] { return "sample " + std::to_string(round); },
+        [&](auto range) {
+          cc_sample_round<Index, decltype(range)>
+              <<<dim3(unsigned(vertex_blocks(range.size()))), kBlockThreads, 0, st>>>(g, range, s.label.data(), round);
+          EMOGI_CHECK_LAUNCH();
+        },
+        {round, 1});
     cc_compress<<<grid, kBlockThreads, 0, st>>>(s.label.data(), n);
     EMOGI_CHECK_LAUNCH();
   }
@@ -192,9 +210,15 @@ RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, CcState& s
     }
     if (j - i > best) best = j - i, giant = votes[i];
   }
-  cc_finish<Index><<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(n, max_warps))), kBlockThreads, 0, st>>>(
-      g, s.label.data(), giant, kAfforestRounds, loop.counters());
-  EMOGI_CHECK_LAUNCH();
+  reads.launch(
+      n, [] { return std::string("finish"); },
+      [&](auto range) {
+        cc_finish<Index, decltype(range)>
+            <<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(range.size(), max_warps))), kBlockThreads, 0, st>>>(
+                g, range, s.label.data(), giant, kAfforestRounds, loop.counters());
+        EMOGI_CHECK_LAUNCH();
+      },
+      {kAfforestRounds, kWholeList});
   cc_compress<<<grid, kBlockThreads, 0, st>>>(s.label.data(), n);
   EMOGI_CHECK_LAUNCH();
   r.time_ms = loop.stop();

@@ -3,20 +3,26 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "emogi/names.hpp"
 
 namespace emogi {
 
 // What managed allocations may use. Oversubscribed managed memory can hang a shared GPU, so by default a managed
-// allocation must fit in the GPU's free memory (capped by `budget_bytes`) minus a margin.
+// allocation must fit in the GPU's free memory (and in what --gpu-memory-budget leaves, gpu_budget.hpp) minus a
+// margin.
 struct ManagedPolicy {
   bool allow_oversubscription = false;  // the explicit opt-in, for users on a machine of their own
-  size_t budget_bytes = SIZE_MAX;       // treat at most this much GPU memory as free (sharing a GPU with others)
 };
 
 // Throws, before anything is allocated, when `bytes` of managed memory would not fit under `policy`.
 void check_managed_allocation(size_t bytes, const ManagedPolicy& policy);
+
+// Moves ranges (pointer, bytes) of ReadMostly managed memory back to the host, so that the GPU faults them in again
+// on their next use (cold `uvm` before every run; uvm-capped's evictions). Waits until they are there.
+void move_to_host(const std::vector<std::pair<const void*, size_t>>& ranges);
 
 class EdgeStore {
  public:
@@ -28,8 +34,8 @@ class EdgeStore {
 
   MemoryMode mode() const { return mode_; }
   const void* data() const { return device_ptr_; }
-  // Called before every timed run. `uvm`: move every page back to the host so each run starts cold (`uvm-warm`
-  // leaves them where earlier runs put them).
+  // Called before every timed run. `uvm` and `uvm-capped`: move every page back to the host so each run starts
+  // cold (`uvm-warm` leaves them where earlier runs put them).
   void prepare_run();
 
  private:

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "emogi/cuda_check.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/event_timer.cuh"
 
 namespace emogi {
@@ -16,12 +17,13 @@ class IterationLoop {
  public:
   IterationLoop() {
     EMOGI_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    EMOGI_CUDA_CHECK(cudaMalloc(&device_, kNumCounters * sizeof(unsigned long long)));
+    device_ =
+        static_cast<unsigned long long*>(budgeted_malloc(kNumCounters * sizeof(unsigned long long), "the counters"));
     EMOGI_CUDA_CHECK(cudaMallocHost(&host_, kNumCounters * sizeof(unsigned long long)));
   }
   ~IterationLoop() {
     cudaFreeHost(host_);
-    cudaFree(device_);
+    budgeted_free(device_, kNumCounters * sizeof(unsigned long long));
     cudaStreamDestroy(stream_);
   }
   IterationLoop(const IterationLoop&) = delete;

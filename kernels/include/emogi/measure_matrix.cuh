@@ -1,14 +1,15 @@
 // The measurement loop every algorithm shares: for each memory mode (placed once), each variant, each source,
 // run warm-up and timed repetitions, verify every run against the CPU reference, and write one CSV row per
-// timed run. An algorithm plugs in as a Problem:
+// timed run; with --trace-out, one more run per source records which lists each launch read (list_reads.cuh),
+// verified too and not timed. An algorithm plugs in as a Problem:
 //
 //   static constexpr Algorithm kAlgorithm;   // whether it is rooted, reads weights and what it needs of a graph
 //                                             // come from emogi/registry.yaml (names.hpp)
 //   Problem(const MappedCsr&, const MatrixOptions&);                // GPU state, reused by every run
 //   void expect(uint64_t source);                                   // the CPU reference, before any GPU run
 //   template <class Access>                                         // a scan variant: an access policy
-//   RunStats scan(const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);   // (access.cuh)
-//   RunStats own(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps);  // its other variants
+//   RunStats scan(const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps, ListReads&);   // (access.cuh)
+//   RunStats own(Variant, const DeviceGraph<Index>&, uint64_t source, uint64_t max_warps, ListReads&);  // the rest
 //   Verified verify(uint64_t source, const RunStats&, const std::string& what);  // throws on a mismatch
 //
 // run_variant is the one place a Variant becomes a kernel: access policies go to scan (Delayed<Access> under
@@ -16,14 +17,17 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "emogi/access.cuh"
 #include "emogi/atomic_file.hpp"
+#include "emogi/capped_uvm.cuh"
 #include "emogi/csr.hpp"
 #include "emogi/device_array.cuh"
 #include "emogi/iteration_loop.cuh"
+#include "emogi/list_reads.cuh"
 #include "emogi/names.hpp"
 #include "emogi/nvtx_range.hpp"
 #include "emogi/placement.cuh"
@@ -41,6 +45,9 @@ struct MatrixOptions {
   uint32_t sssp_delta = 0;           // 0: the frontier SSSP's bucket width from the weights
   float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
   uint32_t pr_max_iterations = 5000;
+  std::string trace_dir;         // --trace-out: where the recorded traces go (empty: none recorded)
+  uint64_t uvm_capacity = 0;     // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
+  unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
 };
 
 // What verification establishes about a run, for the table.
@@ -59,16 +66,36 @@ inline double median_of(std::vector<double> v) {
 }
 
 template <class P, class Index>
-RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps) {
+RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps,
+                     ListReads& reads) {
   RunStats stats;
   // Under added-latency emulation the policy waits after each batch of reads (access.cuh: Delayed).
   if (with_access(v, [&](auto access) {
         using Access = decltype(access);
-        stats = g.added_latency_cycles ? problem.template scan<Delayed<Access>>(g, source, max_warps)
-                                       : problem.template scan<Access>(g, source, max_warps);
+        stats = g.added_latency_cycles ? problem.template scan<Delayed<Access>>(g, source, max_warps, reads)
+                                       : problem.template scan<Access>(g, source, max_warps, reads);
       }))
     return stats;
-  return problem.own(v, g, source, max_warps);
+  return problem.own(v, g, source, max_warps, reads);
+}
+
+// Where --trace-out puts the trace of one run, and what it says about the run.
+inline std::string trace_path(const MatrixOptions& opt, Algorithm a, Variant v, MemoryMode m, size_t width,
+                              uint64_t source) {
+  return opt.trace_dir + "/" + opt.name + "." + name_of(a) + "." + name_of(v) + "." + name_of(m) + ".w" +
+         std::to_string(width) + (source == kNoSource ? "" : ".r" + std::to_string(source)) + ".trace";
+}
+inline TraceMeta trace_meta(const MappedCsr& g, const MatrixOptions& opt, Algorithm a, Variant v, MemoryMode m,
+                            uint64_t source) {
+  char checksum[17];
+  std::snprintf(checksum, sizeof checksum, "%016llx", (unsigned long long)g.header().checksum);
+  TraceMeta t;
+  t.graph = opt.name, t.checksum = checksum, t.algorithm = name_of(a), t.variant = name_of(v), t.mode = name_of(m);
+  t.num_vertices = g.num_vertices(), t.num_edges = g.num_edges();
+  t.edge_bytes = g.index_bytes(), t.weight_bytes = unsigned(weight_bytes(a));
+  t.root = source == kNoSource ? -1 : int64_t(source);
+  if (m == MemoryMode::UvmCapped) t.sub_launches = opt.uvm_sublaunches, t.uvm_capacity = opt.uvm_capacity;
+  return t;
 }
 
 template <template <class> class Problem, class Index>
@@ -85,6 +112,15 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
+  // Recording a trace, and uvm-capped: a bitmap over the vertices that the kernels mark (in the budget before the
+  // lists are placed).
+  const bool capped_mode = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
+  std::unique_ptr<DeviceArray<uint32_t>> read_bits;
+  if (!opt.trace_dir.empty() || capped_mode) {
+    read_bits = std::make_unique<DeviceArray<uint32_t>>((g.num_vertices() + 31) / 32, "the list-read bitmap");
+    EMOGI_CUDA_CHECK(cudaMemset(read_bits->data(), 0, read_bits->size() * sizeof(uint32_t)));
+  }
+  std::vector<std::unique_ptr<TraceFile>> traces;  // committed with the table
 
   struct Row {
     std::string variant, mode;
@@ -94,18 +130,32 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   };
   std::vector<Row> rows;
   for (MemoryMode mode : opt.modes) {
+    const size_t before = gpu_budget().used();
     GraphPlacement placement(g, mode, weight_bytes(P::kAlgorithm) > 0, opt.placement);
     std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
+    if (gpu_budget().limit() != GpuBudget::kNone)
+      std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
+                   algorithm, format_bytes(gpu_budget().limit()).c_str(), before, gpu_budget().used());
     const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    std::unique_ptr<CappedUvm> capped;
+    if (mode == MemoryMode::UvmCapped)
+      capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
+                                           weight_bytes(P::kAlgorithm) ? dg.weights.far : nullptr, offsets.data(),
+                                           opt.uvm_capacity);
     for (Variant variant : opt.variants) {
+      if (capped) capped->clear_counts();
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
-      auto run = [&](uint64_t source, Verified* out) {
+      auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
         placement.prepare_run();
+        if (capped) capped->start_run();
+        ListReads reads = trace || capped ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(),
+                                                      capped ? opt.uvm_sublaunches : 1)
+                                          : ListReads();
         RunStats stats;
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" +
                           (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
-          stats = run_variant(problem, variant, dg, source, opt.max_warps);
+          stats = run_variant(problem, variant, dg, source, opt.max_warps, reads);
         }
         const Verified v = problem.verify(
             source, stats,
@@ -113,13 +163,13 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         if (out) *out = v;
         return stats;
       };
-      for (uint64_t i = 0; i < opt.warmup; ++i) run(sources.front(), nullptr);
+      for (uint64_t i = 0; i < opt.warmup; ++i) run(sources.front(), nullptr, nullptr);
       std::vector<double> times;
       double bytes = 0;
       for (uint64_t source : sources)
         for (uint64_t rep = 0; rep < opt.reps; ++rep) {
           Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
-          row.stats = run(source, &row.verified);
+          row.stats = run(source, &row.verified, nullptr);
           times.push_back(row.stats.time_ms);
           bytes += double(row.verified.edges_traversed) * (sizeof(Index) + weight_bytes(P::kAlgorithm));
           rows.push_back(row);
@@ -129,6 +179,17 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
                    algorithm, opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant),
                    opt.max_warps ? (" max_warps " + std::to_string(opt.max_warps)).c_str() : "", med, times.size(),
                    bytes / times.size() / (med * 1e6));
+      if (capped)  // warm-up and timed runs
+        std::fprintf(stderr, "  uvm-capped, %u sub-launches: %s\n", opt.uvm_sublaunches,
+                     capped->report(opt.warmup + times.size()).c_str());
+      if (opt.trace_dir.empty()) continue;
+      for (uint64_t source : sources) {  // untimed: the bitmap's atomics and the copies after every launch
+        traces.push_back(
+            std::make_unique<TraceFile>(trace_path(opt, P::kAlgorithm, variant, mode, sizeof(Index), source),
+                                        trace_meta(g, opt, P::kAlgorithm, variant, mode, source)));
+        run(source, nullptr, traces.back().get());
+        traces.back()->finish();
+      }
     }
   }
 
@@ -142,6 +203,9 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
                  << r.verified.levels << "," << r.stats.iterations << "," << r.verified.components << ",true\n";
   }
   out.commit();
+  for (auto& t : traces) t->commit();
+  if (!traces.empty())
+    std::fprintf(stderr, "%s: wrote %zu traces to %s\n", algorithm, traces.size(), opt.trace_dir.c_str());
 }
 
 // The graph's edge-list width picks the index type: every algorithm's measure_* is this one dispatch.

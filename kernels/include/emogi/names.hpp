@@ -12,12 +12,12 @@ namespace emogi {
 
 enum class Algorithm { Bfs, Sssp, Cc, PageRank };
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
-enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, Auto };
+enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, UvmCapped, Auto };
 enum class AutoOrder { Prefix, LongestFirst, ShortestFirst };
 
 constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
 constexpr std::array<const char*, 8> kVariantNames = {"naive", "merged", "merged-aligned", "chunked", "frontier", "direction-optimizing", "afforest", "gauss-seidel"};
-constexpr std::array<const char*, 7> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "zerocopy-registered", "uvm-warm", "auto"};
+constexpr std::array<const char*, 8> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "zerocopy-registered", "uvm-warm", "uvm-capped", "auto"};
 constexpr std::array<const char*, 3> kAutoOrderNames = {"prefix", "longest-first", "shortest-first"};
 constexpr std::array<unsigned, 2> kEdgeBytes = {4, 8};
 
@@ -31,6 +31,7 @@ constexpr bool is_uvm(MemoryMode x) {
   switch (x) {
     case MemoryMode::Uvm:
     case MemoryMode::UvmWarm:
+    case MemoryMode::UvmCapped:
       return true;
     default:
       return false;
@@ -42,6 +43,7 @@ constexpr bool is_managed(MemoryMode x) {
     case MemoryMode::ZeroCopy:
     case MemoryMode::Uvm:
     case MemoryMode::UvmWarm:
+    case MemoryMode::UvmCapped:
       return true;
     default:
       return false;

@@ -11,12 +11,14 @@
 // (python -m model.pagerank_sweeps), with the same stopping rule: the run ends with a round that pushes nothing.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "emogi/access.cuh"
 #include "emogi/block_counters.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
+#include "emogi/list_reads.cuh"
 #include "emogi/vertex_schedule.cuh"
 #include "emogi/warp_ops.cuh"
 #include "emogi/worklist.cuh"
@@ -90,12 +92,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.flush(counters);
 }
 
-template <class Access, class Index>
+template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    pagerank_scan_push(DeviceGraph<Index> g, const uint8_t* __restrict__ push, const float* __restrict__ delta,
-                       float* __restrict__ residual) {
-  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    pagerank_scan_push(DeviceGraph<Index> g, Sweep sweep, const uint8_t* __restrict__ push,
+                       const float* __restrict__ delta, float* __restrict__ residual) {
+  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     if (!push[v]) return;
+    sweep.note_read(v, lane);
     const float d = delta[v];
     Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(),
                                  [&](uint64_t u) { atomicAdd(&residual[u], d); });
@@ -111,13 +114,14 @@ struct PushOp {
 // One Gauss-Seidel round, a warp per vertex: lane 0 takes the residual if it exceeds the tolerance (residuals only
 // grow between takes), and the warp pushes it at once. Counts pushing vertices and their list entries per block
 // first (BlockCounters).
-template <class Access, class Index>
+template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    pagerank_gauss_seidel_round(DeviceGraph<Index> g, float* __restrict__ value, float* __restrict__ residual,
-                                float alpha, float tolerance, unsigned long long* counters) {
+    pagerank_gauss_seidel_round(DeviceGraph<Index> g, Sweep sweep, float* __restrict__ value,
+                                float* __restrict__ residual, float alpha, float tolerance,
+                                unsigned long long* counters) {
   static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");
   BlockCounters tally;
-  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     float r = 0.0f;
     if (lane == 0 && __ldcg(&residual[v]) > tolerance) r = atomicExch(&residual[v], 0.0f);
     r = __shfl_sync(kFullMask, r, 0);
@@ -125,6 +129,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const uint64_t begin = g.list_begin(v), end = g.list_end(v);
     if (lane == 0) value[v] += r;
     if (end == begin) return;
+    sweep.note_read(v, lane);
     if (lane == 0) {
       tally.add(kActive, 1);
       tally.add(kEdges, end - begin);
@@ -137,7 +142,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 template <class Index>
 RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, const PageRankParams& p,
-                               PageRankState<Index>& s) {
+                               ListReads& reads, PageRankState<Index>& s) {
   using Access = MergedAlignedAccess;
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
@@ -146,10 +151,14 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
   loop.start();
   while (r.iterations < p.max_iterations) {
     loop.reset();
-    pagerank_gauss_seidel_round<Access, Index>
-        <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-            g, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
-    EMOGI_CHECK_LAUNCH();
+    reads.launch(
+        n, [&] { return "round " + std::to_string(r.iterations); },
+        [&](auto range) {
+          pagerank_gauss_seidel_round<Access, Index, decltype(range)>
+              <<<dim3(unsigned(scan_blocks<Access>(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
+                  g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
+          EMOGI_CHECK_LAUNCH();
+        });
     const unsigned long long* c = loop.read();
     if (c[kActive] == 0) break;  // a whole round found no residual above the tolerance
     ++r.iterations;
@@ -161,7 +170,7 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
 
 // scan = true: the paper's schedule with Access; false: work lists (Access unused).
 template <class Access, class Index>
-RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, const PageRankParams& p,
+RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, const PageRankParams& p, ListReads& reads,
                   PageRankState<Index>& s) {
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
@@ -180,16 +189,21 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
     }
     const unsigned long long* c = loop.read();
     if (c[kActive] == 0) break;
+    const uint64_t entries = c[kSegments];
+    reads.launch(
+        n, [&] { return "round " + std::to_string(r.iterations); },
+        [&](auto range) {
+          if (scan) {
+            pagerank_scan_push<Access, Index, decltype(range)>
+                <<<dim3(unsigned(scan_blocks<Access>(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
+                    g, range, s.push.data(), s.delta.data(), s.residual.data());
+            EMOGI_CHECK_LAUNCH();
+          } else {
+            s.list.expand(g, range, entries, max_warps, g.neighbors(), PushOp{s.delta.data(), s.residual.data()}, loop);
+          }
+        });
     ++r.iterations;
     r.edges_traversed += c[kEdges];
-    if (scan) {
-      pagerank_scan_push<Access, Index>
-          <<<dim3(unsigned(scan_blocks<Access>(n, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-              g, s.push.data(), s.delta.data(), s.residual.data());
-      EMOGI_CHECK_LAUNCH();
-    } else {
-      s.list.expand(g, c[kSegments], max_warps, g.neighbors(), PushOp{s.delta.data(), s.residual.data()}, loop);
-    }
   }
   r.time_ms = loop.stop();
   return r;

@@ -10,12 +10,14 @@
 // can matter (SettledSkippingReader): in distance order, many targets are already near enough when it is read.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "emogi/access.cuh"
 #include "emogi/block_counters.cuh"
 #include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
+#include "emogi/list_reads.cuh"
 #include "emogi/vertex_schedule.cuh"
 #include "emogi/warp_ops.cuh"
 #include "emogi/worklist.cuh"
@@ -46,11 +48,12 @@ void sssp_start(SsspState<Index>& s, uint64_t root) {
   EMOGI_CUDA_CHECK(cudaMemsetAsync(s.flag.data() + root, 1, 1, st));
 }
 
-template <class Access, class Index>
+template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    sssp_scan_relax(DeviceGraph<Index> g, uint8_t* __restrict__ flag, uint32_t* __restrict__ tentative) {
-  for_each_vertex<Access>(g.num_vertices, [&](uint64_t v, unsigned lane) {
+    sssp_scan_relax(DeviceGraph<Index> g, Sweep sweep, uint8_t* __restrict__ flag, uint32_t* __restrict__ tentative) {
+  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
+    sweep.note_read(v, lane);
     const uint32_t d = tentative[v];
     Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(), [&](WeightedNeighbor e) {
       const uint32_t nd = d + e.weight;
@@ -81,7 +84,8 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 template <class Access, class Index>
-RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, SsspState<Index>& s) {
+RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads,
+                   SsspState<Index>& s) {
   sssp_start(s, root);
   IterationLoop& loop = s.loop;
   uint64_t offsets[2];
@@ -91,10 +95,14 @@ RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warp
   loop.start();
   for (;;) {
     loop.reset();
-    sssp_scan_relax<Access, Index>
-        <<<dim3(unsigned(scan_blocks<Access>(g.num_vertices, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-            g, s.flag.data(), s.tentative.data());
-    EMOGI_CHECK_LAUNCH();
+    reads.launch(
+        g.num_vertices, [&] { return "iteration " + std::to_string(r.iterations); },
+        [&](auto range) {
+          sssp_scan_relax<Access, Index, decltype(range)>
+              <<<dim3(unsigned(scan_blocks<Access>(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
+                  g, range, s.flag.data(), s.tentative.data());
+          EMOGI_CHECK_LAUNCH();
+        });
     sssp_scan_commit<Index><<<dim3(unsigned(vertex_blocks(g.num_vertices))), kBlockThreads, 0, loop.stream()>>>(
         g, s.dist.data(), s.tentative.data(), s.flag.data(), loop.counters());
     EMOGI_CHECK_LAUNCH();
@@ -165,7 +173,7 @@ struct RelaxOp {
 
 template <class Index>
 RunStats sssp_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, uint32_t delta,
-                       const uint32_t* least_in, SsspState<Index>& s) {
+                       const uint32_t* least_in, ListReads& reads, SsspState<Index>& s) {
   const SettledSkippingReader<Index> read{g.edges, g.weights, s.dist.data(), least_in};
   sssp_start(s, root);
   IterationLoop& loop = s.loop;
@@ -183,7 +191,13 @@ RunStats sssp_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_
     }
     ++r.iterations;
     r.edges_traversed += c[kEdges];
-    s.list.expand(g, c[kSegments], max_warps, read, RelaxOp{s.dist.data(), s.flag.data()}, loop);
+    const uint64_t entries = c[kSegments];
+    reads.launch(
+        g.num_vertices, [&] { return "bound " + std::to_string(bound); },
+        [&](auto range) {
+          s.list.expand(g, range, entries, max_warps, read, RelaxOp{s.dist.data(), s.flag.data()}, loop);
+        },
+        {0, kWholeList, "frontier: a weight is read only where it can lower the target's distance"});
   }
   r.time_ms = loop.stop();
   return r;

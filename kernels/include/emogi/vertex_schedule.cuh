@@ -29,6 +29,49 @@ __device__ __forceinline__ void for_each_vertex(uint64_t num_vertices, Body body
   }
 }
 
+// Which vertices one launch sweeps, and whether it records the lists it reads (list_reads.cuh). Kernels that read
+// lists take the sweep as a template parameter, so timed runs compile to the kernels they always were:
+// - AllVertices: every vertex, nothing recorded (timed runs of every mode but uvm-capped);
+// - RecordedRange: vertices [begin, end) (uvm-capped splits a sweep into consecutive ranges), each list read marked
+//   in a bitmap over the vertices (trace runs and uvm-capped).
+struct AllVertices {
+  uint64_t num_vertices;
+  __host__ __device__ uint64_t begin() const { return 0; }
+  __host__ __device__ uint64_t end() const { return num_vertices; }
+  __host__ __device__ uint64_t size() const { return num_vertices; }
+  __device__ bool holds(uint64_t) const { return true; }
+  __device__ void note_read(uint64_t, unsigned) const {}
+};
+
+struct RecordedRange {
+  uint64_t first, last;  // [first, last)
+  uint32_t* bits;        // bit v % 32 of word v / 32: v's list was read
+  __host__ __device__ uint64_t begin() const { return first; }
+  __host__ __device__ uint64_t end() const { return last; }
+  __host__ __device__ uint64_t size() const { return last - first; }
+  __device__ bool holds(uint64_t v) const { return v >= first && v < last; }
+  // From one lane of the threads reading v's list (an empty list is marked too; readers of the bitmap skip it).
+  __device__ void note_read(uint64_t v, unsigned lane) const {
+    if (lane == 0) atomicOr(&bits[v / 32], 1u << (v % 32));
+  }
+};
+
+template <class Access, class Body>
+__device__ __forceinline__ void for_each_vertex(AllVertices all, Body body) {
+  for_each_vertex<Access>(all.num_vertices, body);
+}
+// Calls body(v, lane) for each vertex v of the range this thread's group owns.
+template <class Access, class Body>
+__device__ __forceinline__ void for_each_vertex(RecordedRange range, Body body) {
+  const uint64_t thread = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = unsigned(thread % Access::kLanes);  // the stride is a multiple of 32: lanes stay together
+  const uint64_t step = uint64_t(gridDim.x) * blockDim.x / Access::kLanes * Access::kChunk;
+  for (uint64_t first = range.first + thread / Access::kLanes * Access::kChunk; first < range.last; first += step) {
+    const uint64_t last = first + Access::kChunk < range.last ? first + Access::kChunk : range.last;
+    for (uint64_t v = first; v < last; ++v) body(v, lane);
+  }
+}
+
 // Blocks for a scan: enough for every vertex, or at most max_warps warps (rounded up to whole blocks).
 template <class Access>
 uint64_t scan_blocks(uint64_t num_vertices, uint64_t max_warps) {

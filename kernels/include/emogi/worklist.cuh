@@ -8,6 +8,7 @@
 #include "emogi/access.cuh"
 #include "emogi/block_counters.cuh"
 #include "emogi/cuda_check.hpp"
+#include "emogi/device_array.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/iteration_loop.cuh"
 #include "emogi/vertex_schedule.cuh"
@@ -62,13 +63,17 @@ __device__ __forceinline__ const Read& reader_for(const Read& read, uint64_t /*s
 }
 
 // Warp per entry: op(v, read(i)) for every position i of the entry's piece of v's list, merged+aligned reads.
-template <class Index, class Read, class Op>
+// Entries of vertices outside the sweep are left to another launch (uvm-capped's sub-launches).
+template <class Index, class Sweep, class Read, class Op>
 __global__ void __launch_bounds__(kBlockThreads)
-    expand_worklist(DeviceGraph<Index> g, const uint64_t* __restrict__ list, uint64_t count, Read read, Op op) {
+    expand_worklist(DeviceGraph<Index> g, Sweep sweep, const uint64_t* __restrict__ list, uint64_t count, Read read,
+                    Op op) {
   constexpr uint64_t S = segment_edges<Index>();
   const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / kWarpSize;
   for (uint64_t k = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; k < count; k += warps) {
     const uint64_t v = list[k] >> kPartBits, part = list[k] & ((1u << kPartBits) - 1);
+    if (!sweep.holds(v)) continue;
+    if (part == 0) sweep.note_read(v, lane_id());
     const uint64_t first = g.list_begin(v), last = g.list_end(v);
     const uint64_t piece = (first / S + part) * S;
     const uint64_t begin = piece > first ? piece : first;
@@ -89,10 +94,10 @@ inline uint64_t expand_blocks(uint64_t count, uint64_t max_warps) {
 template <class Index>
 class Worklist {
  public:
-  Worklist(uint64_t num_vertices, uint64_t num_edges) {
-    EMOGI_CUDA_CHECK(cudaMalloc(&entries_, worklist_capacity<Index>(num_vertices, num_edges) * sizeof(uint64_t)));
-  }
-  ~Worklist() { cudaFree(entries_); }
+  Worklist(uint64_t num_vertices, uint64_t num_edges)
+      : bytes_(worklist_capacity<Index>(num_vertices, num_edges) * sizeof(uint64_t)),
+        entries_(static_cast<uint64_t*>(budgeted_malloc(bytes_, "the vertex data (work lists)"))) {}
+  ~Worklist() { budgeted_free(entries_, bytes_); }
   Worklist(const Worklist&) = delete;
   Worklist& operator=(const Worklist&) = delete;
   uint64_t* entries() const { return entries_; }
@@ -104,14 +109,17 @@ class Worklist {
         g, take, entries_, loop.counters());
     EMOGI_CHECK_LAUNCH();
   }
-  template <class Read, class Op>
-  void expand(const DeviceGraph<Index>& g, uint64_t count, uint64_t max_warps, Read read, Op op, IterationLoop& loop) {
-    expand_worklist<Index><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
-        g, entries_, count, read, op);
+  // Expands the entries of the vertices the sweep holds (all of them but in uvm-capped's sub-launches).
+  template <class Sweep, class Read, class Op>
+  void expand(const DeviceGraph<Index>& g, Sweep sweep, uint64_t count, uint64_t max_warps, Read read, Op op,
+              IterationLoop& loop) {
+    expand_worklist<Index, Sweep><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
+        g, sweep, entries_, count, read, op);
     EMOGI_CHECK_LAUNCH();
   }
 
  private:
+  size_t bytes_;
   uint64_t* entries_ = nullptr;
 };
 

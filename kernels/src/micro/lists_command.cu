@@ -190,7 +190,7 @@ int run_lists(const CliArgs& args) {
   if (reps == 0) throw std::invalid_argument("--reps must be at least 1");
   PlacementOptions placement;
   placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
-  if (args.has("gpu-memory-budget")) placement.managed.budget_bytes = parse_bytes(args.get("gpu-memory-budget"));
+  if (args.has("gpu-memory-budget")) gpu_budget().set_limit(parse_bytes(args.get("gpu-memory-budget")));
   AtomicFile out(args.get("out"));
 
   select_device(int(args.get_u64("device")));
@@ -218,7 +218,7 @@ CommandSpec lists_command() {
        micro_modes_option(), option("reps", "INT", "timed passes per variant and mode", "5"),
        option("warmup", "INT", "untimed passes before them", "1"),
        required("out", "PATH", "the CSV to write, one row per pass"), option("device", "INT", "the CUDA device", "0"),
-       option("gpu-memory-budget", "SIZE", "treat at most this much GPU memory as free for managed memory"),
+       option("gpu-memory-budget", "SIZE", "GPU memory the run may use (default: all)"),
        flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
        flag("no-verify-checksum", "skip the graph file's checksum"),
        flag("whole-lines", "the aligned walks read their first and last lines whole (an experiment)")},

@@ -31,13 +31,13 @@ class BfsProblem {
   }
 
   template <class Access>
-  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
-    return bfs_scan<Access>(g, root, max_warps, state_);
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads) {
+    return bfs_scan<Access>(g, root, max_warps, reads, state_);
   }
-  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads) {
     switch (v) {
-      case Variant::Frontier: return bfs_frontier(g, root, max_warps, false, state_);
-      case Variant::DirectionOptimizing: return bfs_frontier(g, root, max_warps, true, state_);
+      case Variant::Frontier: return bfs_frontier(g, root, max_warps, false, reads, state_);
+      case Variant::DirectionOptimizing: return bfs_frontier(g, root, max_warps, true, reads, state_);
       default: throw std::logic_error("no BFS kernel for this variant");
     }
   }

@@ -31,13 +31,13 @@ class CcProblem {
   }
 
   template <class Access>
-  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
-    return cc_scan<Access>(g, max_warps, state_);
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps, ListReads& reads) {
+    return cc_scan<Access>(g, max_warps, reads, state_);
   }
-  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps, ListReads& reads) {
     switch (v) {
       case Variant::Afforest: {
-        RunStats r = cc_afforest(g, max_warps, state_);
+        RunStats r = cc_afforest(g, max_warps, reads, state_);
         r.edges_traversed += sampled_entries_;
         return r;
       }

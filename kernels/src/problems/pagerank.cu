@@ -26,14 +26,14 @@ class PageRankProblem {
   void expect(uint64_t) {}  // the check needs no precomputed reference
 
   template <class Access>
-  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
-    return pagerank<Access>(g, true, max_warps, params_, state_);
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps, ListReads& reads) {
+    return pagerank<Access>(g, true, max_warps, params_, reads, state_);
   }
   // `frontier`: pagerank's work-list schedule, which leaves its Access unused.
-  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps) {
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps, ListReads& reads) {
     switch (v) {
-      case Variant::Frontier: return pagerank<MergedAlignedAccess>(g, false, max_warps, params_, state_);
-      case Variant::GaussSeidel: return pagerank_gauss_seidel(g, max_warps, params_, state_);
+      case Variant::Frontier: return pagerank<MergedAlignedAccess>(g, false, max_warps, params_, reads, state_);
+      case Variant::GaussSeidel: return pagerank_gauss_seidel(g, max_warps, params_, reads, state_);
       default: throw std::logic_error("no PageRank kernel for this variant");
     }
   }

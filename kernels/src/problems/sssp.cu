@@ -40,12 +40,12 @@ class SsspProblem {
   }
 
   template <class Access>
-  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
-    return sssp_scan<Access>(g, root, max_warps, state_);
+  RunStats scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads) {
+    return sssp_scan<Access>(g, root, max_warps, reads, state_);
   }
-  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps) {
+  RunStats own(Variant v, const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, ListReads& reads) {
     switch (v) {
-      case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, least_in_.data(), state_);
+      case Variant::Frontier: return sssp_frontier(g, root, max_warps, delta_, least_in_.data(), reads, state_);
       default: throw std::logic_error("no SSSP kernel for this variant");
     }
   }

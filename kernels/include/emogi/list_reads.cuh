@@ -1,0 +1,59 @@
+// What a run does around each kernel launch that reads neighbour lists. In a timed run of a plain mode: nothing;
+// the launch sweeps all vertices at once with kernels that record nothing (AllVertices, vertex_schedule.cuh). In a
+// run that records a trace (--trace-out) or runs in uvm-capped, the kernels mark each list they read in a bitmap
+// (RecordedRange); uvm-capped evicts after each sub-launch by it (capped_uvm.cuh), a trace stores it after each
+// launch, and then it is cleared.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emogi/trace_file.hpp"
+#include "emogi/vertex_schedule.cuh"
+
+namespace emogi {
+
+class CappedUvm;
+
+class ListReads {
+ public:
+  ListReads() = default;  // timed runs: no bitmap, one launch over all vertices
+  // `bits`: a zeroed bitmap of ceil(V / 32) words in GPU memory; `trace`: where launches go, or null; `capped`:
+  // uvm-capped's evictions, or null.
+  ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
+      : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
+        sub_launches_(sub_launches ? sub_launches : 1) {}
+  bool recording() const { return bits_ != nullptr; }
+
+  // launch_sweep(sweep) launches the kernel(s) of one launch: with AllVertices{V} where nothing is recorded, else
+  // with RecordedRange over all vertices, or over sub_launches consecutive ranges (vertex k * V / K up to
+  // (k + 1) * V / K) one after the other. label() names the launch in the trace ("level 3"); `part`: which part of
+  // each list it reads.
+  template <class Label, class Launch>
+  void launch(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part = {}) {
+    if (!bits_) {
+      launch_sweep(AllVertices{num_vertices});
+      return;
+    }
+    for (uint64_t k = 0; k < sub_launches_; ++k) {
+      const RecordedRange range{k * num_vertices / sub_launches_, (k + 1) * num_vertices / sub_launches_, bits_};
+      if (range.size() == 0) continue;  // more sub-launches than vertices
+      launch_sweep(range);
+      after_sub_launch(range, part);
+    }
+    after_launch(trace_ ? label() : std::string(), part);
+  }
+
+ private:
+  void after_sub_launch(const RecordedRange& range, const ListPart& part);
+  void after_launch(const std::string& label, const ListPart& part);
+
+  uint32_t* bits_ = nullptr;
+  uint64_t num_vertices_ = 0;
+  TraceFile* trace_ = nullptr;
+  CappedUvm* capped_ = nullptr;
+  unsigned sub_launches_ = 1;
+  std::vector<uint32_t> host_;
+};
+
+}  // namespace emogi
