@@ -26,6 +26,8 @@ measured against traces recorded on the GPU):
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
@@ -298,7 +300,7 @@ def pagerank_trace(graph, variant: str = "merged-aligned", name: str = "graph", 
     residual = np.full(n, 1.0 - alpha)
     while trace.num_launches < max_launches:
         pushed = np.zeros(n, dtype=bool)
-        for lo, hi in zip(bounds[:-1], bounds[1:]):
+        for lo, hi in itertools.pairwise(bounds):
             take = residual[lo:hi] > tolerance
             if not take.any():
                 continue

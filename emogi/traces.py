@@ -136,9 +136,8 @@ def save_trace(trace: Trace, path) -> Path:
               "bits": np.stack(trace.bits) if trace.bits else np.zeros((0, 0), np.uint8)}
     for i, (first, count) in trace.parts.items():
         arrays[f"first_{i}"], arrays[f"count_{i}"] = first, count
-    with atomic_path(path) as tmp:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        np.savez_compressed(f, **arrays)
     return path
 
 

@@ -7,8 +7,18 @@ from scipy.sparse.csgraph import dijkstra
 
 from emogi import csr
 from emogi.trace_derive import bfs_trace, cc_trace, derive, pagerank_trace, sssp_trace
-from emogi.traces import (TRACE_SUMMARY_COLUMNS, UNITS, Trace, TraceError, launch_counts, load_trace, save_trace,
-                          summary_table, touched_units, weights_base)
+from emogi.traces import (
+    TRACE_SUMMARY_COLUMNS,
+    UNITS,
+    Trace,
+    TraceError,
+    launch_counts,
+    load_trace,
+    save_trace,
+    summary_table,
+    touched_units,
+    weights_base,
+)
 from model.pagerank_sweeps import push_pagerank
 from tests.graphs import scipy_matrix, write_generated, write_lists, write_undirected
 
