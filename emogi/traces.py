@@ -161,15 +161,18 @@ def load_trace(path, graph=None) -> Trace:
 
 # ---------------------------------------------------------------------------------------------- byte ranges
 
-def launch_ranges(trace: Trace, offsets, i: int):
-    """Byte ranges [start, end) launch `i` reads, a bounded vertex range at a time: yields (edge ranges, weight
-    ranges or None), each a (start, end) pair of int64 arrays in address order, empty lists dropped."""
-    full = trace.mask(i)
+def launch_ranges(trace: Trace, offsets, i: int, lo: int = 0, hi: int | None = None, mask=None):
+    """Byte ranges [start, end) launch `i` reads for its selected vertices in [lo, hi), a bounded vertex range at
+    a time: yields (edge ranges, weight ranges or None), each a (start, end) pair of int64 arrays in address
+    order, empty lists dropped. `mask`: the launch's unpacked bitmap, if the caller has it already."""
+    full = trace.mask(i) if mask is None else mask
+    hi = trace.num_vertices if hi is None else hi
     off = np.asarray(offsets)
     parts = trace.parts.get(i)
-    done = 0  # selected vertices before this chunk (parts are aligned with the selected vertices)
-    for lo in range(0, trace.num_vertices, _VERTEX_CHUNK):
-        sel = np.flatnonzero(full[lo:lo + _VERTEX_CHUNK]) + lo
+    # selected vertices before each step (parts are aligned with the selected vertices)
+    done = int(np.count_nonzero(full[:lo])) if parts is not None else 0
+    for start in range(lo, hi, _VERTEX_CHUNK):
+        sel = np.flatnonzero(full[start:min(start + _VERTEX_CHUNK, hi)]) + start
         begin = off[sel].astype(np.int64)
         end = off[sel + 1].astype(np.int64)
         if parts is not None:
@@ -223,14 +226,16 @@ def mark_units(mask: np.ndarray, start: np.ndarray, end: np.ndarray, unit: int) 
     mask |= np.cumsum(diff[:n]) > 0
 
 
-def touched_units(trace: Trace, offsets, i: int, unit: int) -> np.ndarray:
-    """Boolean mask over the address space's `unit`-byte units: those launch `i` touches."""
-    mask = np.zeros(-(-address_space_bytes(trace) // unit), dtype=bool)
-    for chunk in launch_ranges(trace, offsets, i):
+def touched_units(trace: Trace, offsets, i: int, unit: int, lo: int = 0, hi: int | None = None,
+                  mask=None) -> np.ndarray:
+    """Boolean mask over the address space's `unit`-byte units: those launch `i` touches reading the lists of its
+    selected vertices in [lo, hi) (`mask`: the launch's unpacked bitmap, if the caller has it)."""
+    units = np.zeros(-(-address_space_bytes(trace) // unit), dtype=bool)
+    for chunk in launch_ranges(trace, offsets, i, lo, hi, mask):
         for ranges in chunk:
             if ranges is not None:
-                mark_units(mask, *ranges, unit)
-    return mask
+                mark_units(units, *ranges, unit)
+    return units
 
 
 def launch_counts(trace: Trace, offsets, i: int) -> dict:
