@@ -298,18 +298,21 @@ def pagerank_trace(graph, variant: str = "merged-aligned", name: str = "graph", 
     share = np.divide(alpha, degree, out=np.zeros(n), where=degree > 0)
     bounds = np.linspace(0, n, (blocks if gs else 1) + 1).astype(np.int64)
     residual = np.full(n, 1.0 - alpha)
+    rate = np.zeros(n)  # what each entry of a pusher's list carries, set for the pushers of one range at a time
     while trace.num_launches < max_launches:
         pushed = np.zeros(n, dtype=bool)
         for lo, hi in itertools.pairwise(bounds):
             take = residual[lo:hi] > tolerance
             if not take.any():
                 continue
-            taken = np.where(take, residual[lo:hi], 0.0)
-            residual[lo:hi][take] = 0.0
-            pushed[lo:hi] = take
-            first, last = offsets[lo], offsets[hi]
-            carried = np.repeat(taken * share[lo:hi], degree[lo:hi])
-            residual += np.bincount(np.asarray(graph.edges[first:last], dtype=np.int64), weights=carried, minlength=n)
+            ids = np.flatnonzero(take) + lo
+            carried = residual[ids] * share[ids]
+            residual[ids] = 0.0
+            pushed[ids] = True
+            rate[ids] = carried
+            for src, idx in _selected_entries(offsets, ids):  # only the pushers' lists, bounded at a time
+                np.add.at(residual, np.asarray(graph.edges[idx], dtype=np.int64), rate[src])
+            rate[ids] = 0.0
         pushed &= degree > 0
         if not pushed.any():
             break
