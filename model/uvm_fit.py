@@ -1,0 +1,228 @@
+"""Fit the UVM simulator's costs on archived cold-UVM runs and judge it on the runs it was not fitted on.
+
+Steps (the split and the method: docs/model.md, "UVM simulator"; the cells: model/uvm_cells.py):
+1. regenerate each archived graph on the CPU (model/uvm_graphs.py, checksums checked where recorded);
+2. derive each cell's access trace on the CPU (emogi/trace_derive.py; cached as .npz under --trace-dir) and
+   simulate it cold with the default costs: migrated bytes, fault batches and serviced regions per run do not
+   depend on the costs, so the time is linear in them;
+3. fit the three costs on the fit set by least absolute relative deviation of the total time (a linear program);
+4. write, under --out: cells.csv (every cell: measured, simulated counts, predictions, errors), summary.csv,
+   params.json, bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
+   trace_check.csv (CPU-derived launches and list entries against the GPU's iterations and edges_traversed).
+
+    python -m model.uvm_fit --archive archive --graph-dir /tmp/oom-graphs --trace-dir /tmp/oom-traces \\
+        --out archive/uvm-sim-validation-2026-11-25
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linprog
+
+from emogi.atomic import write_csv, write_text
+from emogi.cli import exit_status
+from emogi.csr import GraphFormatError, read_csr
+from emogi.trace_derive import default_delta, derive
+from emogi.traces import (
+    Trace,
+    TraceError,
+    graph_checksum,
+    load_trace,
+    save_trace,
+    summary_table,
+)
+from model import uvm_graphs
+from model.uvm_cells import (
+    KEY,
+    measured_cells,
+    profiled_bytes,
+    trace_family,
+)
+from model.uvm_sim import UvmParams, simulate
+
+COUNT_COLUMNS = ["launches", "cpu_entries", "bytes_needed", "migrated_bytes", "fault_entries", "batches",
+                 "serviced_chunks"]
+# The archived builds' SSSP frontier bucket: the mean weight (0.4 x since eda7b26, after every archived run used).
+ARCHIVED_DELTA_FRACTION = 1.0
+REPRESENTATIVE = {"scan": "merged-aligned"}
+
+
+def retarget(trace: Trace, graph) -> Trace:
+    """The same lists on the same graph stored at another edge width (emogi.csr narrow keeps every list in
+    place); refused for traces whose parts depend on the width (bottom-up BFS reads whole lines)."""
+    if trace.variant == "direction-optimizing":
+        raise TraceError("direction-optimizing traces depend on the edge width: derive them on each file")
+    if (graph.num_vertices, graph.num_edges) != (trace.num_vertices, trace.num_edges):
+        raise TraceError(f"{graph.path}: not the graph of trace {trace.graph}")
+    return dataclasses.replace(trace, checksum=graph_checksum(graph), edge_bytes=graph.index_bytes)
+
+
+def _trace(graph, spec, algorithm, family, root, trace_dir: Path, log) -> Trace:
+    path = trace_dir / f"{spec.file_name[:-4]}.{algorithm}.{family}.r{root}.npz"
+    if path.exists():
+        return load_trace(path, graph)
+    t0 = time.perf_counter()
+    options = {}
+    if algorithm == "sssp" and family == "frontier":
+        options["delta"] = default_delta(graph, ARCHIVED_DELTA_FRACTION)
+    trace = derive(graph, algorithm, REPRESENTATIVE.get(family, family), None if root < 0 else root,
+                   name=f"{spec.kind}{spec.scale}", **options)
+    save_trace(trace, path)
+    log(f"  derived {path.name}: {trace.num_launches} launches in {time.perf_counter() - t0:.0f} s")
+    return trace
+
+
+def _counts(trace: Trace, graph) -> dict:
+    summary = summary_table(trace, graph.offsets)
+    totals = simulate(trace, graph).totals()
+    entry = trace.edge_bytes + trace.weight_bytes
+    return {"launches": trace.num_launches, "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
+            "bytes_needed": int(summary["bytes_needed"].sum()),
+            **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "batches", "serviced_chunks")}}
+
+
+def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.DataFrame:
+    """COUNT_COLUMNS for every distinct (graph, algorithm, trace family, root, width) of `runs` (cached)."""
+    trace_dir = Path(trace_dir)
+    trace_dir.mkdir(parents=True, exist_ok=True)
+    cache = trace_dir / "counts.csv"
+    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
+    done = pd.read_csv(cache) if cache.exists() else pd.DataFrame(columns=keys + COUNT_COLUMNS)
+    todo = runs.assign(family=[trace_family(a, v) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
+    todo = todo[keys].drop_duplicates().merge(done[keys], how="left", indicator=True)
+    todo = todo[todo["_merge"] == "left_only"].drop(columns="_merge")
+    for (kind, scale, seed), group in todo.groupby(["kind", "scale", "seed"], sort=False):
+        wide_spec = uvm_graphs.GraphSpec(kind, int(scale), int(seed), 8)
+        log(f"{wide_spec.file_name}: {len(group)} traces to simulate")
+        wide = read_csr(uvm_graphs.make(wide_spec, graph_dir, log=log), verify_checksum=False)
+        for _, row in group.sort_values(["algorithm", "family", "root"]).iterrows():
+            spec = dataclasses.replace(wide_spec, width=int(row["edge_bytes"]))
+            graph = wide if spec.width == 8 else read_csr(uvm_graphs.make(spec, graph_dir, log=log),
+                                                          verify_checksum=False)
+            family, root = row["family"], int(row["root"])
+            if spec.width == 8 or family == "direction-optimizing":
+                trace = _trace(graph, spec, row["algorithm"], family, root, trace_dir, log)
+            else:
+                trace = retarget(_trace(wide, wide_spec, row["algorithm"], family, root, trace_dir, log), graph)
+            done = pd.concat([done, pd.DataFrame([{**row[keys].to_dict(), **_counts(trace, graph)}])],
+                             ignore_index=True)
+            write_csv(done, cache)
+    return done
+
+
+def fit_costs(cells: pd.DataFrame) -> UvmParams:
+    """Least absolute relative deviation of device + GB x a + batches x tb + serviced x ts from the measured time:
+    variables a (ms/GB), tb, ts (ms) >= 0 and one slack per cell."""
+    u = cells["uvm_ms"].to_numpy(float)
+    x = np.column_stack([cells["migrated_bytes"] / 1e9, cells["batches"], cells["serviced_chunks"]]) / u[:, None]
+    r = ((cells["uvm_ms"] - cells["device_ms"]) / cells["uvm_ms"]).to_numpy(float)
+    n = len(u)
+    eye = np.eye(n)
+    a_ub = np.block([[x, -eye], [-x, -eye]])
+    b_ub = np.concatenate([r, -r])
+    res = linprog(np.r_[np.zeros(3), np.ones(n)], A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * (3 + n),
+                  method="highs")
+    if not res.success:
+        raise RuntimeError(f"the fit failed: {res.message}")
+    ms_per_gb, batch_ms, service_ms = res.x[:3]
+    return UvmParams(throughput_gbps=1e3 / ms_per_gb if ms_per_gb > 0 else float("inf"),
+                     batch_us=batch_ms * 1e3, service_us=service_ms * 1e3)
+
+
+def predict(cells: pd.DataFrame, params: UvmParams, tag: str) -> pd.DataFrame:
+    migration = params.migration_ms(cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"])
+    out = cells.copy()
+    out[f"predicted_ms_{tag}"] = cells["device_ms"] + migration
+    out[f"error_{tag}"] = out[f"predicted_ms_{tag}"] / cells["uvm_ms"] - 1
+    out[f"migration_error_{tag}"] = migration / (cells["uvm_ms"] - cells["device_ms"]) - 1
+    return out
+
+
+def summarise(cells: pd.DataFrame, tags) -> pd.DataFrame:
+    rows = []
+    groups = [("fit", "all", cells["split"] == "fit"), ("validation", "all", cells["split"] == "validation")]
+    groups += [("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
+               for a in ("bfs", "sssp", "cc", "pagerank")]
+    for split, algorithm, sel in groups:
+        part = cells[sel]
+        for tag in tags:
+            err, mig = part[f"error_{tag}"].abs(), part[f"migration_error_{tag}"].abs()
+            worst = part.loc[err.idxmax()] if len(part) else None
+            rows.append({"split": split, "algorithm": algorithm, "params": tag, "cells": len(part),
+                         "median_abs_error": err.median(), "worst_abs_error": err.max(),
+                         "share_within_10pct": (err <= 0.10).mean(), "share_within_25pct": (err <= 0.25).mean(),
+                         "median_abs_migration_error": mig.median(), "worst_abs_migration_error": mig.max(),
+                         "worst_cell": "" if worst is None else
+                         f"{worst['source'].split('/')[0]} {worst['graph']} {worst['algorithm']} {worst['variant']} "
+                         f"w{worst['edge_bytes']} root {worst['root']}"})
+    return pd.DataFrame(rows)
+
+
+def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.DataFrame:
+    cells = measured_cells(archive)
+    cells = cells[cells["scale"] <= max_scale]
+    counts = simulated_counts(cells, graph_dir, trace_dir, log)
+    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
+    cells = cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"],
+                                                                   strict=True)])
+    cells = cells.merge(counts, on=keys, how="left")
+    fitted = fit_costs(cells[cells["split"] == "fit"])
+    cells = predict(predict(cells, fitted, "fitted"), UvmParams(), "micro")
+    out = Path(out)
+    write_csv(cells.sort_values(KEY), out / "cells.csv")
+    summary = summarise(cells, ("fitted", "micro"))
+    write_csv(summary, out / "summary.csv")
+    params = {"fitted": dataclasses.asdict(fitted), "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
+              "fit_cells": int((cells["split"] == "fit").sum()),
+              "validation_cells": int((cells["split"] == "validation").sum()), "max_scale": max_scale}
+    write_text(json.dumps(params, indent=2) + "\n", out / "params.json")
+    write_csv(_bytes_check(archive, counts), out / "bytes_check.csv")
+    write_csv(_trace_check(cells), out / "trace_check.csv")
+    log(summary.drop(columns="worst_cell").to_string(index=False))
+    return cells
+
+
+def _bytes_check(archive, counts) -> pd.DataFrame:
+    prof = profiled_bytes(archive).assign(family="scan")
+    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
+    both = prof.merge(counts, on=keys, how="inner")
+    both["pcie_over_simulated"] = both["pcie_read_bytes"] / both["migrated_bytes"]
+    return both[["source", "graph", "variant", "edge_bytes", "root", "pcie_read_bytes", "migrated_bytes",
+                 "bytes_needed", "pcie_over_simulated"]]
+
+
+def _trace_check(cells) -> pd.DataFrame:
+    """Per (graph, algorithm, variant, width, root): the CPU trace's launches and entries beside the GPU's."""
+    cols = ["kind", "scale", "seed", "graph", "algorithm", "variant", "edge_bytes", "root"]
+    per = cells.groupby(cols, as_index=False).agg(cpu_launches=("launches", "first"),
+                                                  cpu_entries=("cpu_entries", "first"),
+                                                  gpu_iterations=("gpu_iterations", "median"),
+                                                  gpu_edges=("gpu_edges", "median"))
+    per["entries_ratio"] = per["cpu_entries"] / per["gpu_edges"]
+    # BFS's edges_traversed counts every reached list once, whatever a direction-optimizing run reads
+    per.loc[per["variant"] == "direction-optimizing", "entries_ratio"] = np.nan
+    return per
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m model.uvm_fit", description=__doc__.split("\n")[0])
+    ap.add_argument("--archive", default="archive")
+    ap.add_argument("--graph-dir", required=True)
+    ap.add_argument("--trace-dir", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--max-scale", type=int, default=24, help="leave out graphs above this scale")
+    a = ap.parse_args(argv)
+    return exit_status(lambda: run(a.archive, a.graph_dir, a.trace_dir, a.out, a.max_scale),
+                       (GraphFormatError, TraceError, OSError, ValueError))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""Cold UVM simulated from an access trace: what migrates, how often the driver is interrupted, and how long it takes.
+
+What it is based on (docs/model.md, "UVM simulator"):
+- Granularity. Managed memory is handled in 2 MiB VA blocks (the driver's migration and eviction unit) made of
+  32 basic blocks of 64 KiB; a fault moves at least its 64 KiB block. Measured here (../shared/FACTS.md): one
+  128-B read per 2 MiB moves ~64 KiB per region, one per 64 KiB or per 4 KiB moves the whole buffer.
+- Density prefetch (Ganguly et al., ISCA 2019, "Interplay between hardware prefetcher and page eviction policy
+  in CPU-GPU unified virtual memory", §2; NVIDIA's open driver, uvm_perf_prefetch.c, threshold 51): a full binary
+  tree over a region's 32 blocks; for each faulted block the largest subtree in which more than 51% of the blocks
+  are resident or faulted is fetched whole. Counts are taken once per batch, before anything is prefetched.
+- Fault batches: the GPU writes faults to a buffer that the driver reads in batches of up to 256 entries
+  (uvm_perf_fault_batch_count), servicing the faulted VA blocks of each batch, then replaying. A fault entry is
+  counted per 4 KiB page touched in a block not yet resident when the launch (or sub-launch) starts.
+- ReadMostly: the edge list is only read, so evicting drops the GPU's copy; nothing is written back.
+- Eviction: 2 MiB chunks, least recently used first, at launch boundaries or at K sub-launch boundaries (K equal
+  vertex ranges per launch: the `uvm-capped` emulation of issue 21), in address order within a launch (the scan
+  kernels take vertices, hence lists, in id order). `unrestricted` evicts inside a launch as a driver does when
+  oversubscribed, every `capacity/8` chunks of the launch's footprint: an extrapolation, never validated here.
+
+Time: device-mode time (the GPU's own work, given) + per launch
+    migrated bytes / throughput + fault batches x batch overhead + VA blocks serviced x service overhead.
+The three costs come from UvmParams: defaults solve the three microbenchmarks of FACTS.md exactly; `model.uvm_fit`
+fits them on archived cold-UVM runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from emogi.traces import (
+    CHUNK_BYTES,
+    Trace,
+    address_space_bytes,
+    check_graph,
+    touched_units,
+)
+
+PAGE_BYTES = 4096
+BLOCK_BYTES = 64 << 10
+BLOCKS_PER_CHUNK = CHUNK_BYTES // BLOCK_BYTES
+PAGES_PER_BLOCK = BLOCK_BYTES // PAGE_BYTES
+MODES = ("cold", "capped", "unrestricted")
+POLICIES = ("lru", "fifo")  # fifo: by the time a chunk was filled (the driver's root-chunk list), not by use
+
+LAUNCH_COLUMNS = ["launch", "steps", "touched_blocks", "faulted_blocks", "fault_entries", "batches", "serviced_chunks",
+                  "migrated_bytes", "evicted_chunks", "resident_chunks", "migration_ms"]
+
+
+class UvmSimError(ValueError):
+    """Bad simulator input (capacity, mode, parameters)."""
+
+
+@dataclass(frozen=True)
+class UvmParams:
+    throughput_gbps: float = 48.5   # payload of migrations (GB/s, 1e9)
+    batch_us: float = 75.0          # per batch of fault entries
+    service_us: float = 7.9         # per 2 MiB VA block serviced with faults, per step
+    batch_entries: int = 256        # uvm_perf_fault_batch_count
+    prefetch_threshold: int = 51    # percent; uvm_perf_prefetch_threshold
+
+    def check(self) -> UvmParams:
+        if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0):
+            raise UvmSimError(f"need throughput > 0 and overheads >= 0, got {asdict(self)}")
+        if self.batch_entries < 1 or not 0 <= self.prefetch_threshold <= 100:
+            raise UvmSimError(f"need batch_entries >= 1 and prefetch_threshold in [0, 100], got {asdict(self)}")
+        return self
+
+    def migration_ms(self, migrated_bytes, batches, serviced):
+        return (migrated_bytes / (self.throughput_gbps * 1e6) + batches * self.batch_us / 1e3
+                + serviced * self.service_us / 1e3)
+
+
+def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.ndarray:
+    """Blocks to migrate for rows of 32 blocks (one row per 2 MiB region): each faulted block brings the largest
+    subtree holding it whose resident-or-faulted blocks exceed `threshold` percent of it (counts before any
+    prefetch). Returns a mask like `faulted`, already-resident blocks excluded."""
+    valid = resident | faulted
+    move = faulted.copy()
+    rows = len(faulted)
+    size = 2
+    while size <= BLOCKS_PER_CHUNK:
+        shape = (rows, BLOCKS_PER_CHUNK // size, size)
+        dense = valid.reshape(shape).sum(axis=2) * 100 > size * threshold
+        hit = dense & faulted.reshape(shape).any(axis=2)
+        move |= np.repeat(hit, size, axis=1)
+        size *= 2
+    return move & ~resident
+
+
+@dataclass
+class SimResult:
+    launches: pd.DataFrame   # LAUNCH_COLUMNS
+    params: UvmParams
+    mode: str
+    capacity_bytes: int | None
+    sub_launches: int
+    policy: str
+    label: str               # "simulated" or "simulated (extrapolation: eviction inside launches)"
+
+    @property
+    def migration_ms(self) -> float:
+        return float(self.launches["migration_ms"].sum())
+
+    def predicted_ms(self, device_ms: float) -> float:
+        """The run's time: the GPU's own work (device mode) plus the migrations."""
+        return float(device_ms) + self.migration_ms
+
+    def totals(self) -> dict:
+        t = self.launches.drop(columns=["launch", "resident_chunks"]).sum().to_dict()
+        return {**{k: (float(v) if k == "migration_ms" else int(v)) for k, v in t.items()},
+                "launches": len(self.launches), "mode": self.mode, "capacity_bytes": self.capacity_bytes,
+                "sub_launches": self.sub_launches, "policy": self.policy, "label": self.label}
+
+
+class _State:
+    """Residency per 64 KiB block, and per 2 MiB chunk the clock of its last use (lru) or fill (fifo)."""
+
+    def __init__(self, space_bytes: int, capacity_chunks: int | None, policy: str):
+        self.chunks = -(-space_bytes // CHUNK_BYTES)
+        self.resident = np.zeros(self.chunks * BLOCKS_PER_CHUNK, dtype=bool)
+        self.clock = np.zeros(self.chunks, dtype=np.int64)
+        self.capacity, self.policy, self.now = capacity_chunks, policy, 0
+
+    def step(self, pages: np.ndarray, params: UvmParams) -> dict:
+        """One (sub-)launch touching `pages` (mask of 4 KiB pages); returns its counts."""
+        npages = self.chunks * BLOCKS_PER_CHUNK * PAGES_PER_BLOCK
+        pages = np.pad(pages, (0, npages - len(pages)))
+        touched = pages.reshape(-1, PAGES_PER_BLOCK)
+        blocks = touched.any(axis=1)
+        faulted = blocks & ~self.resident
+        entries = int(touched[faulted].sum())
+        regions = np.flatnonzero(faulted.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1))
+        res2 = self.resident.reshape(self.chunks, BLOCKS_PER_CHUNK)
+        move = prefetch(res2[regions], faulted.reshape(self.chunks, BLOCKS_PER_CHUNK)[regions],
+                        params.prefetch_threshold)
+        was = res2.any(axis=1)
+        res2[regions] |= move
+        used = np.flatnonzero(blocks.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1))
+        # the clock ticks by address within a step: the kernels read lists in vertex-id, hence address, order
+        base = self.now * self.chunks
+        if self.policy == "lru":
+            self.clock[used] = base + used
+        else:
+            filled = regions[~was[regions]]
+            self.clock[filled] = base + filled
+        self.now += 1
+        batches = -(-entries // params.batch_entries)
+        return {"touched_blocks": int(blocks.sum()), "faulted_blocks": int(faulted.sum()), "fault_entries": entries,
+                "batches": batches, "serviced_chunks": len(regions),
+                "migrated_bytes": int(move.sum()) * BLOCK_BYTES, "evicted_chunks": self.evict()}
+
+    def evict(self) -> int:
+        if self.capacity is None:
+            return 0
+        res2 = self.resident.reshape(self.chunks, BLOCKS_PER_CHUNK)
+        held = np.flatnonzero(res2.any(axis=1))
+        over = len(held) - self.capacity
+        if over <= 0:
+            return 0
+        victims = held[np.argpartition(self.clock[held], over - 1)[:over]]
+        res2[victims] = False  # ReadMostly: the host copy is current, dropping ours writes nothing back
+        return over
+
+    def resident_chunks(self) -> int:
+        return int(self.resident.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1).sum())
+
+
+def _pieces(pages: np.ndarray, max_chunks: int):
+    """Split a page mask into address-ordered pieces touching at most `max_chunks` chunks each."""
+    per_chunk = CHUNK_BYTES // PAGE_BYTES
+    pages = np.pad(pages, (0, -len(pages) % per_chunk))
+    used = np.flatnonzero(pages.reshape(-1, per_chunk).any(axis=1))
+    for k in range(0, len(used), max_chunks):
+        lo, hi = used[k] * per_chunk, (used[min(k + max_chunks, len(used)) - 1] + 1) * per_chunk
+        piece = np.zeros_like(pages)
+        piece[lo:hi] = pages[lo:hi]
+        yield piece
+
+
+def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None = None,
+             params: UvmParams | None = None, sub_launches: int = 1, policy: str = "lru") -> SimResult:
+    """Simulate the trace's launches on managed memory that starts cold (every page on the host).
+
+    mode: cold (no capacity limit), capped (evict to `capacity_bytes` at each of `sub_launches` boundaries per
+    launch) or unrestricted (evict inside launches too: an extrapolation)."""
+    params = (params or UvmParams()).check()
+    check_graph(trace, graph)
+    if mode not in MODES:
+        raise UvmSimError(f"mode must be one of {MODES}, got {mode!r}")
+    if policy not in POLICIES:
+        raise UvmSimError(f"policy must be one of {POLICIES}, got {policy!r}")
+    if not isinstance(sub_launches, int | np.integer) or sub_launches < 1:
+        raise UvmSimError(f"sub_launches must be a positive integer, got {sub_launches!r}")
+    capacity_chunks = None
+    if mode != "cold":
+        if capacity_bytes is None or capacity_bytes < CHUNK_BYTES:
+            raise UvmSimError(f"capacity must be at least one 2 MiB chunk ({CHUNK_BYTES} bytes), "
+                              f"got {capacity_bytes!r}")
+        capacity_chunks = int(capacity_bytes // CHUNK_BYTES)
+    state = _State(address_space_bytes(trace), capacity_chunks, policy)
+    bounds = np.linspace(0, trace.num_vertices, sub_launches + 1).astype(np.int64)
+    rows = []
+    for i in range(trace.num_launches):
+        mask = trace.mask(i)
+        row = dict.fromkeys(LAUNCH_COLUMNS[1:-2], 0)
+        for lo, hi in itertools.pairwise(bounds):
+            pages = touched_units(trace, graph.offsets, i, PAGE_BYTES, int(lo), int(hi), mask)
+            pieces = _pieces(pages, max(capacity_chunks // 8, 1)) if mode == "unrestricted" else [pages]
+            for piece in pieces:
+                counts = state.step(piece, params)
+                row["steps"] += 1
+                for k, v in counts.items():
+                    row[k] += v
+        row["resident_chunks"] = state.resident_chunks()
+        row["migration_ms"] = params.migration_ms(row["migrated_bytes"], row["batches"], row["serviced_chunks"])
+        rows.append({"launch": i, **row})
+    label = ("simulated (extrapolation: eviction inside launches)" if mode == "unrestricted" else "simulated")
+    return SimResult(pd.DataFrame(rows, columns=LAUNCH_COLUMNS), params, mode, capacity_bytes, sub_launches,
+                     policy, label)
