@@ -41,11 +41,11 @@ SUPPORTED = {
     "cc": SCAN_VARIANTS + ("afforest",),
     "pagerank": SCAN_VARIANTS + ("frontier", "gauss-seidel"),
 }
-BEAMER_ALPHA, BEAMER_BETA = 15, 18    # bfs_frontier.cuh
-AFFOREST_SAMPLES = 1024                # cc.cuh: kAfforestSamples, positions from a fixed LCG
+BEAMER_ALPHA, BEAMER_BETA = 15, 18  # bfs_frontier.cuh
+AFFOREST_SAMPLES = 1024  # cc.cuh: kAfforestSamples, positions from a fixed LCG
 LINE_BYTES = 128
-RESIDENT_WARPS = 132 * 64              # H100: 132 SMs x 64 resident warps, a warp per vertex in the scan kernels
-_MAX_ENTRIES = 1 << 24                 # list entries gathered per step (bounded temporaries)
+RESIDENT_WARPS = 132 * 64  # H100: 132 SMs x 64 resident warps, a warp per vertex in the scan kernels
+_MAX_ENTRIES = 1 << 24  # list entries gathered per step (bounded temporaries)
 _INF = np.iinfo(np.int64).max // 4
 
 
@@ -72,12 +72,24 @@ def _selected_entries(offsets, mask):
 
 def _new_trace(graph, name, algorithm, variant, root, fidelity, note, weight_bytes=0):
     if variant not in SUPPORTED.get(algorithm, ()):
-        raise TraceError(f"no CPU derivation of {algorithm} {variant!r}; supported: "
-                         f"{', '.join(SUPPORTED.get(algorithm, ())) or 'none for this algorithm'}")
-    return Trace(graph=name, checksum=graph_checksum(graph), num_vertices=graph.num_vertices,
-                 num_edges=graph.num_edges, algorithm=algorithm, variant=variant, edge_bytes=graph.index_bytes,
-                 weight_bytes=weight_bytes, root=-1 if root is None else int(root), source="derived",
-                 fidelity=fidelity, note=note)
+        raise TraceError(
+            f"no CPU derivation of {algorithm} {variant!r}; supported: "
+            f"{', '.join(SUPPORTED.get(algorithm, ())) or 'none for this algorithm'}"
+        )
+    return Trace(
+        graph=name,
+        checksum=graph_checksum(graph),
+        num_vertices=graph.num_vertices,
+        num_edges=graph.num_edges,
+        algorithm=algorithm,
+        variant=variant,
+        edge_bytes=graph.index_bytes,
+        weight_bytes=weight_bytes,
+        root=-1 if root is None else int(root),
+        source="derived",
+        fidelity=fidelity,
+        note=note,
+    )
 
 
 def _check_root(graph, root):
@@ -87,6 +99,7 @@ def _check_root(graph, root):
 
 
 # ---------------------------------------------------------------------------------------------- BFS
+
 
 def bfs_levels(offsets, edges, root: int):
     """Frontier masks of a level-synchronous BFS from `root`, level by level (non-empty ones)."""
@@ -128,8 +141,10 @@ def _bottom_up_counts(offsets, edges, unvisited, frontier, per_line: int):
 def bfs_trace(graph, root, variant: str = "merged-aligned", name: str = "graph") -> Trace:
     root = _check_root(graph, root)
     if variant == "direction-optimizing":
-        note = ("level-synchronous frontiers; Beamer's switch (alpha 15, beta 18) as bfs_frontier.cuh; bottom-up "
-                "steps read aligned lines up to the first parent")
+        note = (
+            "level-synchronous frontiers; Beamer's switch (alpha 15, beta 18) as bfs_frontier.cuh; bottom-up "
+            "steps read aligned lines up to the first parent"
+        )
     else:
         note = "level-synchronous frontiers: each launch reads the frontier's lists"
     trace = _new_trace(graph, name, "bfs", variant, root, "exact", note)
@@ -160,6 +175,7 @@ def bfs_trace(graph, root, variant: str = "merged-aligned", name: str = "graph")
 
 # ---------------------------------------------------------------------------------------------- SSSP
 
+
 def default_delta(graph, fraction: float = 0.4) -> int:
     """The `frontier` kernel's bucket width: `fraction` x the mean weight of a strided sample of 100000 entries
     (kernels/src/problems/sssp.cu; fraction 1 before commit eda7b26, 0.4 since)."""
@@ -175,13 +191,20 @@ def _relax_in_waves(offsets, edges, weights, dist, active, wave: int):
     step = wave or max(len(ids), 1)
     for k in range(0, len(ids), step):
         snapshot = dist if wave else dist.copy()
-        for src, idx in _selected_entries(offsets, ids[k:k + step]):
+        for src, idx in _selected_entries(offsets, ids[k : k + step]):
             cand = snapshot[src] + np.asarray(weights[idx], dtype=np.int64)
             np.minimum.at(dist, np.asarray(edges[idx], dtype=np.int64), cand)
 
 
-def sssp_trace(graph, root, variant: str = "merged-aligned", name: str = "graph", delta: int | None = None,
-               wave: int = RESIDENT_WARPS, max_launches: int = 100000) -> Trace:
+def sssp_trace(
+    graph,
+    root,
+    variant: str = "merged-aligned",
+    name: str = "graph",
+    delta: int | None = None,
+    wave: int = RESIDENT_WARPS,
+    max_launches: int = 100000,
+) -> Trace:
     """delta: the `frontier` variant's bucket width (default: the kernel's, default_delta). wave: vertices whose
     lists a scan launch relaxes at once before later ones see the result (the GPU's resident warps)."""
     root = _check_root(graph, root)
@@ -192,8 +215,10 @@ def sssp_trace(graph, root, variant: str = "merged-aligned", name: str = "graph"
     if frontier:
         note = f"Jacobi delta-stepping, delta {delta}; every weight of a list read is counted as read"
     else:
-        note = (f"Bellman-Ford in waves of {wave} vertices: a launch reads the lists of the vertices improved in "
-                f"the launch before")
+        note = (
+            f"Bellman-Ford in waves of {wave} vertices: a launch reads the lists of the vertices improved in "
+            f"the launch before"
+        )
     trace = _new_trace(graph, name, "sssp", variant, root, "approximate", note, WEIGHT_ENTRY_BYTES)
     offsets = np.asarray(graph.offsets, dtype=np.int64)
     n = graph.num_vertices
@@ -222,10 +247,18 @@ def sssp_trace(graph, root, variant: str = "merged-aligned", name: str = "graph"
 
 # ---------------------------------------------------------------------------------------------- CC
 
+
 def _afforest(graph, name) -> Trace:
-    trace = _new_trace(graph, name, "cc", "afforest", None, "exact",
-                       "two sample rounds (entries 0 and 1), giant component voted at the kernel's 1024 positions, "
-                       "finish reads the rest of the lists outside it; roots relabelled during the finish ignored")
+    trace = _new_trace(
+        graph,
+        name,
+        "cc",
+        "afforest",
+        None,
+        "exact",
+        "two sample rounds (entries 0 and 1), giant component voted at the kernel's 1024 positions, "
+        "finish reads the rest of the lists outside it; roots relabelled during the finish ignored",
+    )
     offsets = np.asarray(graph.offsets, dtype=np.int64)
     n, degree = graph.num_vertices, np.diff(offsets)
     rows, cols = [], []
@@ -236,8 +269,9 @@ def _afforest(graph, name) -> Trace:
         rows.append(v)
         cols.append(np.asarray(graph.edges[offsets[v] + k], dtype=np.int64))
     rows, cols = np.concatenate(rows), np.concatenate(cols)
-    _, comp = connected_components(coo_matrix((np.ones(len(rows), np.int8), (rows, cols)), shape=(n, n)),
-                                   directed=False)
+    _, comp = connected_components(
+        coo_matrix((np.ones(len(rows), np.int8), (rows, cols)), shape=(n, n)), directed=False
+    )
     least = np.full(comp.max() + 1, n, dtype=np.int64)
     np.minimum.at(least, comp, np.arange(n))
     label = least[comp]  # after linking and compressing, every vertex points at its sampled component's least id
@@ -255,15 +289,23 @@ def _afforest(graph, name) -> Trace:
     return trace
 
 
-def cc_trace(graph, variant: str = "merged-aligned", name: str = "graph", wave: int = RESIDENT_WARPS,
-             max_launches: int = 100000) -> Trace:
+def cc_trace(
+    graph, variant: str = "merged-aligned", name: str = "graph", wave: int = RESIDENT_WARPS, max_launches: int = 100000
+) -> Trace:
     if graph.directed:
         raise TraceError(f"{name}: CC needs an undirected graph")
     if variant == "afforest":
         return _afforest(graph, name)
-    trace = _new_trace(graph, name, "cc", variant, None, "approximate",
-                       f"label propagation in waves of {wave} vertices: a launch reads the lists of the vertices "
-                       f"whose label fell in the launch before (every vertex in the first)")
+    trace = _new_trace(
+        graph,
+        name,
+        "cc",
+        variant,
+        None,
+        "approximate",
+        f"label propagation in waves of {wave} vertices: a launch reads the lists of the vertices "
+        f"whose label fell in the launch before (every vertex in the first)",
+    )
     offsets = np.asarray(graph.offsets, dtype=np.int64)
     label = np.arange(graph.num_vertices, dtype=np.int64)
     active = np.ones(graph.num_vertices, dtype=bool)
@@ -274,7 +316,7 @@ def cc_trace(graph, variant: str = "merged-aligned", name: str = "graph", wave: 
         step = wave or len(ids)
         for k in range(0, len(ids), step):
             snapshot = label if wave else label.copy()
-            for src, idx in _selected_entries(offsets, ids[k:k + step]):
+            for src, idx in _selected_entries(offsets, ids[k : k + step]):
                 dst = np.asarray(graph.edges[idx], dtype=np.int64)
                 low = np.minimum(snapshot[src], snapshot[dst])
                 np.minimum.at(label, dst, low)
@@ -285,13 +327,28 @@ def cc_trace(graph, variant: str = "merged-aligned", name: str = "graph", wave: 
 
 # ---------------------------------------------------------------------------------------------- PageRank
 
-def pagerank_trace(graph, variant: str = "merged-aligned", name: str = "graph", alpha: float = 0.85,
-                   tolerance: float = 1e-3, blocks: int = 256, max_launches: int = 5000) -> Trace:
+
+def pagerank_trace(
+    graph,
+    variant: str = "merged-aligned",
+    name: str = "graph",
+    alpha: float = 0.85,
+    tolerance: float = 1e-3,
+    blocks: int = 256,
+    max_launches: int = 5000,
+) -> Trace:
     """Push PageRank's rounds; `blocks` vertex ranges per round for gauss-seidel (1 for the Jacobi variants)."""
     gs = variant == "gauss-seidel"
-    trace = _new_trace(graph, name, "pagerank", variant, None, "approximate",
-                       (f"Gauss-Seidel push, {blocks} vertex ranges in turn per round" if gs else
-                        "Jacobi push rounds") + f", alpha {alpha}, tolerance {tolerance}, float64")
+    trace = _new_trace(
+        graph,
+        name,
+        "pagerank",
+        variant,
+        None,
+        "approximate",
+        (f"Gauss-Seidel push, {blocks} vertex ranges in turn per round" if gs else "Jacobi push rounds")
+        + f", alpha {alpha}, tolerance {tolerance}, float64",
+    )
     offsets = np.asarray(graph.offsets, dtype=np.int64)
     n = graph.num_vertices
     degree = np.diff(offsets)

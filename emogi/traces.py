@@ -38,17 +38,22 @@ from emogi.csr import GraphFormatError, read_csr
 SOURCES = ("derived", "recorded")
 FIDELITIES = ("exact", "approximate")
 WEIGHT_ENTRY_BYTES = 4
-CHUNK_BYTES = 2 << 20           # the driver's VA block and eviction unit
+CHUNK_BYTES = 2 << 20  # the driver's VA block and eviction unit
 # name -> unit size in bytes, for the per-launch counts
 UNITS = {"pages_4k": 4096, "blocks_64k": 64 << 10, "chunks_2m": CHUNK_BYTES, "lines_128": 128, "sectors_32": 32}
 
 # One row per launch of one run (the lead registers this in emogi/schema.py).
 TRACE_SUMMARY_COLUMNS = [
-    "graph", "algorithm", "variant", "edge_bytes", "root", "source",
-    "launch",        # 0-based launch index within the run
-    "lists_read",    # vertices whose list the launch reads (at least one entry)
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",
+    "source",
+    "launch",  # 0-based launch index within the run
+    "lists_read",  # vertices whose list the launch reads (at least one entry)
     "bytes_needed",  # entries read x (edge_bytes + weight bytes)
-    *UNITS,          # distinct units touched in the edge (and weight) arrays
+    *UNITS,  # distinct units touched in the edge (and weight) arrays
 ]
 
 _VERTEX_CHUNK = 1 << 22  # vertices per step when deriving ranges: bounded temporaries at scale 25
@@ -61,20 +66,20 @@ class TraceError(ValueError):
 @dataclass
 class Trace:
     graph: str
-    checksum: str             # 16 hex digits, the CSR header's XXH3-64
+    checksum: str  # 16 hex digits, the CSR header's XXH3-64
     num_vertices: int
     num_edges: int
     algorithm: str
     variant: str
     edge_bytes: int
-    weight_bytes: int = 0     # 4 when each list entry also reads a weight (SSSP)
-    root: int = -1            # -1: no root (CC, PageRank)
+    weight_bytes: int = 0  # 4 when each list entry also reads a weight (SSSP)
+    root: int = -1  # -1: no root (CC, PageRank)
     source: str = "derived"
     fidelity: str = "exact"
     note: str = ""
-    bits: list = field(default_factory=list)      # packed vertex bitmap per launch
-    parts: dict = field(default_factory=dict)     # launch -> (first, count), aligned with the set vertices
-    labels: list = field(default_factory=list)    # what each launch is, e.g. "level 2 top-down"
+    bits: list = field(default_factory=list)  # packed vertex bitmap per launch
+    parts: dict = field(default_factory=dict)  # launch -> (first, count), aligned with the set vertices
+    labels: list = field(default_factory=list)  # what each launch is, e.g. "level 2 top-down"
 
     def __post_init__(self):
         if self.source not in SOURCES:
@@ -108,11 +113,22 @@ class Trace:
         return np.unpackbits(self.bits[i], count=self.num_vertices).astype(bool)
 
     def meta(self) -> dict:
-        return {"graph": self.graph, "checksum": self.checksum, "num_vertices": self.num_vertices,
-                "num_edges": self.num_edges, "algorithm": self.algorithm, "variant": self.variant,
-                "edge_bytes": self.edge_bytes, "weight_bytes": self.weight_bytes, "root": self.root,
-                "source": self.source, "fidelity": self.fidelity, "note": self.note, "labels": self.labels,
-                "launches": self.num_launches}
+        return {
+            "graph": self.graph,
+            "checksum": self.checksum,
+            "num_vertices": self.num_vertices,
+            "num_edges": self.num_edges,
+            "algorithm": self.algorithm,
+            "variant": self.variant,
+            "edge_bytes": self.edge_bytes,
+            "weight_bytes": self.weight_bytes,
+            "root": self.root,
+            "source": self.source,
+            "fidelity": self.fidelity,
+            "note": self.note,
+            "labels": self.labels,
+            "launches": self.num_launches,
+        }
 
 
 def graph_checksum(graph) -> str:
@@ -126,14 +142,18 @@ def check_graph(trace: Trace, graph) -> None:
     """Raise TraceError (one line) unless `trace` was made on `graph`."""
     have = graph_checksum(graph)
     if have != trace.checksum:
-        raise TraceError(f"trace of {trace.graph} (checksum {trace.checksum}) does not belong to graph "
-                         f"{graph.path or '?'} (checksum {have})")
+        raise TraceError(
+            f"trace of {trace.graph} (checksum {trace.checksum}) does not belong to graph "
+            f"{graph.path or '?'} (checksum {have})"
+        )
 
 
 def save_trace(trace: Trace, path) -> Path:
     path = Path(path)
-    arrays = {"meta": np.array(json.dumps(trace.meta())),
-              "bits": np.stack(trace.bits) if trace.bits else np.zeros((0, 0), np.uint8)}
+    arrays = {
+        "meta": np.array(json.dumps(trace.meta())),
+        "bits": np.stack(trace.bits) if trace.bits else np.zeros((0, 0), np.uint8),
+    }
     for i, (first, count) in trace.parts.items():
         arrays[f"first_{i}"], arrays[f"count_{i}"] = first, count
     with atomic_path(path) as tmp, open(tmp, "wb") as f:
@@ -161,6 +181,7 @@ def load_trace(path, graph=None) -> Trace:
 
 # ---------------------------------------------------------------------------------------------- byte ranges
 
+
 def launch_ranges(trace: Trace, offsets, i: int, lo: int = 0, hi: int | None = None, mask=None):
     """Byte ranges [start, end) launch `i` reads for its selected vertices in [lo, hi), a bounded vertex range at
     a time: yields (edge ranges, weight ranges or None), each a (start, end) pair of int64 arrays in address
@@ -172,11 +193,11 @@ def launch_ranges(trace: Trace, offsets, i: int, lo: int = 0, hi: int | None = N
     # selected vertices before each step (parts are aligned with the selected vertices)
     done = int(np.count_nonzero(full[:lo])) if parts is not None else 0
     for start in range(lo, hi, _VERTEX_CHUNK):
-        sel = np.flatnonzero(full[start:min(start + _VERTEX_CHUNK, hi)]) + start
+        sel = np.flatnonzero(full[start : min(start + _VERTEX_CHUNK, hi)]) + start
         begin = off[sel].astype(np.int64)
         end = off[sel + 1].astype(np.int64)
         if parts is not None:
-            first, count = parts[0][done:done + len(sel)], parts[1][done:done + len(sel)]
+            first, count = parts[0][done : done + len(sel)], parts[1][done : done + len(sel)]
             begin = np.minimum(begin + first, end)
             end = np.minimum(begin + count, end)
         done += len(sel)
@@ -222,12 +243,13 @@ def mark_units(mask: np.ndarray, start: np.ndarray, end: np.ndarray, unit: int) 
     n = len(mask)
     first_u = start // unit
     after = (end - 1) // unit + 1
-    diff = np.bincount(first_u, minlength=n + 1)[:n + 1] - np.bincount(after, minlength=n + 1)[:n + 1]
+    diff = np.bincount(first_u, minlength=n + 1)[: n + 1] - np.bincount(after, minlength=n + 1)[: n + 1]
     mask |= np.cumsum(diff[:n]) > 0
 
 
-def touched_units(trace: Trace, offsets, i: int, unit: int, lo: int = 0, hi: int | None = None,
-                  mask=None) -> np.ndarray:
+def touched_units(
+    trace: Trace, offsets, i: int, unit: int, lo: int = 0, hi: int | None = None, mask=None
+) -> np.ndarray:
     """Boolean mask over the address space's `unit`-byte units: those launch `i` touches reading the lists of its
     selected vertices in [lo, hi) (`mask`: the launch's unpacked bitmap, if the caller has it)."""
     units = np.zeros(-(-address_space_bytes(trace) // unit), dtype=bool)
@@ -257,8 +279,14 @@ def launch_counts(trace: Trace, offsets, i: int) -> dict:
 
 def summary_table(trace: Trace, offsets) -> pd.DataFrame:
     """TRACE_SUMMARY_COLUMNS, one row per launch."""
-    head = {"graph": trace.graph, "algorithm": trace.algorithm, "variant": trace.variant,
-            "edge_bytes": trace.edge_bytes, "root": trace.root, "source": trace.source}
+    head = {
+        "graph": trace.graph,
+        "algorithm": trace.algorithm,
+        "variant": trace.variant,
+        "edge_bytes": trace.edge_bytes,
+        "root": trace.root,
+        "source": trace.source,
+    }
     rows = [{**head, "launch": i, **launch_counts(trace, offsets, i)} for i in range(trace.num_launches)]
     return pd.DataFrame(rows, columns=TRACE_SUMMARY_COLUMNS)
 

@@ -17,20 +17,34 @@ STUDY_GRAPHS = {"kron23": ("kron", 23, 23), "urand23": ("urand", 23, 24)}
 BENCH_GRAPHS = {f"{k}{s}": (k, s, 24) for k in ("kron", "urand") for s in (21, 23, 24, 25)}
 STUDIES = [f"h100-80gb-hbm3-2026-11-21-{t}" for t in ("0121", "0328", "0336", "0419", "0455", "0732")]
 # (table under archive/, graph name -> (kind, scale, seed)); H100 only (h200-2026-11-21-0409 is left out)
-SOURCES = ([(f"{s}/runs.csv.gz", STUDY_GRAPHS) for s in STUDIES]
-           + [(f"{s}/apps.csv.gz", STUDY_GRAPHS) for s in STUDIES[3:]]
-           + [("uvm-warm-h100-2026-11-21/bench21/runs.csv", BENCH_GRAPHS),
-              ("zero-copy-ways-h100-2026-11-21/bench21/runs.csv", BENCH_GRAPHS),
-              ("kernel-bench-h100-2026-11-21-reads-ahead/whole_matrix_gap21/runs.csv.gz", BENCH_GRAPHS),
-              ("large-matrix-h100-2026-11-21/runs.csv", BENCH_GRAPHS),
-              ("uvm-warm-h100-2026-11-21/gap24/runs.csv", BENCH_GRAPHS)])
+SOURCES = (
+    [(f"{s}/runs.csv.gz", STUDY_GRAPHS) for s in STUDIES]
+    + [(f"{s}/apps.csv.gz", STUDY_GRAPHS) for s in STUDIES[3:]]
+    + [
+        ("uvm-warm-h100-2026-11-21/bench21/runs.csv", BENCH_GRAPHS),
+        ("zero-copy-ways-h100-2026-11-21/bench21/runs.csv", BENCH_GRAPHS),
+        ("kernel-bench-h100-2026-11-21-reads-ahead/whole_matrix_gap21/runs.csv.gz", BENCH_GRAPHS),
+        ("large-matrix-h100-2026-11-21/runs.csv", BENCH_GRAPHS),
+        ("uvm-warm-h100-2026-11-21/gap24/runs.csv", BENCH_GRAPHS),
+    ]
+)
 # the study profiles: Nsight Compute's bytes over the link for cold-UVM BFS (a check on the simulated bytes)
 PROFILES = [f"{s}/profile.csv.gz" for s in STUDIES]
 
 FIT_VARIANTS = ("naive", "merged", "merged-aligned", "chunked", "frontier")
 KEY = ["source", "graph", "algorithm", "variant", "edge_bytes", "root"]
-CELL_COLUMNS = KEY + ["kind", "scale", "seed", "commit", "uvm_ms", "device_ms", "uvm_runs", "gpu_iterations",
-                      "gpu_edges", "split"]
+CELL_COLUMNS = KEY + [
+    "kind",
+    "scale",
+    "seed",
+    "commit",
+    "uvm_ms",
+    "device_ms",
+    "uvm_runs",
+    "gpu_iterations",
+    "gpu_edges",
+    "split",
+]
 
 
 def split_of(kind: str, algorithm: str, variant: str) -> str:
@@ -40,8 +54,7 @@ def split_of(kind: str, algorithm: str, variant: str) -> str:
 
 def trace_family(algorithm: str, variant: str) -> str:
     """Variants whose CPU-derived traces are the same sets of lists share one trace (docs/kernels.md)."""
-    special = {("bfs", "direction-optimizing"), ("sssp", "frontier"), ("cc", "afforest"),
-               ("pagerank", "gauss-seidel")}
+    special = {("bfs", "direction-optimizing"), ("sssp", "frontier"), ("cc", "afforest"), ("pagerank", "gauss-seidel")}
     return variant if (algorithm, variant) in special else "scan"
 
 
@@ -65,15 +78,29 @@ def measured_cells(archive_dir) -> pd.DataFrame:
     for table, graphs in SOURCES:
         frame = _read(archive, table)
         frame = frame[frame["graph"].isin(graphs)]
-        med = frame.groupby(KEY + ["mode"]).agg(ms=("time_ms", "median"), runs=("time_ms", "size"),
-                                                iterations=("iterations", "median"),
-                                                edges=("edges_traversed", "median"),
-                                                commit=("commit", "first")).reset_index()
+        med = (
+            frame.groupby(KEY + ["mode"])
+            .agg(
+                ms=("time_ms", "median"),
+                runs=("time_ms", "size"),
+                iterations=("iterations", "median"),
+                edges=("edges_traversed", "median"),
+                commit=("commit", "first"),
+            )
+            .reset_index()
+        )
         uvm = med[med["mode"] == "uvm"].drop(columns="mode")
         dev = med[med["mode"] == "device"][KEY + ["ms", "iterations", "edges"]]
         both = uvm.merge(dev, on=KEY, suffixes=("", "_device"))
-        both = both.rename(columns={"ms": "uvm_ms", "ms_device": "device_ms", "runs": "uvm_runs",
-                                    "iterations_device": "gpu_iterations", "edges_device": "gpu_edges"})
+        both = both.rename(
+            columns={
+                "ms": "uvm_ms",
+                "ms_device": "device_ms",
+                "runs": "uvm_runs",
+                "iterations_device": "gpu_iterations",
+                "edges_device": "gpu_edges",
+            }
+        )
         spec = both["graph"].map(graphs)
         both["kind"] = spec.str[0]
         both["scale"] = spec.str[1]
@@ -97,7 +124,18 @@ def profiled_bytes(archive_dir) -> pd.DataFrame:
         p = p[(p["mode"] == "uvm") & (p["max_warps"].fillna(0) == 0)]
         for _, r in p.iterrows():
             kind, scale, seed = STUDY_GRAPHS[r["graph"]]
-            rows.append({"source": table, "graph": r["graph"], "kind": kind, "scale": scale, "seed": seed,
-                         "algorithm": "bfs", "variant": r["variant"], "edge_bytes": int(r["edge_bytes"]),
-                         "root": int(r["root"]), "pcie_read_bytes": float(r["pcie_read_bytes"])})
+            rows.append(
+                {
+                    "source": table,
+                    "graph": r["graph"],
+                    "kind": kind,
+                    "scale": scale,
+                    "seed": seed,
+                    "algorithm": "bfs",
+                    "variant": r["variant"],
+                    "edge_bytes": int(r["edge_bytes"]),
+                    "root": int(r["root"]),
+                    "pcie_read_bytes": float(r["pcie_read_bytes"]),
+                }
+            )
     return pd.DataFrame(rows)

@@ -48,8 +48,15 @@ from model.uvm_cells import (
 )
 from model.uvm_sim import UvmParams, simulate
 
-COUNT_COLUMNS = ["launches", "cpu_entries", "bytes_needed", "migrated_bytes", "fault_entries", "batches",
-                 "serviced_chunks"]
+COUNT_COLUMNS = [
+    "launches",
+    "cpu_entries",
+    "bytes_needed",
+    "migrated_bytes",
+    "fault_entries",
+    "batches",
+    "serviced_chunks",
+]
 # The archived builds' SSSP frontier bucket: the mean weight (0.4 x since eda7b26, after every archived run used).
 ARCHIVED_DELTA_FRACTION = 1.0
 REPRESENTATIVE = {"scan": "merged-aligned"}
@@ -73,8 +80,14 @@ def _trace(graph, spec, algorithm, family, root, trace_dir: Path, log) -> Trace:
     options = {}
     if algorithm == "sssp" and family == "frontier":
         options["delta"] = default_delta(graph, ARCHIVED_DELTA_FRACTION)
-    trace = derive(graph, algorithm, REPRESENTATIVE.get(family, family), None if root < 0 else root,
-                   name=f"{spec.kind}{spec.scale}", **options)
+    trace = derive(
+        graph,
+        algorithm,
+        REPRESENTATIVE.get(family, family),
+        None if root < 0 else root,
+        name=f"{spec.kind}{spec.scale}",
+        **options,
+    )
     save_trace(trace, path)
     log(f"  derived {path.name}: {trace.num_launches} launches in {time.perf_counter() - t0:.0f} s")
     return trace
@@ -84,9 +97,12 @@ def _counts(trace: Trace, graph) -> dict:
     summary = summary_table(trace, graph.offsets)
     totals = simulate(trace, graph).totals()
     entry = trace.edge_bytes + trace.weight_bytes
-    return {"launches": trace.num_launches, "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
-            "bytes_needed": int(summary["bytes_needed"].sum()),
-            **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "batches", "serviced_chunks")}}
+    return {
+        "launches": trace.num_launches,
+        "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
+        "bytes_needed": int(summary["bytes_needed"].sum()),
+        **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "batches", "serviced_chunks")},
+    }
 
 
 def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.DataFrame:
@@ -105,15 +121,17 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
         wide = read_csr(uvm_graphs.make(wide_spec, graph_dir, log=log), verify_checksum=False)
         for _, row in group.sort_values(["algorithm", "family", "root"]).iterrows():
             spec = dataclasses.replace(wide_spec, width=int(row["edge_bytes"]))
-            graph = wide if spec.width == 8 else read_csr(uvm_graphs.make(spec, graph_dir, log=log),
-                                                          verify_checksum=False)
+            graph = (
+                wide if spec.width == 8 else read_csr(uvm_graphs.make(spec, graph_dir, log=log), verify_checksum=False)
+            )
             family, root = row["family"], int(row["root"])
             if spec.width == 8 or family == "direction-optimizing":
                 trace = _trace(graph, spec, row["algorithm"], family, root, trace_dir, log)
             else:
                 trace = retarget(_trace(wide, wide_spec, row["algorithm"], family, root, trace_dir, log), graph)
-            done = pd.concat([done, pd.DataFrame([{**row[keys].to_dict(), **_counts(trace, graph)}])],
-                             ignore_index=True)
+            done = pd.concat(
+                [done, pd.DataFrame([{**row[keys].to_dict(), **_counts(trace, graph)}])], ignore_index=True
+            )
             write_csv(done, cache)
     return done
 
@@ -128,13 +146,15 @@ def fit_costs(cells: pd.DataFrame) -> UvmParams:
     eye = np.eye(n)
     a_ub = np.block([[x, -eye], [-x, -eye]])
     b_ub = np.concatenate([r, -r])
-    res = linprog(np.r_[np.zeros(3), np.ones(n)], A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * (3 + n),
-                  method="highs")
+    res = linprog(np.r_[np.zeros(3), np.ones(n)], A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * (3 + n), method="highs")
     if not res.success:
         raise RuntimeError(f"the fit failed: {res.message}")
     ms_per_gb, batch_ms, service_ms = res.x[:3]
-    return UvmParams(throughput_gbps=1e3 / ms_per_gb if ms_per_gb > 0 else float("inf"),
-                     batch_us=batch_ms * 1e3, service_us=service_ms * 1e3)
+    return UvmParams(
+        throughput_gbps=1e3 / ms_per_gb if ms_per_gb > 0 else float("inf"),
+        batch_us=batch_ms * 1e3,
+        service_us=service_ms * 1e3,
+    )
 
 
 def predict(cells: pd.DataFrame, params: UvmParams, tag: str) -> pd.DataFrame:
@@ -149,20 +169,33 @@ def predict(cells: pd.DataFrame, params: UvmParams, tag: str) -> pd.DataFrame:
 def summarise(cells: pd.DataFrame, tags) -> pd.DataFrame:
     rows = []
     groups = [("fit", "all", cells["split"] == "fit"), ("validation", "all", cells["split"] == "validation")]
-    groups += [("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
-               for a in ("bfs", "sssp", "cc", "pagerank")]
+    groups += [
+        ("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
+        for a in ("bfs", "sssp", "cc", "pagerank")
+    ]
     for split, algorithm, sel in groups:
         part = cells[sel]
         for tag in tags:
             err, mig = part[f"error_{tag}"].abs(), part[f"migration_error_{tag}"].abs()
             worst = part.loc[err.idxmax()] if len(part) else None
-            rows.append({"split": split, "algorithm": algorithm, "params": tag, "cells": len(part),
-                         "median_abs_error": err.median(), "worst_abs_error": err.max(),
-                         "share_within_10pct": (err <= 0.10).mean(), "share_within_25pct": (err <= 0.25).mean(),
-                         "median_abs_migration_error": mig.median(), "worst_abs_migration_error": mig.max(),
-                         "worst_cell": "" if worst is None else
-                         f"{worst['source'].split('/')[0]} {worst['graph']} {worst['algorithm']} {worst['variant']} "
-                         f"w{worst['edge_bytes']} root {worst['root']}"})
+            rows.append(
+                {
+                    "split": split,
+                    "algorithm": algorithm,
+                    "params": tag,
+                    "cells": len(part),
+                    "median_abs_error": err.median(),
+                    "worst_abs_error": err.max(),
+                    "share_within_10pct": (err <= 0.10).mean(),
+                    "share_within_25pct": (err <= 0.25).mean(),
+                    "median_abs_migration_error": mig.median(),
+                    "worst_abs_migration_error": mig.max(),
+                    "worst_cell": ""
+                    if worst is None
+                    else f"{worst['source'].split('/')[0]} {worst['graph']} {worst['algorithm']} {worst['variant']} "
+                    f"w{worst['edge_bytes']} root {worst['root']}",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -171,8 +204,7 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
     cells = cells[cells["scale"] <= max_scale]
     counts = simulated_counts(cells, graph_dir, trace_dir, log)
     keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
-    cells = cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"],
-                                                                   strict=True)])
+    cells = cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)])
     cells = cells.merge(counts, on=keys, how="left")
     fitted = fit_costs(cells[cells["split"] == "fit"])
     cells = predict(predict(cells, fitted, "fitted"), UvmParams(), "micro")
@@ -180,9 +212,13 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
     write_csv(cells.sort_values(KEY), out / "cells.csv")
     summary = summarise(cells, ("fitted", "micro"))
     write_csv(summary, out / "summary.csv")
-    params = {"fitted": dataclasses.asdict(fitted), "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
-              "fit_cells": int((cells["split"] == "fit").sum()),
-              "validation_cells": int((cells["split"] == "validation").sum()), "max_scale": max_scale}
+    params = {
+        "fitted": dataclasses.asdict(fitted),
+        "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
+        "fit_cells": int((cells["split"] == "fit").sum()),
+        "validation_cells": int((cells["split"] == "validation").sum()),
+        "max_scale": max_scale,
+    }
     write_text(json.dumps(params, indent=2) + "\n", out / "params.json")
     write_csv(_bytes_check(archive, counts), out / "bytes_check.csv")
     write_csv(_trace_check(cells), out / "trace_check.csv")
@@ -195,17 +231,30 @@ def _bytes_check(archive, counts) -> pd.DataFrame:
     keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
     both = prof.merge(counts, on=keys, how="inner")
     both["pcie_over_simulated"] = both["pcie_read_bytes"] / both["migrated_bytes"]
-    return both[["source", "graph", "variant", "edge_bytes", "root", "pcie_read_bytes", "migrated_bytes",
-                 "bytes_needed", "pcie_over_simulated"]]
+    return both[
+        [
+            "source",
+            "graph",
+            "variant",
+            "edge_bytes",
+            "root",
+            "pcie_read_bytes",
+            "migrated_bytes",
+            "bytes_needed",
+            "pcie_over_simulated",
+        ]
+    ]
 
 
 def _trace_check(cells) -> pd.DataFrame:
     """Per (graph, algorithm, variant, width, root): the CPU trace's launches and entries beside the GPU's."""
     cols = ["kind", "scale", "seed", "graph", "algorithm", "variant", "edge_bytes", "root"]
-    per = cells.groupby(cols, as_index=False).agg(cpu_launches=("launches", "first"),
-                                                  cpu_entries=("cpu_entries", "first"),
-                                                  gpu_iterations=("gpu_iterations", "median"),
-                                                  gpu_edges=("gpu_edges", "median"))
+    per = cells.groupby(cols, as_index=False).agg(
+        cpu_launches=("launches", "first"),
+        cpu_entries=("cpu_entries", "first"),
+        gpu_iterations=("gpu_iterations", "median"),
+        gpu_edges=("gpu_edges", "median"),
+    )
     per["entries_ratio"] = per["cpu_entries"] / per["gpu_edges"]
     # BFS's edges_traversed counts every reached list once, whatever a direction-optimizing run reads
     per.loc[per["variant"] == "direction-optimizing", "entries_ratio"] = np.nan
@@ -220,8 +269,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--max-scale", type=int, default=24, help="leave out graphs above this scale")
     a = ap.parse_args(argv)
-    return exit_status(lambda: run(a.archive, a.graph_dir, a.trace_dir, a.out, a.max_scale),
-                       (GraphFormatError, TraceError, OSError, ValueError))
+    return exit_status(
+        lambda: run(a.archive, a.graph_dir, a.trace_dir, a.out, a.max_scale),
+        (GraphFormatError, TraceError, OSError, ValueError),
+    )
 
 
 if __name__ == "__main__":

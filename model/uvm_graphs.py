@@ -23,12 +23,18 @@ from emogi.csr import GraphFormatError, narrow_edges, read_csr, read_header, wri
 
 # Checksums printed by the archived bench logs ("E=...: written, checksum ...").
 KNOWN_CHECKSUMS = {
-    ("kron", 21, 24, 8): "dc9cba51e4ae8bfc", ("kron", 21, 24, 4): "1c66221c11dc304c",
-    ("urand", 21, 24, 8): "4b453ffec9866891", ("urand", 21, 24, 4): "8673b3a74b74b1b2",
-    ("kron", 23, 24, 8): "a4d72074e260b675", ("kron", 23, 24, 4): "b02e232f9ebb9c9c",
-    ("kron", 24, 24, 8): "00169f259db30544", ("urand", 24, 24, 8): "6fbc07654af6fc2e",
-    ("kron", 24, 24, 4): "f81b18e7d1a0abb4", ("urand", 24, 24, 4): "e8129fbfa43b6ad8",
-    ("kron", 25, 24, 8): "70c279a8ccef7818", ("urand", 25, 24, 8): "7575833cae060b16",
+    ("kron", 21, 24, 8): "dc9cba51e4ae8bfc",
+    ("kron", 21, 24, 4): "1c66221c11dc304c",
+    ("urand", 21, 24, 8): "4b453ffec9866891",
+    ("urand", 21, 24, 4): "8673b3a74b74b1b2",
+    ("kron", 23, 24, 8): "a4d72074e260b675",
+    ("kron", 23, 24, 4): "b02e232f9ebb9c9c",
+    ("kron", 24, 24, 8): "00169f259db30544",
+    ("urand", 24, 24, 8): "6fbc07654af6fc2e",
+    ("kron", 24, 24, 4): "f81b18e7d1a0abb4",
+    ("urand", 24, 24, 4): "e8129fbfa43b6ad8",
+    ("kron", 25, 24, 8): "70c279a8ccef7818",
+    ("urand", 25, 24, 8): "7575833cae060b16",
 }
 
 
@@ -65,8 +71,15 @@ def make(spec: GraphSpec, graph_dir, memory_limit: int | None = None, log=print)
         else:
             log(f"generating {path.name}")
             stream = generators.PairStream(spec.kind, spec.scale, 16, spec.seed)
-            external_build.build_csr_file(path, stream, num_vertices=stream.num_vertices, index_bytes=8,
-                                          weights_seed=spec.seed, memory_limit=memory_limit, log=lambda m: None)
+            external_build.build_csr_file(
+                path,
+                stream,
+                num_vertices=stream.num_vertices,
+                index_bytes=8,
+                weights_seed=spec.seed,
+                memory_limit=memory_limit,
+                log=lambda m: None,
+            )
     _check(spec, path)
     return path
 
@@ -83,8 +96,10 @@ def main(argv=None) -> int:
     ap.add_argument("--memory-limit", type=int, help="bytes the generator may use")
     ap.add_argument("graphs", nargs="+", help="kind:scale:seed:widths")
     a = ap.parse_args(argv)
-    return exit_status(lambda: [print(make(s, a.graph_dir, a.memory_limit)) for g in a.graphs for s in parse(g)],
-                       (GraphFormatError, ValueError, OSError))
+    return exit_status(
+        lambda: [print(make(s, a.graph_dir, a.memory_limit)) for g in a.graphs for s in parse(g)],
+        (GraphFormatError, ValueError, OSError),
+    )
 
 
 if __name__ == "__main__":

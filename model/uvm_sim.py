@@ -46,8 +46,19 @@ PAGES_PER_BLOCK = BLOCK_BYTES // PAGE_BYTES
 MODES = ("cold", "capped", "unrestricted")
 POLICIES = ("lru", "fifo")  # fifo: by the time a chunk was filled (the driver's root-chunk list), not by use
 
-LAUNCH_COLUMNS = ["launch", "steps", "touched_blocks", "faulted_blocks", "fault_entries", "batches", "serviced_chunks",
-                  "migrated_bytes", "evicted_chunks", "resident_chunks", "migration_ms"]
+LAUNCH_COLUMNS = [
+    "launch",
+    "steps",
+    "touched_blocks",
+    "faulted_blocks",
+    "fault_entries",
+    "batches",
+    "serviced_chunks",
+    "migrated_bytes",
+    "evicted_chunks",
+    "resident_chunks",
+    "migration_ms",
+]
 
 
 class UvmSimError(ValueError):
@@ -56,11 +67,11 @@ class UvmSimError(ValueError):
 
 @dataclass(frozen=True)
 class UvmParams:
-    throughput_gbps: float = 48.5   # payload of migrations (GB/s, 1e9)
-    batch_us: float = 75.0          # per batch of fault entries
-    service_us: float = 7.9         # per 2 MiB VA block serviced with faults, per step
-    batch_entries: int = 256        # uvm_perf_fault_batch_count
-    prefetch_threshold: int = 51    # percent; uvm_perf_prefetch_threshold
+    throughput_gbps: float = 48.5  # payload of migrations (GB/s, 1e9)
+    batch_us: float = 75.0  # per batch of fault entries
+    service_us: float = 7.9  # per 2 MiB VA block serviced with faults, per step
+    batch_entries: int = 256  # uvm_perf_fault_batch_count
+    prefetch_threshold: int = 51  # percent; uvm_perf_prefetch_threshold
 
     def check(self) -> UvmParams:
         if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0):
@@ -70,8 +81,11 @@ class UvmParams:
         return self
 
     def migration_ms(self, migrated_bytes, batches, serviced):
-        return (migrated_bytes / (self.throughput_gbps * 1e6) + batches * self.batch_us / 1e3
-                + serviced * self.service_us / 1e3)
+        return (
+            migrated_bytes / (self.throughput_gbps * 1e6)
+            + batches * self.batch_us / 1e3
+            + serviced * self.service_us / 1e3
+        )
 
 
 def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.ndarray:
@@ -93,13 +107,13 @@ def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.nd
 
 @dataclass
 class SimResult:
-    launches: pd.DataFrame   # LAUNCH_COLUMNS
+    launches: pd.DataFrame  # LAUNCH_COLUMNS
     params: UvmParams
     mode: str
     capacity_bytes: int | None
     sub_launches: int
     policy: str
-    label: str               # "simulated" or "simulated (extrapolation: eviction inside launches)"
+    label: str  # "simulated" or "simulated (extrapolation: eviction inside launches)"
 
     @property
     def migration_ms(self) -> float:
@@ -111,9 +125,15 @@ class SimResult:
 
     def totals(self) -> dict:
         t = self.launches.drop(columns=["launch", "resident_chunks"]).sum().to_dict()
-        return {**{k: (float(v) if k == "migration_ms" else int(v)) for k, v in t.items()},
-                "launches": len(self.launches), "mode": self.mode, "capacity_bytes": self.capacity_bytes,
-                "sub_launches": self.sub_launches, "policy": self.policy, "label": self.label}
+        return {
+            **{k: (float(v) if k == "migration_ms" else int(v)) for k, v in t.items()},
+            "launches": len(self.launches),
+            "mode": self.mode,
+            "capacity_bytes": self.capacity_bytes,
+            "sub_launches": self.sub_launches,
+            "policy": self.policy,
+            "label": self.label,
+        }
 
 
 class _State:
@@ -135,8 +155,9 @@ class _State:
         entries = int(touched[faulted].sum())
         regions = np.flatnonzero(faulted.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1))
         res2 = self.resident.reshape(self.chunks, BLOCKS_PER_CHUNK)
-        move = prefetch(res2[regions], faulted.reshape(self.chunks, BLOCKS_PER_CHUNK)[regions],
-                        params.prefetch_threshold)
+        move = prefetch(
+            res2[regions], faulted.reshape(self.chunks, BLOCKS_PER_CHUNK)[regions], params.prefetch_threshold
+        )
         was = res2.any(axis=1)
         res2[regions] |= move
         used = np.flatnonzero(blocks.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1))
@@ -149,9 +170,15 @@ class _State:
             self.clock[filled] = base + filled
         self.now += 1
         batches = -(-entries // params.batch_entries)
-        return {"touched_blocks": int(blocks.sum()), "faulted_blocks": int(faulted.sum()), "fault_entries": entries,
-                "batches": batches, "serviced_chunks": len(regions),
-                "migrated_bytes": int(move.sum()) * BLOCK_BYTES, "evicted_chunks": self.evict()}
+        return {
+            "touched_blocks": int(blocks.sum()),
+            "faulted_blocks": int(faulted.sum()),
+            "fault_entries": entries,
+            "batches": batches,
+            "serviced_chunks": len(regions),
+            "migrated_bytes": int(move.sum()) * BLOCK_BYTES,
+            "evicted_chunks": self.evict(),
+        }
 
     def evict(self) -> int:
         if self.capacity is None:
@@ -181,8 +208,15 @@ def _pieces(pages: np.ndarray, max_chunks: int):
         yield piece
 
 
-def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None = None,
-             params: UvmParams | None = None, sub_launches: int = 1, policy: str = "lru") -> SimResult:
+def simulate(
+    trace: Trace,
+    graph,
+    mode: str = "cold",
+    capacity_bytes: int | None = None,
+    params: UvmParams | None = None,
+    sub_launches: int = 1,
+    policy: str = "lru",
+) -> SimResult:
     """Simulate the trace's launches on managed memory that starts cold (every page on the host).
 
     mode: cold (no capacity limit), capped (evict to `capacity_bytes` at each of `sub_launches` boundaries per
@@ -198,8 +232,9 @@ def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None
     capacity_chunks = None
     if mode != "cold":
         if capacity_bytes is None or capacity_bytes < CHUNK_BYTES:
-            raise UvmSimError(f"capacity must be at least one 2 MiB chunk ({CHUNK_BYTES} bytes), "
-                              f"got {capacity_bytes!r}")
+            raise UvmSimError(
+                f"capacity must be at least one 2 MiB chunk ({CHUNK_BYTES} bytes), got {capacity_bytes!r}"
+            )
         capacity_chunks = int(capacity_bytes // CHUNK_BYTES)
     state = _State(address_space_bytes(trace), capacity_chunks, policy)
     bounds = np.linspace(0, trace.num_vertices, sub_launches + 1).astype(np.int64)
@@ -218,6 +253,7 @@ def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None
         row["resident_chunks"] = state.resident_chunks()
         row["migration_ms"] = params.migration_ms(row["migrated_bytes"], row["batches"], row["serviced_chunks"])
         rows.append({"launch": i, **row})
-    label = ("simulated (extrapolation: eviction inside launches)" if mode == "unrestricted" else "simulated")
-    return SimResult(pd.DataFrame(rows, columns=LAUNCH_COLUMNS), params, mode, capacity_bytes, sub_launches,
-                     policy, label)
+    label = "simulated (extrapolation: eviction inside launches)" if mode == "unrestricted" else "simulated"
+    return SimResult(
+        pd.DataFrame(rows, columns=LAUNCH_COLUMNS), params, mode, capacity_bytes, sub_launches, policy, label
+    )

@@ -1,4 +1,5 @@
 """Access traces (emogi/traces.py, emogi/trace_derive.py) against brute-force counts on small graphs."""
+
 from collections import deque
 
 import numpy as np
@@ -32,7 +33,7 @@ def small(request, tmp_path_factory):
 
 def _lists(g):
     off = np.asarray(g.offsets, dtype=np.int64)
-    return [np.asarray(g.edges[off[v]:off[v + 1]], dtype=np.int64) for v in range(g.num_vertices)]
+    return [np.asarray(g.edges[off[v] : off[v + 1]], dtype=np.int64) for v in range(g.num_vertices)]
 
 
 def _brute_levels(g, root):
@@ -81,8 +82,12 @@ def test_bfs_trace_is_the_level_frontiers(small):
 
 def test_counts_match_brute_force(small):
     root = int(np.flatnonzero(np.diff(np.asarray(small.offsets)))[3])
-    for trace in (bfs_trace(small, root, name="g"), sssp_trace(small, root, name="g"),
-                  cc_trace(small, "afforest", name="g"), bfs_trace(small, root, "direction-optimizing", name="g")):
+    for trace in (
+        bfs_trace(small, root, name="g"),
+        sssp_trace(small, root, name="g"),
+        cc_trace(small, "afforest", name="g"),
+        bfs_trace(small, root, "direction-optimizing", name="g"),
+    ):
         for i in range(trace.num_launches):
             counts, nbytes = _brute_units(trace, small, i)
             got = launch_counts(trace, small.offsets, i)
@@ -177,8 +182,11 @@ def test_waves_end_where_jacobi_ends_in_fewer_reads(small):
 
 def test_afforest_reads_samples_then_the_rest_outside_the_giant(tmp_path):
     # Two components: a path 0..5 (giant) and a triangle 6, 7, 8 whose lists have 2 entries: nothing left to read.
-    g = csr.read_csr(write_undirected(tmp_path / "g.csr", [(i, i + 1) for i in range(5)] + [(6, 7), (7, 8), (8, 6),
-                                                                                       (9, 10), (9, 11), (9, 12)], 13))
+    g = csr.read_csr(
+        write_undirected(
+            tmp_path / "g.csr", [(i, i + 1) for i in range(5)] + [(6, 7), (7, 8), (8, 6), (9, 10), (9, 11), (9, 12)], 13
+        )
+    )
     trace = cc_trace(g, "afforest", name="g")
     assert trace.labels == ["sample 0", "sample 1", "finish"]
     assert trace.parts[0][1].tolist() == [1] * int(trace.mask(0).sum())
@@ -227,6 +235,7 @@ def test_bad_input_is_refused(small, tmp_path):
 
 def test_unit_counting_on_random_ranges():
     from emogi.traces import count_units, mark_units
+
     rng = np.random.default_rng(1)
     cuts = np.sort(rng.choice(200_000, size=400, replace=False))
     start, end = cuts[0::2].astype(np.int64), cuts[1::2].astype(np.int64)

@@ -1,4 +1,5 @@
 """The UVM simulator's fit: the archived cells and their split, the fit itself, graphs checked by checksum."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -31,11 +32,18 @@ def test_archived_cells_and_the_split_written_in_the_docs():
 def test_fit_recovers_known_costs():
     rng = np.random.default_rng(3)
     n = 40
-    cells = pd.DataFrame({"migrated_bytes": rng.uniform(0.2e9, 5e9, n), "batches": rng.integers(100, 5000, n),
-                          "serviced_chunks": rng.integers(100, 3000, n), "device_ms": rng.uniform(2, 50, n)})
+    cells = pd.DataFrame(
+        {
+            "migrated_bytes": rng.uniform(0.2e9, 5e9, n),
+            "batches": rng.integers(100, 5000, n),
+            "serviced_chunks": rng.integers(100, 3000, n),
+            "device_ms": rng.uniform(2, 50, n),
+        }
+    )
     truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0)
-    cells["uvm_ms"] = cells["device_ms"] + truth.migration_ms(cells["migrated_bytes"], cells["batches"],
-                                                              cells["serviced_chunks"])
+    cells["uvm_ms"] = cells["device_ms"] + truth.migration_ms(
+        cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"]
+    )
     got = fit_costs(cells)
     assert got.throughput_gbps == pytest.approx(30.0, rel=1e-6)
     assert (got.batch_us, got.service_us) == (pytest.approx(40.0, rel=1e-6), pytest.approx(12.0, rel=1e-6))

@@ -1,4 +1,5 @@
 """The UVM simulator (model/uvm_sim.py) on hand-built traces whose answer is known."""
+
 import numpy as np
 import pytest
 
@@ -99,13 +100,13 @@ def test_prefetch_tree():
         f[0, list(blocks)] = True
         return f
 
-    assert prefetch(none, faulted(0, 1), 51)[0].nonzero()[0].tolist() == [0, 1]        # 2/4 is not > 51%
+    assert prefetch(none, faulted(0, 1), 51)[0].nonzero()[0].tolist() == [0, 1]  # 2/4 is not > 51%
     assert prefetch(none, faulted(0, 1, 2), 51)[0].nonzero()[0].tolist() == [0, 1, 2, 3]  # 3/4 is
-    assert prefetch(none, faulted(*range(16)), 51)[0].sum() == 16                        # half the region: no more
-    assert prefetch(none, faulted(*range(17)), 51)[0].sum() == 32                        # 17/32 > 51%
+    assert prefetch(none, faulted(*range(16)), 51)[0].sum() == 16  # half the region: no more
+    assert prefetch(none, faulted(*range(17)), 51)[0].sum() == 32  # 17/32 > 51%
     resident = none.copy()
     resident[0, :16] = True
-    move = prefetch(resident, faulted(16), 51)[0]                                        # resident blocks count
+    move = prefetch(resident, faulted(16), 51)[0]  # resident blocks count
     assert move.sum() == 16 and not move[:16].any()
 
 
