@@ -10,7 +10,7 @@ Steps (the split and the method: docs/model.md, "UVM simulator"; the cells: mode
    chosen afterwards on fit cells only by leave-one-group-out cross-validation (cv.csv: per-session factors,
    overlap of GPU work and migration, which fault count makes batches); `micro`, FACTS.md's microbenchmarks;
 4. write, under --out: cells.csv (every cell: measured, simulated counts, predictions, errors), summary.csv,
-   cv.csv, params.json, bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
+   cv.csv, params.json, repeatability.csv (how far the measurements scatter by themselves), bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
    trace_check.csv (CPU-derived launches and list entries against the GPU's iterations and edges_traversed).
 
     python -m model.uvm_fit --archive archive --graph-dir /tmp/oom-graphs --trace-dir /tmp/oom-traces \\
@@ -46,6 +46,7 @@ from model.uvm_cells import (
     KEY,
     measured_cells,
     profiled_bytes,
+    repeatability,
     trace_family,
 )
 from model.uvm_sim import UvmParams, simulate
@@ -185,6 +186,7 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
               "fit_cells": len(fit_cells), "validation_cells": int((cells["split"] == "validation").sum()),
               "max_scale": max_scale}
     write_text(json.dumps(params, indent=2) + "\n", out / "params.json")
+    write_csv(repeatability(archive, cells), out / "repeatability.csv")
     write_csv(_bytes_check(archive, counts), out / "bytes_check.csv")
     write_csv(_trace_check(cells), out / "trace_check.csv")
     log(summary.drop(columns="worst_cell").to_string(index=False))
