@@ -142,6 +142,8 @@ def summarise(cells: pd.DataFrame, tags) -> pd.DataFrame:
     groups = [("fit", "all", cells["split"] == "fit"), ("validation", "all", cells["split"] == "validation")]
     groups += [("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
                for a in ("bfs", "sssp", "cc", "pagerank")]
+    groups += [(f"validation, scale {s}", "all", (cells["split"] == "validation") & (cells["scale"] == s))
+               for s in sorted(cells["scale"].unique())]
     for split, algorithm, sel in groups:
         part = cells[sel]
         for tag in tags:
