@@ -139,3 +139,29 @@ def profiled_bytes(archive_dir) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def repeatability(archive_dir, cells: pd.DataFrame) -> pd.DataFrame:
+    """How far measured cold-UVM times scatter where nothing changed: between repetitions of one cell (max/min - 1
+    within a table) and between sessions measuring the same graph, algorithm, variant, width and root
+    (|median / median over sessions - 1|). No model of the cell alone can be closer than the sessions agree."""
+    archive = Path(archive_dir)
+    within = []
+    for table, graphs in SOURCES:
+        frame = _read(archive, table)
+        uvm = frame[(frame["mode"] == "uvm") & frame["graph"].isin(graphs)]
+        spread = uvm.groupby(KEY)["time_ms"].agg(lambda t: t.max() / t.min() - 1 if len(t) > 1 else float("nan"))
+        within.append(spread.dropna())
+    within = pd.concat(within)
+    same = ["graph", "seed", "algorithm", "variant", "edge_bytes", "root"]
+    sessions = cells.assign(session=cells["source"].str.split("/").str[0])
+    sessions = sessions.groupby(same + ["session"])["uvm_ms"].median().reset_index()
+    centre = sessions.groupby(same)["uvm_ms"].transform("median")
+    count = sessions.groupby(same)["uvm_ms"].transform("size")
+    between = (sessions["uvm_ms"] / centre - 1).abs()[count >= 2]
+    rows = []
+    for name, values in (("repetitions within a table (max/min - 1)", within),
+                         ("sessions of one cell (|x / median - 1|)", between)):
+        rows.append({"scatter": name, "samples": len(values), "median": values.median(),
+                     "p90": values.quantile(0.9), "max": values.max()})
+    return pd.DataFrame(rows)

@@ -5,9 +5,12 @@ Steps (the split and the method: docs/model.md, "UVM simulator"; the cells: mode
 2. derive each cell's access trace on the CPU (emogi/trace_derive.py; cached as .npz under --trace-dir) and
    simulate it cold with the default costs: migrated bytes, fault batches and serviced regions per run do not
    depend on the costs, so the time is linear in them;
-3. fit the three costs on the fit set by least absolute relative deviation of the total time (a linear program);
+3. fit the three costs on the fit set by least absolute relative deviation of the total time (model/uvm_calibrate.py):
+   `registered`, the fit docs/model.md wrote down before any fitting (one set of costs, no overlap); `selected`,
+   chosen afterwards on fit cells only by leave-one-group-out cross-validation (cv.csv: per-session factors,
+   overlap of GPU work and migration, which fault count makes batches); `micro`, FACTS.md's microbenchmarks;
 4. write, under --out: cells.csv (every cell: measured, simulated counts, predictions, errors), summary.csv,
-   params.json, bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
+   cv.csv, params.json, repeatability.csv (how far the measurements scatter by themselves), bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
    trace_check.csv (CPU-derived launches and list entries against the GPU's iterations and edges_traversed).
 
     python -m model.uvm_fit --archive archive --graph-dir /tmp/oom-graphs --trace-dir /tmp/oom-traces \\
@@ -25,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linprog
 
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
@@ -39,24 +41,18 @@ from emogi.traces import (
     save_trace,
     summary_table,
 )
-from model import uvm_graphs
+from model import uvm_calibrate, uvm_graphs
 from model.uvm_cells import (
     KEY,
     measured_cells,
     profiled_bytes,
+    repeatability,
     trace_family,
 )
 from model.uvm_sim import UvmParams, simulate
 
-COUNT_COLUMNS = [
-    "launches",
-    "cpu_entries",
-    "bytes_needed",
-    "migrated_bytes",
-    "fault_entries",
-    "batches",
-    "serviced_chunks",
-]
+COUNT_COLUMNS = ["launches", "cpu_entries", "bytes_needed", "migrated_bytes", "fault_entries", "list_faults",
+                 "batches", "serviced_chunks"]
 # The archived builds' SSSP frontier bucket: the mean weight (0.4 x since eda7b26, after every archived run used).
 ARCHIVED_DELTA_FRACTION = 1.0
 REPRESENTATIVE = {"scan": "merged-aligned"}
@@ -97,12 +93,9 @@ def _counts(trace: Trace, graph) -> dict:
     summary = summary_table(trace, graph.offsets)
     totals = simulate(trace, graph).totals()
     entry = trace.edge_bytes + trace.weight_bytes
-    return {
-        "launches": trace.num_launches,
-        "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
-        "bytes_needed": int(summary["bytes_needed"].sum()),
-        **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "batches", "serviced_chunks")},
-    }
+    return {"launches": trace.num_launches, "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
+            "bytes_needed": int(summary["bytes_needed"].sum()),
+            **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "list_faults", "batches", "serviced_chunks")}}
 
 
 def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.DataFrame:
@@ -112,6 +105,8 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
     cache = trace_dir / "counts.csv"
     keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
     done = pd.read_csv(cache) if cache.exists() else pd.DataFrame(columns=keys + COUNT_COLUMNS)
+    if list(done.columns) != keys + COUNT_COLUMNS:  # counted by an older simulator: count again (traces stay)
+        done = pd.DataFrame(columns=keys + COUNT_COLUMNS)
     todo = runs.assign(family=[trace_family(a, v) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
     todo = todo[keys].drop_duplicates().merge(done[keys], how="left", indicator=True)
     todo = todo[todo["_merge"] == "left_only"].drop(columns="_merge")
@@ -136,32 +131,16 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
     return done
 
 
-def fit_costs(cells: pd.DataFrame) -> UvmParams:
-    """Least absolute relative deviation of device + GB x a + batches x tb + serviced x ts from the measured time:
-    variables a (ms/GB), tb, ts (ms) >= 0 and one slack per cell."""
-    u = cells["uvm_ms"].to_numpy(float)
-    x = np.column_stack([cells["migrated_bytes"] / 1e9, cells["batches"], cells["serviced_chunks"]]) / u[:, None]
-    r = ((cells["uvm_ms"] - cells["device_ms"]) / cells["uvm_ms"]).to_numpy(float)
-    n = len(u)
-    eye = np.eye(n)
-    a_ub = np.block([[x, -eye], [-x, -eye]])
-    b_ub = np.concatenate([r, -r])
-    res = linprog(np.r_[np.zeros(3), np.ones(n)], A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * (3 + n), method="highs")
-    if not res.success:
-        raise RuntimeError(f"the fit failed: {res.message}")
-    ms_per_gb, batch_ms, service_ms = res.x[:3]
-    return UvmParams(
-        throughput_gbps=1e3 / ms_per_gb if ms_per_gb > 0 else float("inf"),
-        batch_us=batch_ms * 1e3,
-        service_us=service_ms * 1e3,
-    )
-
-
-def predict(cells: pd.DataFrame, params: UvmParams, tag: str) -> pd.DataFrame:
-    migration = params.migration_ms(cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"])
+def predict(cells: pd.DataFrame, model: uvm_calibrate.Calibration | UvmParams, tag: str) -> pd.DataFrame:
+    """Adds predicted_ms_<tag>, error_<tag> (of the total time) and migration_error_<tag> (of cold - device)."""
+    if isinstance(model, UvmParams):
+        a = 1e3 / model.throughput_gbps
+        model = uvm_calibrate.Calibration(np.array([a, model.batch_us / 1e3, model.service_us / 1e3]),
+                                          model.overlap)
+    total, migration = model.predict(cells)
     out = cells.copy()
-    out[f"predicted_ms_{tag}"] = cells["device_ms"] + migration
-    out[f"error_{tag}"] = out[f"predicted_ms_{tag}"] / cells["uvm_ms"] - 1
+    out[f"predicted_ms_{tag}"] = total
+    out[f"error_{tag}"] = total / cells["uvm_ms"] - 1
     out[f"migration_error_{tag}"] = migration / (cells["uvm_ms"] - cells["device_ms"]) - 1
     return out
 
@@ -169,10 +148,10 @@ def predict(cells: pd.DataFrame, params: UvmParams, tag: str) -> pd.DataFrame:
 def summarise(cells: pd.DataFrame, tags) -> pd.DataFrame:
     rows = []
     groups = [("fit", "all", cells["split"] == "fit"), ("validation", "all", cells["split"] == "validation")]
-    groups += [
-        ("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
-        for a in ("bfs", "sssp", "cc", "pagerank")
-    ]
+    groups += [("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
+               for a in ("bfs", "sssp", "cc", "pagerank")]
+    groups += [(f"validation, scale {s}", "all", (cells["split"] == "validation") & (cells["scale"] == s))
+               for s in sorted(cells["scale"].unique())]
     for split, algorithm, sel in groups:
         part = cells[sel]
         for tag in tags:
@@ -206,20 +185,28 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
     keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
     cells = cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)])
     cells = cells.merge(counts, on=keys, how="left")
-    fitted = fit_costs(cells[cells["split"] == "fit"])
-    cells = predict(predict(cells, fitted, "fitted"), UvmParams(), "micro")
+    fit_cells = cells[cells["split"] == "fit"]
+    registered = uvm_calibrate.fit(fit_cells)
+    # Chosen after the registered result was seen, on fit cells only: the smallest cross-validated 90th percentile.
+    cv = uvm_calibrate.cross_validate(fit_cells)
+    best = cv.loc[cv["cv_p90_abs_error"].idxmin()]
+    selected = uvm_calibrate.fit(fit_cells, float(best["overlap"]), bool(best["per_session"]), best["batches_from"])
+    cells = predict(predict(predict(cells, registered, "registered"), selected, "selected"), UvmParams(), "micro")
     out = Path(out)
     write_csv(cells.sort_values(KEY), out / "cells.csv")
-    summary = summarise(cells, ("fitted", "micro"))
+    write_csv(cv, out / "cv.csv")
+    summary = summarise(cells, ("registered", "selected", "micro"))
     write_csv(summary, out / "summary.csv")
-    params = {
-        "fitted": dataclasses.asdict(fitted),
-        "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
-        "fit_cells": int((cells["split"] == "fit").sum()),
-        "validation_cells": int((cells["split"] == "validation").sum()),
-        "max_scale": max_scale,
-    }
+    params = {"registered": dataclasses.asdict(registered.params()),
+              "selected": {"rule": "least cross-validated 90th-percentile error on the fit set (cv.csv)",
+                           "batches_from": selected.batches_from, "per_session": bool(best["per_session"]),
+                           "params": dataclasses.asdict(selected.params()),
+                           "session_factors": selected.factors},
+              "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
+              "fit_cells": len(fit_cells), "validation_cells": int((cells["split"] == "validation").sum()),
+              "max_scale": max_scale}
     write_text(json.dumps(params, indent=2) + "\n", out / "params.json")
+    write_csv(repeatability(archive, cells), out / "repeatability.csv")
     write_csv(_bytes_check(archive, counts), out / "bytes_check.csv")
     write_csv(_trace_check(cells), out / "trace_check.csv")
     log(summary.drop(columns="worst_cell").to_string(index=False))

@@ -18,7 +18,8 @@ What it is based on (docs/model.md, "UVM simulator"):
   oversubscribed, every `capacity/8` chunks of the launch's footprint: an extrapolation, never validated here.
 
 Time: device-mode time (the GPU's own work, given) + per launch
-    migrated bytes / throughput + fault batches x batch overhead + VA blocks serviced x service overhead.
+    migrated bytes / throughput + fault batches x batch overhead + VA blocks serviced x service overhead,
+less `overlap` x the shorter of the two (0 by default: no overlap).
 The three costs come from UvmParams: defaults solve the three microbenchmarks of FACTS.md exactly; `model.uvm_fit`
 fits them on archived cold-UVM runs.
 """
@@ -26,7 +27,7 @@ fits them on archived cold-UVM runs.
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -36,6 +37,7 @@ from emogi.traces import (
     Trace,
     address_space_bytes,
     check_graph,
+    launch_ranges,
     touched_units,
 )
 
@@ -46,19 +48,8 @@ PAGES_PER_BLOCK = BLOCK_BYTES // PAGE_BYTES
 MODES = ("cold", "capped", "unrestricted")
 POLICIES = ("lru", "fifo")  # fifo: by the time a chunk was filled (the driver's root-chunk list), not by use
 
-LAUNCH_COLUMNS = [
-    "launch",
-    "steps",
-    "touched_blocks",
-    "faulted_blocks",
-    "fault_entries",
-    "batches",
-    "serviced_chunks",
-    "migrated_bytes",
-    "evicted_chunks",
-    "resident_chunks",
-    "migration_ms",
-]
+LAUNCH_COLUMNS = ["launch", "steps", "touched_blocks", "faulted_blocks", "fault_entries", "list_faults", "batches",
+                  "serviced_chunks", "migrated_bytes", "evicted_chunks", "resident_chunks", "migration_ms"]
 
 
 class UvmSimError(ValueError):
@@ -67,17 +58,19 @@ class UvmSimError(ValueError):
 
 @dataclass(frozen=True)
 class UvmParams:
-    throughput_gbps: float = 48.5  # payload of migrations (GB/s, 1e9)
-    batch_us: float = 75.0  # per batch of fault entries
-    service_us: float = 7.9  # per 2 MiB VA block serviced with faults, per step
-    batch_entries: int = 256  # uvm_perf_fault_batch_count
-    prefetch_threshold: int = 51  # percent; uvm_perf_prefetch_threshold
+    throughput_gbps: float = 48.5   # payload of migrations (GB/s, 1e9)
+    batch_us: float = 75.0          # per batch of fault entries
+    service_us: float = 7.9         # per 2 MiB VA block serviced with faults, per step
+    batch_entries: int = 256        # uvm_perf_fault_batch_count
+    prefetch_threshold: int = 51    # percent; uvm_perf_prefetch_threshold
+    overlap: float = 0.0            # share of the shorter of GPU work and migration hidden under the other
 
     def check(self) -> UvmParams:
         if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0):
             raise UvmSimError(f"need throughput > 0 and overheads >= 0, got {asdict(self)}")
-        if self.batch_entries < 1 or not 0 <= self.prefetch_threshold <= 100:
-            raise UvmSimError(f"need batch_entries >= 1 and prefetch_threshold in [0, 100], got {asdict(self)}")
+        if self.batch_entries < 1 or not 0 <= self.prefetch_threshold <= 100 or not 0 <= self.overlap <= 1:
+            raise UvmSimError(f"need batch_entries >= 1, prefetch_threshold in [0, 100] and overlap in [0, 1], "
+                              f"got {asdict(self)}")
         return self
 
     def migration_ms(self, migrated_bytes, batches, serviced):
@@ -86,6 +79,16 @@ class UvmParams:
             + batches * self.batch_us / 1e3
             + serviced * self.service_us / 1e3
         )
+
+    def total_ms(self, device_ms, migration_ms):
+        """A run's time from its GPU work (device mode) and its migrations: their sum, less `overlap` of the
+        shorter (warps that do not wait on a fault keep computing; 0: the two never overlap)."""
+        return device_ms + migration_ms - self.overlap * np.minimum(device_ms, migration_ms)
+
+    def scaled(self, factor: float) -> UvmParams:
+        """The same model on a machine whose fault handling takes `factor` times as long."""
+        return replace(self, throughput_gbps=self.throughput_gbps / factor, batch_us=self.batch_us * factor,
+                       service_us=self.service_us * factor)
 
 
 def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.ndarray:
@@ -120,8 +123,8 @@ class SimResult:
         return float(self.launches["migration_ms"].sum())
 
     def predicted_ms(self, device_ms: float) -> float:
-        """The run's time: the GPU's own work (device mode) plus the migrations."""
-        return float(device_ms) + self.migration_ms
+        """The run's time: the GPU's own work (device mode) and the migrations (UvmParams.total_ms)."""
+        return float(self.params.total_ms(float(device_ms), self.migration_ms))
 
     def totals(self) -> dict:
         t = self.launches.drop(columns=["launch", "resident_chunks"]).sum().to_dict()
@@ -192,6 +195,19 @@ class _State:
         res2[victims] = False  # ReadMostly: the host copy is current, dropping ours writes nothing back
         return over
 
+    def list_faults(self, trace, offsets, i, lo, hi, mask) -> int:
+        """(list, page) pairs over pages of blocks not resident now: a warp walking a list faults on each such
+        page, and warps on neighbouring lists of one page fault each (an upper bound on duplicate entries)."""
+        cold = np.repeat(~self.resident, PAGES_PER_BLOCK)
+        cum = np.concatenate([[0], np.cumsum(cold)])
+        total = 0
+        for chunk in launch_ranges(trace, offsets, i, lo, hi, mask):
+            for ranges in chunk:
+                if ranges is not None and len(ranges[0]):
+                    first, last = ranges[0] // PAGE_BYTES, (ranges[1] - 1) // PAGE_BYTES
+                    total += int((cum[last + 1] - cum[first]).sum())
+        return total
+
     def resident_chunks(self) -> int:
         return int(self.resident.reshape(self.chunks, BLOCKS_PER_CHUNK).any(axis=1).sum())
 
@@ -244,6 +260,7 @@ def simulate(
         row = dict.fromkeys(LAUNCH_COLUMNS[1:-2], 0)
         for lo, hi in itertools.pairwise(bounds):
             pages = touched_units(trace, graph.offsets, i, PAGE_BYTES, int(lo), int(hi), mask)
+            row["list_faults"] += state.list_faults(trace, graph.offsets, i, int(lo), int(hi), mask)
             pieces = _pieces(pages, max(capacity_chunks // 8, 1)) if mode == "unrestricted" else [pages]
             for piece in pieces:
                 counts = state.step(piece, params)

@@ -132,3 +132,12 @@ def test_bad_input_is_refused_in_one_line(chunks16, lines):
         simulate(trace, chunks16, sub_launches=0)
     with pytest.raises(UvmSimError, match="throughput"):
         simulate(trace, chunks16, params=UvmParams(throughput_gbps=0))
+
+
+def test_list_faults_count_every_list_on_a_cold_page(lines, chunks16):
+    # 128-byte lists: a cold region read whole is 512 distinct pages, but 16384 lists (warps) fault on them
+    sim = simulate(_trace(lines, [range(16384), range(16384)]), lines)
+    assert sim.launches["fault_entries"].tolist() == [512, 0]
+    assert sim.launches["list_faults"].tolist() == [16384, 0]
+    sim = simulate(_trace(chunks16, [range(4)]), chunks16)
+    assert sim.totals()["list_faults"] == 4 * 512  # a 2 MiB list spans 512 pages
