@@ -46,8 +46,13 @@ def _lad(x: np.ndarray, target: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Non-negative coefficients minimising sum |weight x (x @ coef - target)|."""
     n, p = x.shape
     xw, tw, eye = x * weight[:, None], target * weight, np.eye(n)
-    res = linprog(np.r_[np.zeros(p), np.ones(n)], A_ub=np.block([[xw, -eye], [-xw, -eye]]),
-                  b_ub=np.concatenate([tw, -tw]), bounds=[(0, None)] * (p + n), method="highs")
+    res = linprog(
+        np.r_[np.zeros(p), np.ones(n)],
+        A_ub=np.block([[xw, -eye], [-xw, -eye]]),
+        b_ub=np.concatenate([tw, -tw]),
+        bounds=[(0, None)] * (p + n),
+        method="highs",
+    )
     if not res.success:
         raise RuntimeError(f"the fit failed: {res.message}")
     return res.x[:p]
@@ -61,15 +66,19 @@ def _migration_target(uvm: np.ndarray, device: np.ndarray, overlap: float) -> np
 
 @dataclass
 class Calibration:
-    coef: np.ndarray                     # ms per GB, per batch, per serviced region
+    coef: np.ndarray  # ms per GB, per batch, per serviced region
     overlap: float = 0.0
     batches_from: str = "pages"
     factors: dict = field(default_factory=dict)  # session -> factor on every cost (per_session fits)
 
     def params(self, session: str | None = None) -> UvmParams:
         a, tb, ts = self.coef
-        base = UvmParams(throughput_gbps=1e3 / a if a > 0 else float("inf"), batch_us=tb * 1e3,
-                         service_us=ts * 1e3, overlap=self.overlap)
+        base = UvmParams(
+            throughput_gbps=1e3 / a if a > 0 else float("inf"),
+            batch_us=tb * 1e3,
+            service_us=ts * 1e3,
+            overlap=self.overlap,
+        )
         return base.scaled(self.factors.get(session, 1.0)) if session is not None else base
 
     def predict(self, cells: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -80,8 +89,9 @@ class Calibration:
         return device + migration - self.overlap * np.minimum(device, migration), migration
 
 
-def fit(cells: pd.DataFrame, overlap: float = 0.0, per_session: bool = False, batches_from: str = "pages",
-        rounds: int = 8) -> Calibration:
+def fit(
+    cells: pd.DataFrame, overlap: float = 0.0, per_session: bool = False, batches_from: str = "pages", rounds: int = 8
+) -> Calibration:
     uvm, device = cells["uvm_ms"].to_numpy(float), cells["device_ms"].to_numpy(float)
     target = _migration_target(uvm, device, overlap)
     x, session = features(cells, batches_from), session_of(cells)
@@ -97,8 +107,9 @@ def fit(cells: pd.DataFrame, overlap: float = 0.0, per_session: bool = False, ba
     return Calibration(coef, overlap, batches_from, factors.to_dict() if per_session else {})
 
 
-def cross_validate(cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True),
-                   batches_from=("pages", "lists")) -> pd.DataFrame:
+def cross_validate(
+    cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True), batches_from=("pages", "lists")
+) -> pd.DataFrame:
     """Leave one (graph, seed, variant, width) group of the fit set out at a time, fit on the rest, predict it:
     the error of each model choice on fit cells it did not see. Chooses among models without the validation set."""
     rows = []
@@ -112,7 +123,15 @@ def cross_validate(cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_ses
                     model = fit(cells[~held], overlap, session, source)
                     errors.append(np.abs(model.predict(cells[held])[0] / cells.loc[held, "uvm_ms"] - 1))
                 e = pd.concat(errors)
-                rows.append({"batches_from": source, "per_session": session, "overlap": overlap,
-                             "cv_median_abs_error": e.median(), "cv_p90_abs_error": e.quantile(0.9),
-                             "cv_worst_abs_error": e.max(), "cv_share_within_10pct": (e <= 0.10).mean()})
+                rows.append(
+                    {
+                        "batches_from": source,
+                        "per_session": session,
+                        "overlap": overlap,
+                        "cv_median_abs_error": e.median(),
+                        "cv_p90_abs_error": e.quantile(0.9),
+                        "cv_worst_abs_error": e.max(),
+                        "cv_share_within_10pct": (e <= 0.10).mean(),
+                    }
+                )
     return pd.DataFrame(rows)

@@ -160,8 +160,17 @@ def repeatability(archive_dir, cells: pd.DataFrame) -> pd.DataFrame:
     count = sessions.groupby(same)["uvm_ms"].transform("size")
     between = (sessions["uvm_ms"] / centre - 1).abs()[count >= 2]
     rows = []
-    for name, values in (("repetitions within a table (max/min - 1)", within),
-                         ("sessions of one cell (|x / median - 1|)", between)):
-        rows.append({"scatter": name, "samples": len(values), "median": values.median(),
-                     "p90": values.quantile(0.9), "max": values.max()})
+    for name, values in (
+        ("repetitions within a table (max/min - 1)", within),
+        ("sessions of one cell (|x / median - 1|)", between),
+    ):
+        rows.append(
+            {
+                "scatter": name,
+                "samples": len(values),
+                "median": values.median(),
+                "p90": values.quantile(0.9),
+                "max": values.max(),
+            }
+        )
     return pd.DataFrame(rows)

@@ -51,8 +51,16 @@ from model.uvm_cells import (
 )
 from model.uvm_sim import UvmParams, simulate
 
-COUNT_COLUMNS = ["launches", "cpu_entries", "bytes_needed", "migrated_bytes", "fault_entries", "list_faults",
-                 "batches", "serviced_chunks"]
+COUNT_COLUMNS = [
+    "launches",
+    "cpu_entries",
+    "bytes_needed",
+    "migrated_bytes",
+    "fault_entries",
+    "list_faults",
+    "batches",
+    "serviced_chunks",
+]
 # The archived builds' SSSP frontier bucket: the mean weight (0.4 x since eda7b26, after every archived run used).
 ARCHIVED_DELTA_FRACTION = 1.0
 REPRESENTATIVE = {"scan": "merged-aligned"}
@@ -93,9 +101,12 @@ def _counts(trace: Trace, graph) -> dict:
     summary = summary_table(trace, graph.offsets)
     totals = simulate(trace, graph).totals()
     entry = trace.edge_bytes + trace.weight_bytes
-    return {"launches": trace.num_launches, "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
-            "bytes_needed": int(summary["bytes_needed"].sum()),
-            **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "list_faults", "batches", "serviced_chunks")}}
+    return {
+        "launches": trace.num_launches,
+        "cpu_entries": int(summary["bytes_needed"].sum()) // entry,
+        "bytes_needed": int(summary["bytes_needed"].sum()),
+        **{k: totals[k] for k in ("migrated_bytes", "fault_entries", "list_faults", "batches", "serviced_chunks")},
+    }
 
 
 def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.DataFrame:
@@ -135,8 +146,7 @@ def predict(cells: pd.DataFrame, model: uvm_calibrate.Calibration | UvmParams, t
     """Adds predicted_ms_<tag>, error_<tag> (of the total time) and migration_error_<tag> (of cold - device)."""
     if isinstance(model, UvmParams):
         a = 1e3 / model.throughput_gbps
-        model = uvm_calibrate.Calibration(np.array([a, model.batch_us / 1e3, model.service_us / 1e3]),
-                                          model.overlap)
+        model = uvm_calibrate.Calibration(np.array([a, model.batch_us / 1e3, model.service_us / 1e3]), model.overlap)
     total, migration = model.predict(cells)
     out = cells.copy()
     out[f"predicted_ms_{tag}"] = total
@@ -148,10 +158,14 @@ def predict(cells: pd.DataFrame, model: uvm_calibrate.Calibration | UvmParams, t
 def summarise(cells: pd.DataFrame, tags) -> pd.DataFrame:
     rows = []
     groups = [("fit", "all", cells["split"] == "fit"), ("validation", "all", cells["split"] == "validation")]
-    groups += [("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
-               for a in ("bfs", "sssp", "cc", "pagerank")]
-    groups += [(f"validation, scale {s}", "all", (cells["split"] == "validation") & (cells["scale"] == s))
-               for s in sorted(cells["scale"].unique())]
+    groups += [
+        ("validation", a, (cells["split"] == "validation") & (cells["algorithm"] == a))
+        for a in ("bfs", "sssp", "cc", "pagerank")
+    ]
+    groups += [
+        (f"validation, scale {s}", "all", (cells["split"] == "validation") & (cells["scale"] == s))
+        for s in sorted(cells["scale"].unique())
+    ]
     for split, algorithm, sel in groups:
         part = cells[sel]
         for tag in tags:
@@ -197,14 +211,20 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
     write_csv(cv, out / "cv.csv")
     summary = summarise(cells, ("registered", "selected", "micro"))
     write_csv(summary, out / "summary.csv")
-    params = {"registered": dataclasses.asdict(registered.params()),
-              "selected": {"rule": "least cross-validated 90th-percentile error on the fit set (cv.csv)",
-                           "batches_from": selected.batches_from, "per_session": bool(best["per_session"]),
-                           "params": dataclasses.asdict(selected.params()),
-                           "session_factors": selected.factors},
-              "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
-              "fit_cells": len(fit_cells), "validation_cells": int((cells["split"] == "validation").sum()),
-              "max_scale": max_scale}
+    params = {
+        "registered": dataclasses.asdict(registered.params()),
+        "selected": {
+            "rule": "least cross-validated 90th-percentile error on the fit set (cv.csv)",
+            "batches_from": selected.batches_from,
+            "per_session": bool(best["per_session"]),
+            "params": dataclasses.asdict(selected.params()),
+            "session_factors": selected.factors,
+        },
+        "microbenchmark_defaults": dataclasses.asdict(UvmParams()),
+        "fit_cells": len(fit_cells),
+        "validation_cells": int((cells["split"] == "validation").sum()),
+        "max_scale": max_scale,
+    }
     write_text(json.dumps(params, indent=2) + "\n", out / "params.json")
     write_csv(repeatability(archive, cells), out / "repeatability.csv")
     write_csv(_bytes_check(archive, counts), out / "bytes_check.csv")

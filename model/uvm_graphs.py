@@ -3,7 +3,7 @@
 The archives name graphs by kind and scale only (kron23), and two archives mean different graphs by the same name:
 the study's kron23 was generated with seed 23, the bench's (large-matrix) with seed 24. A graph here is therefore
 (kind, scale, seed, edge width), its file `<kind><scale>s<seed>.w<width>.csr`, made as the bench makes graphs
-(emogi.bench.make_graph: PairStream, edge factor 16, weights seeded like the pairs); 4-byte files are the 8-byte
+(as the bench made them: PairStream, edge factor 16, weights seeded like the pairs); 4-byte files are the 8-byte
 ones narrowed (`emogi.csr narrow`, which writes the very file the generator writes). Where an archive's log
 recorded a checksum, the file must match it.
 
@@ -17,9 +17,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from emogi import external_build, generators
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, narrow_edges, read_csr, read_header, write_csr
+from emogi.datasets import external_build, generators
 
 # Checksums printed by the archived bench logs ("E=...: written, checksum ...").
 KNOWN_CHECKSUMS = {

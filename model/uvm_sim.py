@@ -48,8 +48,20 @@ PAGES_PER_BLOCK = BLOCK_BYTES // PAGE_BYTES
 MODES = ("cold", "capped", "unrestricted")
 POLICIES = ("lru", "fifo")  # fifo: by the time a chunk was filled (the driver's root-chunk list), not by use
 
-LAUNCH_COLUMNS = ["launch", "steps", "touched_blocks", "faulted_blocks", "fault_entries", "list_faults", "batches",
-                  "serviced_chunks", "migrated_bytes", "evicted_chunks", "resident_chunks", "migration_ms"]
+LAUNCH_COLUMNS = [
+    "launch",
+    "steps",
+    "touched_blocks",
+    "faulted_blocks",
+    "fault_entries",
+    "list_faults",
+    "batches",
+    "serviced_chunks",
+    "migrated_bytes",
+    "evicted_chunks",
+    "resident_chunks",
+    "migration_ms",
+]
 
 
 class UvmSimError(ValueError):
@@ -58,19 +70,20 @@ class UvmSimError(ValueError):
 
 @dataclass(frozen=True)
 class UvmParams:
-    throughput_gbps: float = 48.5   # payload of migrations (GB/s, 1e9)
-    batch_us: float = 75.0          # per batch of fault entries
-    service_us: float = 7.9         # per 2 MiB VA block serviced with faults, per step
-    batch_entries: int = 256        # uvm_perf_fault_batch_count
-    prefetch_threshold: int = 51    # percent; uvm_perf_prefetch_threshold
-    overlap: float = 0.0            # share of the shorter of GPU work and migration hidden under the other
+    throughput_gbps: float = 48.5  # payload of migrations (GB/s, 1e9)
+    batch_us: float = 75.0  # per batch of fault entries
+    service_us: float = 7.9  # per 2 MiB VA block serviced with faults, per step
+    batch_entries: int = 256  # uvm_perf_fault_batch_count
+    prefetch_threshold: int = 51  # percent; uvm_perf_prefetch_threshold
+    overlap: float = 0.0  # share of the shorter of GPU work and migration hidden under the other
 
     def check(self) -> UvmParams:
         if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0):
             raise UvmSimError(f"need throughput > 0 and overheads >= 0, got {asdict(self)}")
         if self.batch_entries < 1 or not 0 <= self.prefetch_threshold <= 100 or not 0 <= self.overlap <= 1:
-            raise UvmSimError(f"need batch_entries >= 1, prefetch_threshold in [0, 100] and overlap in [0, 1], "
-                              f"got {asdict(self)}")
+            raise UvmSimError(
+                f"need batch_entries >= 1, prefetch_threshold in [0, 100] and overlap in [0, 1], got {asdict(self)}"
+            )
         return self
 
     def migration_ms(self, migrated_bytes, batches, serviced):
@@ -87,8 +100,12 @@ class UvmParams:
 
     def scaled(self, factor: float) -> UvmParams:
         """The same model on a machine whose fault handling takes `factor` times as long."""
-        return replace(self, throughput_gbps=self.throughput_gbps / factor, batch_us=self.batch_us * factor,
-                       service_us=self.service_us * factor)
+        return replace(
+            self,
+            throughput_gbps=self.throughput_gbps / factor,
+            batch_us=self.batch_us * factor,
+            service_us=self.service_us * factor,
+        )
 
 
 def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.ndarray:

@@ -41,8 +41,9 @@ def test_fit_recovers_known_costs():
         }
     )
     truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0)
-    cells["uvm_ms"] = cells["device_ms"] + truth.migration_ms(cells["migrated_bytes"], cells["batches"],
-                                                              cells["serviced_chunks"])
+    cells["uvm_ms"] = cells["device_ms"] + truth.migration_ms(
+        cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"]
+    )
     got = uvm_calibrate.fit(cells).params()
     assert got.throughput_gbps == pytest.approx(30.0, rel=1e-6)
     assert (got.batch_us, got.service_us) == (pytest.approx(40.0, rel=1e-6), pytest.approx(12.0, rel=1e-6))
@@ -52,9 +53,15 @@ def test_fit_recovers_known_costs():
 def test_session_factors_and_overlap_are_recovered():
     rng = np.random.default_rng(4)
     n = 60
-    cells = pd.DataFrame({"migrated_bytes": rng.uniform(0.2e9, 5e9, n), "batches": rng.integers(100, 5000, n),
-                          "serviced_chunks": rng.integers(100, 3000, n), "device_ms": rng.uniform(2, 300, n),
-                          "source": [f"s{i % 3}/runs.csv" for i in range(n)]})
+    cells = pd.DataFrame(
+        {
+            "migrated_bytes": rng.uniform(0.2e9, 5e9, n),
+            "batches": rng.integers(100, 5000, n),
+            "serviced_chunks": rng.integers(100, 3000, n),
+            "device_ms": rng.uniform(2, 300, n),
+            "source": [f"s{i % 3}/runs.csv" for i in range(n)],
+        }
+    )
     truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0, overlap=0.5)
     factor = cells["source"].map({"s0/runs.csv": 1.0, "s1/runs.csv": 1.5, "s2/runs.csv": 0.8})
     migration = factor * truth.migration_ms(cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"])
@@ -64,8 +71,11 @@ def test_session_factors_and_overlap_are_recovered():
     f = model.factors
     assert f["s1"] / f["s0"] == pytest.approx(1.5) and f["s2"] / f["s0"] == pytest.approx(0.8)
     assert model.params("s1").batch_us == pytest.approx(1.5 * model.params().batch_us)
-    cv = uvm_calibrate.cross_validate(cells.assign(graph="g", seed=1, variant=[f"v{i % 5}" for i in range(n)],
-                                                   edge_bytes=8), overlaps=(0.0, 0.5), batches_from=("pages",))
+    cv = uvm_calibrate.cross_validate(
+        cells.assign(graph="g", seed=1, variant=[f"v{i % 5}" for i in range(n)], edge_bytes=8),
+        overlaps=(0.0, 0.5),
+        batches_from=("pages",),
+    )
     best = cv.loc[cv["cv_p90_abs_error"].idxmin()]
     assert bool(best["per_session"]) and best["overlap"] == 0.5 and best["cv_worst_abs_error"] < 1e-3
 
