@@ -118,7 +118,7 @@ def test_export_import_round_trip(tmp_path, index_bytes, weighted):
         == 0
     )
 
-    b = read_csr(tmp_path / "b.csr", check_edges=True)
+    b = read_csr(tmp_path / "b.csr")
     assert b.index_bytes == index_bytes
     assert b.directed  # detected: random directed lists are not symmetric
     np.testing.assert_array_equal(b.offsets, offsets)

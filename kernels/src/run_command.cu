@@ -49,7 +49,7 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
           option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
-          flag("no-verify-checksum", "skip the graph file's checksum"),
+          flag("no-verify-checksum", "skip the graph file's checksum (its offsets and ids are still checked)"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
 }
 
@@ -88,8 +88,9 @@ int run_algorithm(const CliArgs& args) {
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
-  select_device(int(args.get_u64("device")));
+  // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
+  select_device(int(args.get_u64("device")));
   opt.name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   std::fprintf(stderr, "graph %s: V = %llu, E = %llu, %u-byte edges%s%s\n", graph.path().c_str(),
                (unsigned long long)graph.num_vertices(), (unsigned long long)graph.num_edges(), graph.index_bytes(),
