@@ -30,7 +30,7 @@ import numpy as np
 import xxhash
 
 from emogi import dataset_lock
-from emogi.atomic import atomic_path, write_text
+from emogi.atomic import atomic_path, exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr_checks import GraphFormatError, check_edge_ids, check_offsets, check_zero
 from emogi.csr_header import (
@@ -363,6 +363,7 @@ def main(argv=None) -> int:
     p.add_argument("files", nargs="+")
     p.set_defaults(func=_cmd_upgrade)
     args = parser.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 

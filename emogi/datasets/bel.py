@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import atomic_path, write_text
+from emogi.atomic import atomic_path, exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr, write_csr
 from emogi.csr_checks import check_edge_ids, check_offsets
@@ -249,6 +249,7 @@ def main(argv=None) -> int:
     )
     p.set_defaults(func=_cmd_import, directed=None)
     args = parser.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import atomic_path
+from emogi.atomic import atomic_path, sweep_stale
 from emogi.csr import checksum_state
 from emogi.csr_header import FLAG_DIRECTED, FLAG_HAS_WEIGHTS, HEADER_BLOCK, VERSION, CSRHeader, check_index_width
 from emogi.datasets.weights import edge_weights
@@ -518,6 +518,7 @@ def build_csr_file(
         f"plan: {plan.buckets} buckets of {plan.bucket_vertices} vertices, {workers} workers, memory limit "
         f"{memory_limit / 2**30:.2f} GiB (fixed {plan.fixed_bytes / 2**30:.2f} GiB)"
     )
+    sweep_stale(path, tmp_dir or path.parent)  # bucket folders of a killed earlier build of `path`
     folder = Path(tmp_dir or path.parent) / f".{path.name}.{os.getpid()}.buckets"
     clock = _Clock()
     store = BucketFiles(folder, plan.buckets)

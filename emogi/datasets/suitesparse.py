@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import write_text
+from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.csr import CSRGraph, describe, write_csr
 from emogi.datasets.download import sha256_of
 from emogi.datasets.external_build import default_workers as _workers  # the cores this process may use
@@ -377,6 +377,7 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=0, help="parser threads (default 0: all cores)")
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     try:
         convert(
             args.archive,
