@@ -91,3 +91,13 @@ def test_a_good_file_still_converts(tmp_path):
     path = mtx(tmp_path, BANNER.format("integer") + "% a comment\n3 3 2\n1 2 4\n\n2 3 6\n")
     ss.convert(path, tmp_path / "g.csr")
     assert read_csr(tmp_path / "g.csr").weights.tolist() == [4, 6]
+
+
+def test_a_nul_byte_is_refused_before_the_parser_crashes_on_it(tmp_path):
+    """fast_matrix_market 1.7.6 dies with SIGSEGV on a NUL byte in the entries (tools/fuzz/matrix_market_fuzz.py
+    found it); the converter refuses the file first. In a subprocess, so that a regression fails, not crashes."""
+    path = tmp_path / "m.mtx"
+    path.write_bytes(b"%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 2\x003\n2 3 4\n")
+    done = convert_cli(path, tmp_path / "g.csr")
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    assert "m.mtx, line 3: a NUL byte (byte 57); not a text Matrix Market file" in done.stderr

@@ -119,16 +119,28 @@ class _LargeReads:
     """A read-only view of a stream for fast_matrix_market's Python stream adapter, which asks for 1 KiB per
     call and uses whatever a call returns: answer with large blocks, the header read off the stream first.
     Having no seek/tell also stops the adapter from seeking back on close, which a tar member stream cannot do
-    (the process would abort)."""
+    (the process would abort). A NUL byte is refused here: fast_matrix_market 1.7.6's parser crashes on one
+    (SIGSEGV, found by tools/fuzz/matrix_market_fuzz.py), and no text matrix holds one."""
 
-    def __init__(self, raw, head: bytes = b""):
-        self.raw, self.head = raw, head
+    def __init__(self, raw, head: bytes = b"", label: str = "input"):
+        self.raw, self.head, self.label = raw, head, label
+        self.offset = self.lines = 0  # bytes and line breaks handed out so far
 
     def read(self, size: int = -1) -> bytes:
         if self.head:
-            head, self.head = self.head, b""
-            return head
-        return self.raw.read(_READ_BLOCK)
+            block, self.head = self.head, b""
+        else:
+            block = self.raw.read(_READ_BLOCK)
+        nul = block.find(b"\0")
+        if nul >= 0:
+            line = self.lines + block.count(b"\n", 0, nul) + 1
+            raise DatasetError(
+                f"{self.label}, line {line}: a NUL byte (byte {self.offset + nul}); not a text Matrix Market file; "
+                + _DAMAGED
+            )
+        self.offset += len(block)
+        self.lines += block.count(b"\n")
+        return block
 
 
 # ---------------------------------------------------------------------------------------------- reading
@@ -196,8 +208,10 @@ def read_matrix(stream, label: str, parallelism: int = 0, before_body=None, size
     integer = h.field in INTEGER_FIELDS
     try:
         (values, (rows, cols)), _ = fmm.read_coo(
-            _LargeReads(stream, _as_reals(head) if integer else head), parallelism, generalize_symmetry=False
+            _LargeReads(stream, _as_reals(head) if integer else head, label), parallelism, generalize_symmetry=False
         )
+    except DatasetError:
+        raise
     except MemoryError as err:
         raise DatasetError(
             f"{label}: not enough memory for the {h.nnz} entries its header announces ({err}); convert it on a larger "
