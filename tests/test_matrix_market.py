@@ -101,3 +101,14 @@ def test_a_nul_byte_is_refused_before_the_parser_crashes_on_it(tmp_path):
     done = convert_cli(path, tmp_path / "g.csr")
     assert done.returncode == 1, (done.returncode, done.stderr)
     assert "m.mtx, line 3: a NUL byte (byte 57); not a text Matrix Market file" in done.stderr
+
+
+@pytest.mark.parametrize("tail", [b"12 7 6.", b"12 7 ", b"12 7 6 6", b"12 7\t"])
+def test_a_last_line_with_extra_fields_and_no_line_break_is_read(tmp_path, tail):
+    """fast_matrix_market 1.7.6 dies with SIGSEGV on such a last line (found by the fuzzer); the reader supplies
+    the missing line break, after which the extra field is ignored like on any other line. In a subprocess."""
+    path = tmp_path / "m.mtx"
+    path.write_bytes(b"%%MatrixMarket matrix coordinate pattern general\n17 17 2\n1 2\n" + tail)
+    done = convert_cli(path, tmp_path / "g.csr")
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert read_csr(tmp_path / "g.csr").edges.tolist() == [1, 6]

@@ -119,18 +119,25 @@ class _LargeReads:
     """A read-only view of a stream for fast_matrix_market's Python stream adapter, which asks for 1 KiB per
     call and uses whatever a call returns: answer with large blocks, the header read off the stream first.
     Having no seek/tell also stops the adapter from seeking back on close, which a tar member stream cannot do
-    (the process would abort). A NUL byte is refused here: fast_matrix_market 1.7.6's parser crashes on one
-    (SIGSEGV, found by tools/fuzz/matrix_market_fuzz.py), and no text matrix holds one."""
+    (the process would abort). Two inputs crash fast_matrix_market 1.7.6's parser (SIGSEGV; both found by
+    tools/fuzz/matrix_market_fuzz.py): a NUL byte, refused here (no text matrix holds one), and a last line with
+    more than its fields and no line break after it, so a missing final line break is supplied."""
 
     def __init__(self, raw, head: bytes = b"", label: str = "input"):
         self.raw, self.head, self.label = raw, head, label
         self.offset = self.lines = 0  # bytes and line breaks handed out so far
+        self.last, self.ended = ord("\n"), False  # the last byte handed out; whether a line break was added
 
     def read(self, size: int = -1) -> bytes:
         if self.head:
             block, self.head = self.head, b""
         else:
             block = self.raw.read(_READ_BLOCK)
+        if not block:
+            if self.ended or self.last == ord("\n"):
+                return b""
+            self.ended, block = True, b"\n"
+        self.last = block[-1]
         nul = block.find(b"\0")
         if nul >= 0:
             line = self.lines + block.count(b"\n", 0, nul) + 1
