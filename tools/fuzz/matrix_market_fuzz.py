@@ -26,7 +26,7 @@ from collections import Counter
 import numpy as np
 
 from emogi.csr_checks import GraphFormatError, check_edge_ids, check_offsets
-from emogi.datasets import suitesparse
+from emogi.datasets import matrix_market, suitesparse
 from emogi.datasets.matrix_market import DatasetError, read_matrix
 
 NUMBERS = ["0", "-1", "1", "2", "4294967295", "4294967296", "9223372036854775808", "18446744073709551616"]
@@ -220,11 +220,15 @@ def main(argv=None) -> int:
     p.add_argument("--count", type=int, default=10_000)
     p.add_argument("--json", help="write the summary here too")
     p.add_argument("--one", type=int, metavar="I", help="write input I to stdout and stop")
+    p.add_argument("--read-block", type=int, help="bytes the parser is handed per read (default 4 MiB)")
     a = p.parse_args(argv)
+    if a.read_block:  # small blocks put line ends, fields and numbers across the parser's reads
+        matrix_market._READ_BLOCK = a.read_block
     if a.one is not None:
         sys.stdout.buffer.write(input_bytes(a.seed, a.one))
         return 0
     summary = run(a.seed, a.count, log=lambda m: print(m, file=sys.stderr, flush=True))
+    summary["read_block"] = matrix_market._READ_BLOCK
     text = json.dumps(summary, indent=2)
     print(text)
     if a.json:
