@@ -3,6 +3,7 @@ tests under AddressSanitizer and UndefinedBehaviorSanitizer. The C++ reader is b
 kernels/ (tools/fuzz/build.py: no CUDA needed); hypothesis drives the Python readers, Matrix Market and `.bel`."""
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -15,8 +16,10 @@ from emogi import csr
 from emogi.csr import GraphFormatError, graph_from_buffer
 from tools.fuzz import bel_fuzz, build, csr_mutations, differential, matrix_market_fuzz
 
+# $EMOGI_FUZZ_EXAMPLES: more examples per property for a campaign (CI: 300, a few seconds).
+EXAMPLES = int(os.environ.get("EMOGI_FUZZ_EXAMPLES", "300"))
 PROPERTY = settings(
-    max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    max_examples=EXAMPLES, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
 
 
