@@ -74,6 +74,16 @@ def test_gpu_commands_refuse_before_touching_the_gpu(emogi_binary, tmp_path, nam
         assert "libcuda.so" not in opened and "/dev/nvidia" not in opened, opened[-2000:]
 
 
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_the_trace_sees_a_valid_graph_reach_the_gpu(emogi_binary, tmp_path):
+    """The control for the check above: with a valid graph, `run` does reach for the CUDA driver (and fails
+    without a GPU, or runs with one)."""
+    trace = tmp_path / "trace.txt"
+    args = [emogi_binary, "run", "--graph", small_graph(tmp_path / "g.csr"), "--out", tmp_path / "x.csv"]
+    run(["strace", "-f", "-qq", "-e", "trace=openat,open", "-o", trace, *args, "--algorithm", "bfs", "--roots", "0"])
+    assert "libcuda.so" in trace.read_text()
+
+
 def test_a_locked_file_is_trusted_by_its_digest(emogi_binary, tmp_path):
     """Python records the lock, C++ computes the same digest; a match stands in for the checks (so a locked file
     is trusted as recorded), a mismatch is refused whatever the file holds."""

@@ -286,6 +286,16 @@ def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, lo
     return CSRGraph(offsets, edges, weights, directed=not matrix.symmetric), weight_info
 
 
+def build_graph(matrix: MatrixEntries, index_dtype, weights_seed: int, log):
+    """The graph and its weights' record from the entries, or a one-line DatasetError when memory runs out (a
+    header of 2^32 vertices past --ignore-memory-check needs 32 GiB of offsets alone)."""
+    try:
+        return _graph_from_matrix(matrix, index_dtype, weights_seed, log)
+    except MemoryError as err:
+        why = f"{matrix.label}: not enough memory to build the graph ({err}); use a larger machine"
+        raise DatasetError(why) from None
+
+
 def convert(
     archive,
     out,
@@ -315,10 +325,7 @@ def convert(
     mm = {"member": member, "field": matrix.field, "symmetry": matrix.symmetry, "stored_entries": stored}
     t_read = time.perf_counter() - t0
     log(f"read {stored} entries ({self_loops} on the diagonal)")
-    try:
-        graph, weight_info = _graph_from_matrix(matrix, np.uint32 if index_bytes == 4 else np.uint64, weights_seed, log)
-    except MemoryError as err:  # --ignore-memory-check on too small a machine
-        raise DatasetError(f"{archive}: not enough memory to build the graph ({err}); use a larger machine") from None
+    graph, weight_info = build_graph(matrix, np.uint32 if index_bytes == 4 else np.uint64, weights_seed, log)
     t_built = time.perf_counter() - t0
     log(f"built CSR: V={graph.num_vertices} E={graph.num_edges}; writing {out}")
     graph.header = write_csr(out, graph.offsets, graph.edges, graph.weights, graph.directed)

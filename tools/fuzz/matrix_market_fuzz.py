@@ -159,7 +159,7 @@ def check_input(data: bytes) -> str:
     raises AssertionError when the reader is wrong (a traceback-worthy exception propagates as a crash)."""
     try:
         matrix = read_matrix(io.BytesIO(data), "input", 1, None, len(data))
-        graph, weights = suitesparse._graph_from_matrix(matrix, np.uint64, 1, lambda _: None)
+        graph, weights = suitesparse.build_graph(matrix, np.uint64, 1, lambda _: None)
     except DatasetError as e:
         assert "\n" not in str(e) and str(e).startswith("input"), str(e)
         return "rejected"
