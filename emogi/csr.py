@@ -1,16 +1,20 @@
-"""The binary CSR graph file (docs/graph-format.md, version 1): reader, writer, narrowing and metadata.
+"""The binary CSR graph file (docs/graph-format.md, version 2): reader, writer, narrowing and metadata.
 
 Layout: a 4096-byte header block, then the offsets (u64, V+1), the edges (u32 or u64, E) and optionally the
 weights (u32, E), each section starting at a multiple of 4096 bytes, zero padding in between. The header's
-checksum is XXH3-64 (seed 0) of every byte from 4096 to the end of the file.
+checksum is XXH3-64 (seed 0) of the whole file with the checksum field read as zero, so it covers the header's
+flags, counts and widths as well as the payload (version 1's covered only the payload: `upgrade` converts).
 
-Reading maps the file with numpy.memmap (read-only, no copy); checksums and structural checks stream the data
-in bounded chunks so that multi-GB graphs never have to fit in memory twice.
+A graph file is untrusted input: every read checks the header, the sizes, the padding, the offsets and every
+neighbour id (emogi.csr_checks), and the checksum unless told not to; only a matching entry in the dataset lock
+(emogi.dataset_lock) stands in for those checks. Reading maps the file with numpy.memmap (read-only, no copy);
+checks stream the data in bounded blocks so that multi-GB graphs never have to fit in memory twice.
 
 CLI:
     python -m emogi.csr info FILE
     python -m emogi.csr verify FILE
     python -m emogi.csr narrow IN.csr --out OUT.csr --meta OUT.json
+    python -m emogi.csr upgrade FILE...        version 1 -> 2, in place, after a full check
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import struct
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,193 +29,57 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from emogi.atomic import atomic_path, write_text
+from emogi import dataset_lock
+from emogi.atomic import atomic_path, exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
+from emogi.csr_checks import GraphFormatError, check_edge_ids, check_offsets, check_zero
+from emogi.csr_header import (
+    CHECKSUM_AT,
+    FLAG_DIRECTED,
+    FLAG_HAS_WEIGHTS,
+    HEADER_BLOCK,
+    MAX_NARROW_VERTICES,
+    VERSION,
+    CSRHeader,
+    check_index_width,
+    parse_header,
+    read_header,
+)
 
-MAGIC = b"EMOGICSR"
-VERSION = 1
-FLAG_HAS_WEIGHTS = 1 << 0
-FLAG_DIRECTED = 1 << 1
-KNOWN_FLAGS = FLAG_HAS_WEIGHTS | FLAG_DIRECTED
-HEADER_BLOCK = 4096
-SECTION_ALIGN = 4096
-# magic, version, flags, index_bytes, reserved, num_vertices, num_edges, checksum, reserved[2]
-HEADER_STRUCT = struct.Struct("<8sIIIIQQQQQ")
-assert HEADER_STRUCT.size == 64
-
-MAX_NARROW_VERTICES = 2**32 - 1  # the 4-byte edge width needs every id, hence V - 1, below 2^32
 _CHUNK_BYTES = 64 << 20  # streaming granularity for checksums, writes and checks
 
 
-class GraphFormatError(ValueError):
-    """A graph file (or array set) that does not follow docs/graph-format.md."""
-
-
-def _align(n: int) -> int:
-    return -(-n // SECTION_ALIGN) * SECTION_ALIGN
-
-
-@dataclass
-class CSRHeader:
-    version: int
-    flags: int
-    index_bytes: int
-    num_vertices: int
-    num_edges: int
-    checksum: int
-
-    @property
-    def has_weights(self) -> bool:
-        return bool(self.flags & FLAG_HAS_WEIGHTS)
-
-    @property
-    def directed(self) -> bool:
-        return bool(self.flags & FLAG_DIRECTED)
-
-    # Section layout, in bytes from the start of the file.
-    @property
-    def offsets_offset(self) -> int:
-        return HEADER_BLOCK
-
-    @property
-    def offsets_bytes(self) -> int:
-        return 8 * (self.num_vertices + 1)
-
-    @property
-    def edges_offset(self) -> int:
-        return _align(self.offsets_offset + self.offsets_bytes)
-
-    @property
-    def edges_bytes(self) -> int:
-        return self.index_bytes * self.num_edges
-
-    @property
-    def weights_offset(self) -> int:
-        return _align(self.edges_offset + self.edges_bytes)
-
-    @property
-    def weights_bytes(self) -> int:
-        return 4 * self.num_edges if self.has_weights else 0
-
-    @property
-    def file_size(self) -> int:
-        # The file ends at the end of its last section (with E = 0 that is the aligned start of the empty one).
-        if self.has_weights:
-            return self.weights_offset + self.weights_bytes
-        return self.edges_offset + self.edges_bytes
-
-    def pack(self) -> bytes:
-        """The 4096-byte header block."""
-        head = HEADER_STRUCT.pack(
-            MAGIC, self.version, self.flags, self.index_bytes, 0, self.num_vertices, self.num_edges, self.checksum, 0, 0
-        )
-        return head + bytes(HEADER_BLOCK - len(head))
-
-    def to_dict(self) -> dict:
-        return {
-            "version": self.version,
-            "flags": self.flags,
-            "has_weights": self.has_weights,
-            "directed": self.directed,
-            "index_bytes": self.index_bytes,
-            "num_vertices": self.num_vertices,
-            "num_edges": self.num_edges,
-            "checksum": f"{self.checksum:016x}",
-            "offsets_offset": self.offsets_offset,
-            "offsets_bytes": self.offsets_bytes,
-            "edges_offset": self.edges_offset,
-            "edges_bytes": self.edges_bytes,
-            "weights_offset": self.weights_offset if self.has_weights else None,
-            "weights_bytes": self.weights_bytes,
-            "file_size": self.file_size,
-        }
-
-
-def check_index_width(num_vertices: int, index_bytes: int, where: str = "graph") -> None:
-    """Raise GraphFormatError unless neighbour ids of a V-vertex graph fit in `index_bytes`."""
-    if index_bytes not in (4, 8):
-        raise GraphFormatError(f"{where}: bad index_bytes {index_bytes} (must be 4 or 8)")
-    if index_bytes == 4 and num_vertices > MAX_NARROW_VERTICES:
-        raise GraphFormatError(
-            f"{where}: {num_vertices} vertices do not fit 4-byte edges (needs V <= 2^32 - 1 = {MAX_NARROW_VERTICES})"
-        )
-
-
-def read_header(path) -> CSRHeader:
-    """Parse and check the header of `path` against the file's size (no payload is read)."""
-    path = Path(path)
-    with open(path, "rb") as f:
-        block = f.read(HEADER_BLOCK)
-        size = os.fstat(f.fileno()).st_size
-    if len(block) >= len(MAGIC) and block[: len(MAGIC)] != MAGIC:
-        raise GraphFormatError(f"{path}: not an EMOGI CSR file (magic {block[:8]!r}, expected {MAGIC!r})")
-    if size < HEADER_BLOCK:
-        raise GraphFormatError(f"{path}: truncated: {size} bytes, shorter than the {HEADER_BLOCK}-byte header")
-    magic, version, flags, index_bytes, _r0, nv, ne, checksum, _r1, _r2 = HEADER_STRUCT.unpack_from(block)
-    if version != VERSION:
-        raise GraphFormatError(f"{path}: unknown version {version} (this reader knows version {VERSION})")
-    if flags & ~KNOWN_FLAGS:
-        raise GraphFormatError(f"{path}: unknown flag bits {flags & ~KNOWN_FLAGS:#x} in flags {flags:#x}")
-    check_index_width(nv, index_bytes, str(path))
-    header = CSRHeader(version, flags, index_bytes, nv, ne, checksum)
-    if size < header.file_size:
-        raise GraphFormatError(
-            f"{path}: truncated: {size} bytes, header (V={nv}, E={ne}, index_bytes={index_bytes}) "
-            f"implies {header.file_size}"
-        )
-    if size > header.file_size:
-        raise GraphFormatError(
-            f"{path}: {size - header.file_size} trailing bytes after the last section "
-            f"(header implies {header.file_size} bytes, file has {size})"
-        )
-    return header
-
-
-def file_checksum(path, start: int = HEADER_BLOCK) -> int:
-    """XXH3-64 (seed 0) of the bytes of `path` from `start` to EOF, read in bounded chunks."""
+def checksum_state(header: CSRHeader):
+    """An XXH3-64 state that has taken in the header block with its checksum field zero; the payload follows."""
     h = xxhash.xxh3_64(seed=0)
-    buf = bytearray(_CHUNK_BYTES)
-    view = memoryview(buf)
-    with open(path, "rb", buffering=0) as f:
-        f.seek(start)
-        while True:
-            n = f.readinto(buf)
-            if not n:
-                break
-            h.update(view[:n])
+    h.update(header.pack(checksum=0))
+    return h
+
+
+def buffer_checksum(data) -> int:
+    """The checksum of a whole file image (uint8 array or bytes): XXH3-64 with the checksum field read as zero."""
+    data = np.frombuffer(data, dtype=np.uint8) if isinstance(data, (bytes, bytearray)) else data
+    h = xxhash.xxh3_64(seed=0)
+    head = bytearray(data[:HEADER_BLOCK])
+    head[CHECKSUM_AT : CHECKSUM_AT + 8] = bytes(8)
+    h.update(bytes(head))
+    for lo in range(HEADER_BLOCK, len(data), _CHUNK_BYTES):
+        h.update(memoryview(data[lo : lo + _CHUNK_BYTES]))
     return h.intdigest()
 
 
-def check_offsets(offsets, num_edges: int, where: str = "graph") -> None:
-    """Raise GraphFormatError unless offsets start at 0, never decrease and end at `num_edges`."""
-    if offsets.ndim != 1 or len(offsets) < 1:
-        raise GraphFormatError(f"{where}: offsets must be a 1-D array of V + 1 entries")
-    if offsets.dtype.kind not in "iu":
-        raise GraphFormatError(f"{where}: offsets must be integers, not {offsets.dtype}")
-    if int(offsets[0]) != 0:
-        raise GraphFormatError(f"{where}: bad offsets: offsets[0] = {int(offsets[0])}, must be 0")
-    step = _CHUNK_BYTES // 8
-    for lo in range(0, len(offsets) - 1, step):
-        block = offsets[lo : lo + step + 1]  # overlap by one so that every adjacent pair is compared
-        bad = np.flatnonzero(block[1:] < block[:-1])
-        if len(bad):
-            v = lo + int(bad[0])
-            raise GraphFormatError(
-                f"{where}: bad offsets: offsets decrease at vertex {v} ({int(offsets[v])} -> {int(offsets[v + 1])})"
-            )
-    if int(offsets[-1]) != num_edges:
-        raise GraphFormatError(f"{where}: bad offsets: offsets[V] = {int(offsets[-1])}, must equal E = {num_edges}")
-
-
-def check_edge_ids(edges, num_vertices: int, where: str = "graph") -> None:
-    """Raise GraphFormatError if any neighbour id is >= V (chunked: no full-size temporaries)."""
-    step = _CHUNK_BYTES // max(edges.dtype.itemsize, 1)
-    for lo in range(0, len(edges), step):
-        block = edges[lo : lo + step]
-        m = int(block.max())
-        if m >= num_vertices:
-            i = lo + int(np.argmax(block >= m))
-            raise GraphFormatError(f"{where}: neighbour id {m} at edge {i} is >= V = {num_vertices}")
+def file_checksum(path) -> int:
+    """The checksum of the file at `path`, read in bounded chunks."""
+    with open(path, "rb", buffering=0) as f:
+        head = bytearray(f.read(HEADER_BLOCK))
+        head[CHECKSUM_AT : CHECKSUM_AT + 8] = bytes(8)
+        h = xxhash.xxh3_64(seed=0)
+        h.update(bytes(head))
+        buf = bytearray(_CHUNK_BYTES)
+        view = memoryview(buf)
+        while n := f.readinto(buf):
+            h.update(view[:n])
+    return h.intdigest()
 
 
 @dataclass
@@ -246,34 +113,67 @@ class CSRGraph:
         return np.diff(self.offsets).astype(np.int64, copy=False)
 
 
-def _map_section(mm, start: int, dtype, count: int) -> np.ndarray:
+def _map_section(data, start: int, dtype, count: int) -> np.ndarray:
     dtype = np.dtype(dtype)
     if count == 0:
         return np.empty(0, dtype=dtype)
-    return mm[start : start + count * dtype.itemsize].view(dtype)
+    return data[start : start + count * dtype.itemsize].view(dtype)
 
 
-def read_csr(path, verify_checksum: bool = True, check_edges: bool = False) -> CSRGraph:
-    """Map the graph at `path` read-only. Offsets are always checked; `check_edges` also checks ids < V."""
-    path = Path(path)
-    header = read_header(path)
+def check_structure(data, header: CSRHeader, where: str) -> None:
+    """Zero padding, offsets and neighbour ids of a file image whose header passed parse_header."""
+    check_zero(data, HEADER_BLOCK + header.offsets_bytes, header.edges_offset, "padding after the offsets", where)
+    if header.has_weights:
+        edges_end = header.edges_offset + header.edges_bytes
+        check_zero(data, edges_end, header.weights_offset, "padding after the edges", where)
+    offsets = _map_section(data, header.offsets_offset, "<u8", header.num_vertices + 1)
+    check_offsets(offsets, header.num_edges, where)
+    edges = _map_section(data, header.edges_offset, _edge_dtype(header.index_bytes), header.num_edges)
+    check_edge_ids(edges, header.num_vertices, where, offsets)
+
+
+def _edge_dtype(index_bytes: int) -> str:
+    return "<u4" if index_bytes == 4 else "<u8"
+
+
+def graph_from_buffer(data, where: str, verify_checksum: bool = True, check: bool = True, header=None) -> CSRGraph:
+    """The graph in a whole file image (a uint8 array or bytes), after the reader's checks: header and size always;
+    the checksum (first, so that a damaged file says so) and the structure unless switched off."""
+    data = np.frombuffer(data, dtype=np.uint8) if isinstance(data, (bytes, bytearray)) else data
+    header = header or parse_header(bytes(data[:HEADER_BLOCK]), len(data), where)
     if verify_checksum:
-        actual = file_checksum(path)
+        actual = buffer_checksum(data)
         if actual != header.checksum:
-            raise GraphFormatError(f"{path}: corrupt: checksum {actual:016x} expected {header.checksum:016x} (header)")
-    mm = np.memmap(path, dtype=np.uint8, mode="r")  # whole file once; sections are views, page-aligned
-    offsets = _map_section(mm, header.offsets_offset, "<u8", header.num_vertices + 1)
-    edges = _map_section(mm, header.edges_offset, "<u4" if header.index_bytes == 4 else "<u8", header.num_edges)
-    weights = _map_section(mm, header.weights_offset, "<u4", header.num_edges) if header.has_weights else None
-    check_offsets(offsets, header.num_edges, str(path))
-    if check_edges:
-        check_edge_ids(edges, header.num_vertices, str(path))
-    return CSRGraph(offsets, edges, weights, header.directed, header=header, path=path)
+            raise GraphFormatError(f"{where}: corrupt: checksum {actual:016x} expected {header.checksum:016x} (header)")
+    if check:
+        check_structure(data, header, where)
+    offsets = _map_section(data, header.offsets_offset, "<u8", header.num_vertices + 1)
+    edges = _map_section(data, header.edges_offset, _edge_dtype(header.index_bytes), header.num_edges)
+    weights = _map_section(data, header.weights_offset, "<u4", header.num_edges) if header.has_weights else None
+    return CSRGraph(offsets, edges, weights, header.directed, header=header)
+
+
+def read_csr(path, verify_checksum: bool = True, use_lock: bool = True) -> CSRGraph:
+    """Map the graph at `path` read-only and check it: header, sizes, padding, offsets and every id always, the
+    checksum unless `verify_checksum` is False. A file whose digest matches its entry in the dataset lock beside
+    it (emogi.dataset_lock; `use_lock`) was checked fully when it was recorded, so its checks are skipped."""
+    path = Path(path)
+    header = read_header(path)  # before mapping: a file too short for its header is never mapped
+    data = np.memmap(path, dtype=np.uint8, mode="r")  # whole file once; sections are views, page-aligned
+    entry = dataset_lock.find_locked(path) if use_lock else None
+    if entry is not None:
+        digest = dataset_lock.digest_of(data)
+        if (digest, len(data)) != (entry.digest, entry.bytes):
+            raise GraphFormatError(dataset_lock.mismatch(path, entry, digest, len(data)))
+    checked = entry is None
+    graph = graph_from_buffer(data, str(path), verify_checksum and checked, checked, header)
+    graph.path = path
+    return graph
 
 
 def verify_csr(path) -> CSRGraph:
-    """Everything a reader can check: header, size, checksum, offsets and neighbour ids."""
-    return read_csr(path, verify_checksum=True, check_edges=True)
+    """Everything a reader can check, the dataset lock notwithstanding: header, size, checksum and structure."""
+    return read_csr(path, verify_checksum=True, use_lock=False)
 
 
 # ---------------------------------------------------------------------------------------------- writing
@@ -288,7 +188,7 @@ def _section_chunks(array, dtype):
 
 
 def _validated_arrays(offsets, edges, weights, where: str):
-    """Check the arrays for write_csr; returns (offsets, edges, weights, header without checksum)."""
+    """Check the arrays for write_csr; returns (offsets, edges, weights)."""
     offsets = np.asarray(offsets)
     edges = np.asarray(edges)
     if edges.ndim != 1:
@@ -301,7 +201,7 @@ def _validated_arrays(offsets, edges, weights, where: str):
     check_offsets(offsets, len(edges), where)
     num_vertices = len(offsets) - 1
     check_index_width(num_vertices, edges.dtype.itemsize, where)
-    check_edge_ids(edges, num_vertices, where)
+    check_edge_ids(edges, num_vertices, where, offsets)
     if weights is not None:
         weights = np.asarray(weights)
         if weights.ndim != 1 or len(weights) != len(edges):
@@ -316,7 +216,7 @@ def _payload(offsets, edges, weights, header: CSRHeader):
     pos = HEADER_BLOCK
     sections = [
         (header.offsets_offset, offsets, "<u8"),
-        (header.edges_offset, edges, "<u4" if header.index_bytes == 4 else "<u8"),
+        (header.edges_offset, edges, _edge_dtype(header.index_bytes)),
     ]
     if weights is not None:
         sections.append((header.weights_offset, weights, "<u4"))
@@ -340,7 +240,7 @@ def write_csr(path, offsets, edges, weights=None, directed: bool = False) -> CSR
     path = Path(path)
     offsets, edges, weights = _validated_arrays(offsets, edges, weights, str(path))
     header = _header_for(offsets, edges, weights, directed)
-    h = xxhash.xxh3_64(seed=0)
+    h = checksum_state(header)
     with atomic_path(path) as tmp:  # '.NAME.PID.tmp' beside path, removed if anything below fails
         with open(tmp, "wb") as f:
             f.write(bytes(HEADER_BLOCK))  # placeholder until the checksum is known
@@ -355,10 +255,10 @@ def write_csr(path, offsets, edges, weights=None, directed: bool = False) -> CSR
     return header
 
 
-def payload_checksum(graph: CSRGraph) -> int:
+def graph_checksum(graph: CSRGraph) -> int:
     """The checksum the file of `graph` has (or would have), computed without writing it."""
     header = _header_for(graph.offsets, graph.edges, graph.weights, graph.directed)
-    h = xxhash.xxh3_64(seed=0)
+    h = checksum_state(header)
     for chunk in _payload(graph.offsets, graph.edges, graph.weights, header):
         h.update(chunk)
     return h.intdigest()
@@ -391,7 +291,7 @@ def describe(graph: CSRGraph) -> dict:
     header = graph.header
     if header is None:
         header = _header_for(graph.offsets, graph.edges, graph.weights, graph.directed)
-        header.checksum = payload_checksum(graph)
+        header.checksum = graph_checksum(graph)
     return {
         "num_vertices": nv,
         "num_edges": ne,
@@ -411,7 +311,7 @@ def describe(graph: CSRGraph) -> dict:
 
 
 def _cmd_info(args) -> None:
-    graph = read_csr(args.file, verify_checksum=False)
+    graph = read_csr(args.file)
     print(json.dumps({"file": str(args.file), "header": graph.header.to_dict(), "describe": describe(graph)}, indent=2))
 
 
@@ -438,6 +338,13 @@ def _cmd_narrow(args) -> None:
         write_text(json.dumps(meta, indent=2) + "\n", args.meta)
 
 
+def _cmd_upgrade(args) -> None:
+    from emogi.csr_upgrade import upgrade  # it builds on this module
+
+    for path in args.files:
+        print(f"{path}: " + ("upgraded to version 2" if upgrade(path) else "version 2 already; left as it is"))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m emogi.csr", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -452,7 +359,11 @@ def main(argv=None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--meta", help="metadata JSON to write beside --out")
     p.set_defaults(func=_cmd_narrow)
+    p = sub.add_parser("upgrade", help="rewrite version-1 files as version 2 in place, after a full check")
+    p.add_argument("files", nargs="+")
+    p.set_defaults(func=_cmd_upgrade)
     args = parser.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 

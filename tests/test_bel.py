@@ -2,6 +2,7 @@
 artifact's reader semantics (bfs.cu / sssp.cu main()), as the same graph."""
 
 import json
+import re
 import struct
 import subprocess
 import sys
@@ -118,7 +119,7 @@ def test_export_import_round_trip(tmp_path, index_bytes, weighted):
         == 0
     )
 
-    b = read_csr(tmp_path / "b.csr", check_edges=True)
+    b = read_csr(tmp_path / "b.csr")
     assert b.index_bytes == index_bytes
     assert b.directed  # detected: random directed lists are not symmetric
     np.testing.assert_array_equal(b.offsets, offsets)
@@ -277,3 +278,38 @@ def test_cli_runs_as_module(tmp_path):
         text=True,
     )
     assert done.returncode == 1 and done.stderr.startswith("error:") and "missing.bel.col" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "part, at, value, message",
+    [
+        (
+            "col",
+            16 + 8 * 10,
+            10**6,
+            r"g.bel.col \(with 1294 edges in g.bel.dst\): bad offsets: offsets decrease at",
+        ),
+        ("col", 16, 5, "g.bel.col .*offsets\\[0\\] = 5, must be 0"),
+        ("dst", 16 + 8 * 3, 300, r"g.bel.dst: neighbour id 300 at edge 3 \(a neighbour of vertex 0\) is >= V = 300"),
+    ],
+)
+@pytest.mark.parametrize("directed", [None, "--directed"])
+def test_damaged_lists_are_refused_before_the_symmetry_check_naming_the_input(
+    tmp_path, capsys, part, at, value, message, directed
+):
+    """Directedness left automatic used to run the symmetry check on damaged offsets (a ValueError traceback);
+    errors named the output .csr. Now the input is checked first and named."""
+    offsets, edges = small_graph()
+    write_csr(tmp_path / "g.csr", offsets, edges, directed=True)
+    bel.export_bel(read_csr(tmp_path / "g.csr"), tmp_path / "g")
+    path = tmp_path / f"g.bel.{part}"
+    raw = bytearray(path.read_bytes())
+    struct.pack_into("<Q", raw, at, value)
+    path.write_bytes(bytes(raw))
+    args = ["import", str(tmp_path / "g"), "--out", str(tmp_path / "out.csr")] + ([directed] if directed else [])
+    assert bel.main(args) == 1
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(lines) == 1 and "Traceback" not in err and "out.csr" not in lines[0], err
+    assert re.search(message, lines[0]), lines[0]
+    assert not (tmp_path / "out.csr").exists()

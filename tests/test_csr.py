@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import xxhash
 
-from emogi import csr
+from emogi import csr, csr_checks
 from emogi.csr import CSRGraph, GraphFormatError, describe, narrow_edges, read_csr, read_header, write_csr
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,6 +24,11 @@ def _pad4k(b: bytes) -> bytes:
     return b + bytes(-len(b) % 4096)
 
 
+def spec_checksum(data: bytes) -> int:
+    """XXH3-64 of the whole file with the checksum field (bytes 40..47) read as zero (version 2)."""
+    return xxhash.xxh3_64_intdigest(data[:40] + bytes(8) + data[48:], seed=0)
+
+
 def spec_bytes(
     offsets,
     edges,
@@ -32,7 +37,7 @@ def spec_bytes(
     directed=False,
     *,
     magic=b"EMOGICSR",
-    version=1,
+    version=2,
     flags=None,
     checksum=None,
     num_vertices=None,
@@ -48,15 +53,21 @@ def spec_bytes(
         body += _pad4k(edge_bytes) + struct.pack(f"<{len(weights)}I", *[int(w) for w in weights])
     if flags is None:
         flags = (1 if weights is not None else 0) | (2 if directed else 0)
-    if checksum is None:
-        checksum = xxhash.xxh3_64_intdigest(body, seed=0)
     nv = len(offsets) - 1 if num_vertices is None else num_vertices
     ne = len(edges) if num_edges is None else num_edges
-    head = (
-        magic + struct.pack("<IIII", version, flags, index_bytes, 0) + struct.pack("<QQQ", nv, ne, checksum) + bytes(16)
-    )
-    assert len(head) == 64
-    return head + bytes(4096 - 64) + body
+
+    def head(checksum):
+        return (
+            magic
+            + struct.pack("<IIII", version, flags, index_bytes, 0)
+            + struct.pack("<QQQ", nv, ne, checksum)
+            + bytes(16)
+            + bytes(4096 - 64)
+        )
+
+    if checksum is None:
+        checksum = spec_checksum(head(0) + body)
+    return head(checksum) + body
 
 
 def random_graph(rng, num_vertices, max_degree):
@@ -108,9 +119,9 @@ def test_round_trip_matches_spec_bytes(tmp_path, dtype, with_weights, directed):
     assert not g.edges.flags.writeable  # mapped read-only
 
     h = read_header(path)
-    assert (h.version, h.index_bytes, h.num_vertices, h.num_edges) == (1, np.dtype(dtype).itemsize, 700, len(edges))
+    assert (h.version, h.index_bytes, h.num_vertices, h.num_edges) == (2, np.dtype(dtype).itemsize, 700, len(edges))
     assert h.has_weights is with_weights and h.directed is directed
-    assert h.checksum == xxhash.xxh3_64_intdigest(expected[4096:])
+    assert h.checksum == spec_checksum(expected)
 
 
 def test_hand_written_file_is_read(tmp_path):
@@ -136,7 +147,7 @@ def test_hand_written_file_is_read(tmp_path):
         "avg_degree_nonisolated": 1.5,
         "edge_list_bytes": 12,
         "file_bytes": len(data),
-        "checksum": f"{xxhash.xxh3_64_intdigest(data[4096:]):016x}",
+        "checksum": f"{spec_checksum(data):016x}",
     }
     # The in-memory graph (no file behind it) describes to the same checksum.
     assert describe(CSRGraph(np.array(g.offsets), np.array(g.edges), np.array(g.weights), True)) == d
@@ -154,17 +165,23 @@ def test_empty_edge_list(tmp_path):
 def test_chunked_streaming(tmp_path, monkeypatch):
     """Checksums, offset checks and writes across many small chunks (what multi-GB files exercise)."""
     monkeypatch.setattr(csr, "_CHUNK_BYTES", 1000)  # not a multiple of 8 or of the page
+    monkeypatch.setattr(csr_checks, "_BLOCK", 125)  # the threaded, blocked checks on a small graph
     offsets, edges = random_graph(np.random.default_rng(1), 500, 20)
     path = tmp_path / "g.csr"
     write_csr(path, offsets, edges.astype(np.uint32))
     assert path.read_bytes() == spec_bytes(offsets, edges, 4)
-    np.testing.assert_array_equal(read_csr(path, check_edges=True).edges, edges)
-    # A decrease exactly at a chunk boundary (chunks of 125 offsets) must be found.
+    np.testing.assert_array_equal(read_csr(path).edges, edges)
+    # A decrease exactly at a block boundary (blocks of 125 offsets) must be found.
     # Without the one-entry overlap between blocks, the pair (124, 125) would be split and missed.
     bad = np.arange(501, dtype=np.uint64)
     bad[125] = 123
     with pytest.raises(GraphFormatError, match="decrease at vertex 124"):
         csr.check_offsets(bad, 500, "x")
+    # Of several bad ids in several blocks, the first is reported, whichever thread finds it.
+    ids = np.zeros(1000, np.uint64)
+    ids[[130, 700, 999]] = [7, 9, 8]
+    with pytest.raises(GraphFormatError, match="neighbour id 7 at edge 130 is >= V = 5"):
+        csr.check_edge_ids(ids, 5, "x")
 
 
 # ------------------------------------------------------------------ rejections
@@ -198,7 +215,8 @@ def test_wrong_magic(tmp_path):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"version": 2}, "unknown version 2"),
+        ({"version": 3}, "unknown version 3"),
+        ({"version": 1}, "format version 1, whose checksum does not cover the header.*python -m emogi.csr upgrade"),
         ({"flags": 4}, "unknown flag"),
     ],
 )
@@ -218,10 +236,10 @@ def test_bad_index_bytes(tmp_path):
 
 
 def test_flipped_payload_byte(tmp_path):
-    data = bytearray(spec_bytes([0, 1, 2], [1, 0], 8))
-    good = xxhash.xxh3_64_intdigest(bytes(data[4096:]))
-    data[4096 + 4096 + 3] ^= 0x10  # inside the edge list
-    bad = xxhash.xxh3_64_intdigest(bytes(data[4096:]))
+    data = bytearray(spec_bytes([0, 1, 2], [1, 0], 8, weights=[5, 6]))
+    good = spec_checksum(bytes(data))
+    data[3 * 4096 + 1] ^= 0x10  # inside the weights
+    bad = spec_checksum(bytes(data))
     path = write_bytes(tmp_path / "flip.csr", bytes(data))
     with pytest.raises(GraphFormatError) as err:
         read_csr(path)
@@ -247,10 +265,13 @@ def test_bad_offsets(tmp_path, offsets, message):
 
 
 def test_edge_id_out_of_range(tmp_path):
+    """Every read checks the ids, the checksum check or not: a valid checksum says nothing about them."""
     path = write_bytes(tmp_path / "e.csr", spec_bytes([0, 1, 2], [1, 2], 8))
-    read_csr(path)  # not checked by default (a full pass over the edges)
-    with pytest.raises(GraphFormatError, match="neighbour id 2 .* >= V = 2"):
-        csr.verify_csr(path)
+    for read in (read_csr, csr.verify_csr, lambda p: read_csr(p, verify_checksum=False)):
+        with pytest.raises(
+            GraphFormatError, match=r"e\.csr: neighbour id 2 at edge 1 \(a neighbour of vertex 1\) is >= V = 2"
+        ):
+            read(path)
 
 
 # ------------------------------------------------------------------ writer safety

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_generators import scipy_csr
 
-from emogi.csr import payload_checksum, read_csr
+from emogi.csr import graph_checksum, read_csr
 from emogi.datasets import external_build
 from emogi.datasets.external_build import MemoryLimitError, build_csr_file, parse_bytes, plan_build
 from emogi.datasets.generators import PairStream, generate
@@ -53,7 +53,7 @@ def test_matches_scipy(tmp_path, symmetrize, buckets, monkeypatch):
         workers=3,
         **QUIET,
     ).header
-    g = read_csr(tmp_path / "g.csr", check_edges=True)
+    g = read_csr(tmp_path / "g.csr")
     indptr, indices = scipy_csr(src, dst, v, symmetrize)
     np.testing.assert_array_equal(g.offsets, indptr)
     np.testing.assert_array_equal(g.edges, indices)
@@ -74,7 +74,7 @@ def test_edge_cases(tmp_path):
 @pytest.mark.parametrize("kind", ["kron", "urand"])
 def test_same_file_for_any_bucket_and_worker_count(tmp_path, kind):
     """Streaming with many small buckets, one bucket, 1 or 3 workers, and the in-memory path: one checksum."""
-    reference = payload_checksum(generate(kind, 12, 16, seed=3, weights_seed=5))
+    reference = graph_checksum(generate(kind, 12, 16, seed=3, weights_seed=5))
     for workers, buckets in ((1, 1), (3, 1), (1, 7), (3, 17), (2, None)):
         stream = PairStream(kind, 12, 16, seed=3)
         result = build_csr_file(
@@ -95,7 +95,7 @@ def test_four_byte_edges_and_weights(tmp_path):
     build_csr_file(
         tmp_path / "g.csr", stream, num_vertices=stream.num_vertices, index_bytes=4, weights_seed=2, buckets=5, **QUIET
     )
-    g, ref = read_csr(tmp_path / "g.csr", check_edges=True), generate("kron", 11, 16, seed=1, weights_seed=2)
+    g, ref = read_csr(tmp_path / "g.csr"), generate("kron", 11, 16, seed=1, weights_seed=2)
     assert g.edges.dtype == np.uint32
     np.testing.assert_array_equal(g.edges, ref.edges)
     np.testing.assert_array_equal(g.weights, ref.weights)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from emogi.csr import describe, payload_checksum, read_csr
+from emogi.csr import describe, graph_checksum, read_csr
 from emogi.datasets import external_build, generators
 from emogi.datasets.generators import PairStream, build_csr, generate, kronecker_edges, uniform_edges
 
@@ -239,12 +239,12 @@ def test_cli_writes_graph_and_metadata(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "plan:" in r.stderr and "written" in r.stderr
-    g = read_csr(out, check_edges=True)
+    g = read_csr(out)
     ref = generate("urand", 10, 16, seed=3, weights_seed=4)
     np.testing.assert_array_equal(g.offsets, ref.offsets)
     np.testing.assert_array_equal(g.edges, ref.edges)
     np.testing.assert_array_equal(g.weights, ref.weights)
-    assert g.header.checksum == payload_checksum(ref)  # the in-memory path writes the very same file
+    assert g.header.checksum == graph_checksum(ref)  # the in-memory path writes the very same file
     m = json.loads(meta.read_text())
     assert {k: m[k] for k in describe(g)} == describe(g)
     assert m["source"]["type"] == "generator" and m["source"]["kind"] == "urand" and m["source"]["seed"] == 3
@@ -272,7 +272,7 @@ def test_cli_output_does_not_depend_on_workers_or_buckets(tmp_path):
 def test_cli_index_bytes_4(tmp_path):
     out = tmp_path / "u.w4.csr"
     assert run_cli("--kind", "urand", "--scale", 9, "--seed", 1, "--index-bytes", 4, "--out", out).returncode == 0
-    g = read_csr(out, check_edges=True)
+    g = read_csr(out)
     ref = generate("urand", 9, 16, seed=1, weights_seed=1)
     assert g.edges.dtype == np.uint32 and g.has_weights
     np.testing.assert_array_equal(g.edges, ref.edges)

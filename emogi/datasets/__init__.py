@@ -8,6 +8,7 @@ dataset_report.smk runs.
     external_build    memory-bounded CSR construction from pair chunks (the generators' streaming build)
     weights           SSSP weights for graphs without their own: uniform 8..72, a hash of the edge and a seed
     download          resumable, checksum-verified HTTP downloads (SuiteSparse and LAW files)
+    matrix_market     Matrix Market files read into arrays, every malformed one a one-line error
     suitesparse       SuiteSparse Matrix Market archives to CSR
     law               LAW WebGraph files to CSR
     bel               the EMOGI artifact's .bel files to CSR and back

@@ -36,9 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import atomic_path, write_text
+from emogi.atomic import atomic_path, exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, narrow_edges, read_csr, write_csr
+from emogi.csr_checks import check_edge_ids, check_offsets
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 HEADER = struct.Struct("<QQ")  # element count, placeholder
@@ -115,7 +116,8 @@ def _map(path: Path, dtype: str, count: int) -> np.ndarray:
 
 
 def read_bel(prefix, index_bytes: int = 8) -> CSRGraph:
-    """Map a `.bel` graph read-only (edges narrowed to uint32 when index_bytes is 4). Counts are checked first."""
+    """Map a `.bel` graph read-only (edges narrowed to uint32 when index_bytes is 4). Counts and sizes are checked
+    first, then the offsets and every id: the files come from outside, and errors name the input file at fault."""
     paths = bel_paths(prefix)
     for part in ("col", "dst"):
         if not paths[part].exists():
@@ -138,9 +140,11 @@ def read_bel(prefix, index_bytes: int = 8) -> CSRGraph:
             )
         _check_size(paths["val"], num_weights, 4)
         weights = _map(paths["val"], "<u4", num_weights)
-    graph = CSRGraph(
-        _map(paths["col"], "<u8", num_offsets), _map(paths["dst"], "<u8", num_edges), weights, path=paths["col"]
-    )
+    offsets, edges = _map(paths["col"], "<u8", num_offsets), _map(paths["dst"], "<u8", num_edges)
+    # The lists are checked before anything uses them (symmetry, weights, narrowing), naming the file at fault.
+    check_offsets(offsets, num_edges, f"{paths['col']} (with {num_edges} edges in {paths['dst'].name})")
+    check_edge_ids(edges, num_offsets - 1, str(paths["dst"]), offsets)
+    graph = CSRGraph(offsets, edges, weights, path=paths["col"])
     return narrow_edges(graph) if index_bytes == 4 else graph
 
 
@@ -245,6 +249,7 @@ def main(argv=None) -> int:
     )
     p.set_defaults(func=_cmd_import, directed=None)
     args = parser.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))
 
 

@@ -8,8 +8,8 @@ Four phases, each parallel over threads (numpy releases the GIL in sorts, ufuncs
    before they wait, and start in order, so the wait always ends);
 3. weights: per vertex range, read the edges back and write emogi.datasets.weights' hash weights (the weight section
    starts after the edges, so its place is known only once every bucket is counted);
-4. checksum: XXH3-64 over the payload in file order (offsets and edges while phase 3 runs, then the weights),
-   then the header; the file is renamed into place only now.
+4. checksum: XXH3-64 over the header (its checksum field zero) and the payload in file order (offsets and edges
+   while phase 3 runs, then the weights), then the header is written; the file is renamed into place only now.
 
 Memory: B is chosen so that one bucket per worker fits in `memory_limit` beside the fixed costs (offsets,
 8 B/vertex; the pair source's tables; one pair chunk per worker); phase 2 runs as many buckets at once as the
@@ -32,10 +32,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
-import xxhash
 
-from emogi.atomic import atomic_path
-from emogi.csr import FLAG_DIRECTED, FLAG_HAS_WEIGHTS, HEADER_BLOCK, VERSION, CSRHeader, check_index_width
+from emogi.atomic import atomic_path, sweep_stale
+from emogi.csr import checksum_state
+from emogi.csr_header import FLAG_DIRECTED, FLAG_HAS_WEIGHTS, HEADER_BLOCK, VERSION, CSRHeader, check_index_width
 from emogi.datasets.weights import edge_weights
 
 MEMORY_FRACTION = 0.5  # default limit: this share of the memory the kernel says is available
@@ -518,6 +518,7 @@ def build_csr_file(
         f"plan: {plan.buckets} buckets of {plan.bucket_vertices} vertices, {workers} workers, memory limit "
         f"{memory_limit / 2**30:.2f} GiB (fixed {plan.fixed_bytes / 2**30:.2f} GiB)"
     )
+    sweep_stale(path, tmp_dir or path.parent)  # bucket folders of a killed earlier build of `path`
     folder = Path(tmp_dir or path.parent) / f".{path.name}.{os.getpid()}.buckets"
     clock = _Clock()
     store = BucketFiles(folder, plan.buckets)
@@ -551,7 +552,7 @@ def _write_graph(fd, store, plan, num_vertices, index_bytes, weights_seed, direc
     pwrite_all(fd, offsets, header.offsets_offset)
     os.ftruncate(fd, header.file_size)  # padding and not-yet-written sections read as zeros
     clock.lap("sort_write")
-    h = xxhash.xxh3_64(seed=0)
+    h = checksum_state(header)  # the header (checksum field zero), then the payload in file order
     first_end = header.weights_offset if weighted else header.file_size
     with ThreadPoolExecutor(max_workers=1) as hasher:  # offsets and edges are final: hash them meanwhile
         hashed = hasher.submit(hash_range, fd, h, HEADER_BLOCK, first_end)

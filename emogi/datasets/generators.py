@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import threading
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import write_text
+from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, describe, read_csr
 from emogi.datasets import external_build
@@ -351,8 +350,8 @@ def main(argv=None) -> int:
     def progress(msg: str) -> None:
         print(f"{label} {time.perf_counter() - t0:8.1f} s  {msg}", file=sys.stderr, flush=True)
 
-    # A killed job (snakemake, timeout) still removes its bucket files and temporary graph: SIGTERM unwinds.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # A killed job (snakemake, timeout, Ctrl-C) still removes its bucket files and temporary graph.
+    exit_cleanly_on_signals()
 
     def build():
         stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed)

@@ -53,7 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
-from emogi.atomic import write_text
+from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
 from emogi.datasets.download import sha256_of
@@ -421,6 +421,7 @@ def main(argv=None) -> int:
     p.add_argument("--webgraph", help="the `webgraph` command (default: $WEBGRAPH_CLI, PATH, ~/.cargo/bin)")
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(
         lambda: convert(
             args.basename,

@@ -2,8 +2,8 @@
 
 An archive `<Name>.tar.gz` holds `<Name>/<Name>.mtx` (the matrix) and sometimes auxiliary files
 `<Name>/<Name>_<aux>.mtx` (GAP's BFS sources, SNAP's node ids and communities, MOLIERE's labels), which are
-ignored. The archive is read as a stream, never extracted: the main matrix is parsed straight out of the gzip
-stream by fast_matrix_market's C++ parser, whose worker threads parse blocks of lines in parallel.
+ignored. emogi.datasets.matrix_market reads the main matrix straight out of the gzip stream (never extracted) with
+fast_matrix_market's parallel C++ parser, and turns every way a file from outside can be wrong into one line.
 
 What the graph file holds (docs/graph-format.md):
 - Vertices are the matrix's rows (it must be square); entry (i, j) is the edge i -> j.
@@ -14,8 +14,9 @@ What the graph file holds (docs/graph-format.md):
   one that changes no distance). Neighbour lists are sorted ascending.
 - Weights (u32): the matrix's own values when it has integer values that all lie in 1..2^32-1 (GAP-kron and
   GAP-urand: 1..255, as the paper uses them); otherwise (pattern or real matrices, e.g. com-Friendster and
-  MOLIERE_2016, or integers out of range) uniform 8..72 from emogi.datasets.weights with a recorded seed. The metadata
-  JSON says which, and why.
+  MOLIERE_2016, integers out of range, or an `integer` matrix holding a value that is not an integer, which is
+  never truncated) uniform 8..72 from emogi.datasets.weights with a recorded seed. The metadata JSON says which,
+  and why.
 - Either edge width: --index-bytes 8 (default) or 4.
 
 Memory: the whole edge list is sorted in memory as one u64 key per directed edge, src | dst | weight packed
@@ -39,188 +40,42 @@ CLI:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gzip
-import io
 import json
 import sys
-import tarfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-import fast_matrix_market as fmm
 import numpy as np
 
-from emogi.atomic import write_text
+from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.csr import CSRGraph, describe, write_csr
 from emogi.datasets.download import sha256_of
 from emogi.datasets.external_build import default_workers as _workers  # the cores this process may use
 from emogi.datasets.external_build import mem_available as available_memory_bytes
+from emogi.datasets.matrix_market import INTEGER_FIELDS, DatasetError, MatrixEntries, open_matrix, read_matrix
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 MAX_WEIGHT = 2**32 - 1
-MAX_VERTICES = 2**32  # ids must fit u32 (the 4-byte width) and the key layout
-INTEGER_FIELDS = ("integer", "unsigned-integer")
-REAL_FIELDS = ("real", "double")
-# What a damaged archive or file raises while fast_matrix_market reads it (Python errors pass through C++).
-_READ_ERRORS = (ValueError, RuntimeError, OSError, EOFError, tarfile.TarError)
-_READ_BLOCK = 4 << 20  # bytes per read from a compressed stream
-_MAX_HEADER = 1 << 20  # bytes of banner, comments and size line read before giving the header to fmm
 _CHUNK = 1 << 20  # entries per threaded step; each worker holds ~64 bytes per entry of temporaries
 _BASELINE_BYTES = 200 << 20  # the interpreter, numpy, the parser's text buffers
-
-
-class DatasetError(ValueError):
-    """An archive or matrix that cannot become a graph file (the message names it and says why)."""
-
-
-@dataclass
-class MatrixEntries:
-    """The coordinate entries of a Matrix Market file, 0-based, as stored (one triangle if symmetric)."""
-
-    label: str  # archive and member, for messages
-    field: str
-    symmetry: str
-    num_vertices: int
-    rows: np.ndarray | None
-    cols: np.ndarray | None
-    values: np.ndarray | None
-
-    @property
-    def symmetric(self) -> bool:
-        return self.symmetry != "general"
-
-
-# ---------------------------------------------------------------------------------------------- the archive
-
-
-def _is_main_matrix(member_name: str, name: str | None) -> bool:
-    """`<Name>/<Name>.mtx`: the file named after its folder (auxiliary files are `<Name>_<aux>.mtx`)."""
-    path = PurePosixPath(member_name)
-    if path.suffix != ".mtx" or len(path.parts) < 2:
-        return False
-    folder = path.parts[-2]
-    return path.stem == folder and (name is None or folder == name)
-
-
-@contextlib.contextmanager
-def open_matrix(source, name: str | None = None):
-    """Yield (member name, binary stream) of the main matrix in `source`: a SuiteSparse `.tar.gz` archive
-    (streamed, one pass), or a bare `.mtx` / `.mtx.gz` file."""
-    source = Path(source)
-    if not source.is_file():
-        raise DatasetError(f"{source}: no such file (download it first: python -m emogi.datasets.download)")
-    if source.name.endswith(".mtx"):
-        with open(source, "rb") as f:
-            yield source.name, f
-        return
-    if source.name.endswith(".mtx.gz"):
-        with gzip.open(source, "rb") as f:
-            yield source.name, f
-        return
-    with _open_tar(source) as tar:
-        member = _find_main_member(tar, source, name)
-        yield member.name, tar.extractfile(member)
-
-
-def _open_tar(source: Path) -> tarfile.TarFile:
-    try:
-        return tarfile.open(source, mode="r|*", bufsize=1 << 20)  # a stream: one pass, members in archive order
-    except (tarfile.TarError, EOFError, OSError) as err:
-        raise DatasetError(f"{source}: not a readable tar archive ({err}); delete it and download it again") from None
-
-
-def _find_main_member(tar: tarfile.TarFile, source: Path, name: str | None) -> tarfile.TarInfo:
-    seen = []
-    try:
-        for member in tar:
-            if member.isfile() and _is_main_matrix(member.name, name):
-                return member
-            seen.append(member.name)
-    except (tarfile.TarError, EOFError, OSError) as err:
-        raise DatasetError(f"{source}: damaged archive ({err}); delete it and download it again") from None
-    want = f"{name}/{name}.mtx" if name else "<Name>/<Name>.mtx"
-    raise DatasetError(f"{source}: no matrix file {want} in the archive (it holds: {', '.join(seen) or 'nothing'})")
-
-
-class _LargeReads:
-    """A read-only view of a stream for fast_matrix_market's Python stream adapter, which asks for 1 KiB per
-    call and uses whatever a call returns: answer with large blocks, the header read off the stream first.
-    Having no seek/tell also stops the adapter from seeking back on close, which a tar member stream cannot do
-    (the process would abort)."""
-
-    def __init__(self, raw, head: bytes = b""):
-        self.raw, self.head = raw, head
-
-    def read(self, size: int = -1) -> bytes:
-        if self.head:
-            head, self.head = self.head, b""
-            return head
-        return self.raw.read(_READ_BLOCK)
-
-
-def _read_head(stream) -> bytes:
-    """The Matrix Market banner, comment lines and size line, read off a one-pass stream (nothing more)."""
-    lines = [stream.readline(_MAX_HEADER)]
-    while lines[0].startswith(b"%%MatrixMarket") and sum(map(len, lines)) < _MAX_HEADER:
-        line = stream.readline(_MAX_HEADER)
-        lines.append(line)
-        if not line or (line.strip() and not line.startswith(b"%")):  # end of file, or the size line
-            break
-    return b"".join(lines)
-
-
-def read_matrix(stream, label: str, parallelism: int = 0, before_body=None) -> MatrixEntries:
-    """Parse a Matrix Market coordinate matrix with fast_matrix_market (parallel C++ parser).
-
-    Only fmm's public API: read_header consumes its stream and read_coo allocates and reads in one call, but an
-    archive member can be read only once. So the header lines are read here, checked (and `before_body(header)`
-    runs) before anything large is allocated, then handed to read_coo ahead of the rest of the stream.
-    generalize_symmetry=False keeps one triangle (no mirrored copy); indices are int32 when the size allows.
-    Values are 8 bytes whatever the field; real and pattern ones are dropped before the keys phase, which
-    stays the peak (estimated_peak_bytes).
-    """
-    try:
-        head = _read_head(stream)
-        h = fmm.read_header(io.BytesIO(head))
-    except _READ_ERRORS as err:
-        raise DatasetError(
-            f"{label}: not a readable Matrix Market file ({err}); if it came from an archive, "
-            "the archive may be damaged: delete it and download it again"
-        ) from None
-    _check_header(h, label)
-    if before_body is not None:
-        before_body(h)
-    try:
-        (values, (rows, cols)), _ = fmm.read_coo(_LargeReads(stream, head), parallelism, generalize_symmetry=False)
-    except _READ_ERRORS as err:
-        raise DatasetError(
-            f"{label}: unreadable Matrix Market body ({err}); if it came from an archive, the "
-            "archive may be damaged: delete it and download it again"
-        ) from None
-    return MatrixEntries(label, h.field, h.symmetry, h.nrows, rows, cols, values)
-
-
-def _check_header(h, label: str) -> None:
-    if h.object != "matrix" or h.format != "coordinate":
-        raise DatasetError(f"{label}: a {h.object} in {h.format} format; a graph needs a coordinate matrix")
-    if h.field not in INTEGER_FIELDS + REAL_FIELDS + ("pattern",):
-        raise DatasetError(f"{label}: {h.field} values are not supported (pattern, integer or real only)")
-    if h.nrows != h.ncols:
-        raise DatasetError(f"{label}: {h.nrows} x {h.ncols} matrix; an adjacency matrix must be square")
-    if h.nrows > MAX_VERTICES:
-        raise DatasetError(f"{label}: {h.nrows} vertices; at most 2^32 are supported")
 
 
 # ---------------------------------------------------------------------------------------------- weights
 
 
-def dataset_weights_usable(field: str, symmetry: str, values: np.ndarray) -> tuple[bool, str]:
-    """Whether the matrix values can be the graph's u32 weights, and why (recorded in the metadata)."""
+def dataset_weights_usable(field: str, symmetry: str, values: np.ndarray, not_integer=None) -> tuple[bool, str]:
+    """Whether the matrix values can be the graph's u32 weights, and why (recorded in the metadata).
+    `not_integer`: (entry number, value) of a value of an integer matrix that is not an integer."""
     if field not in INTEGER_FIELDS:
         return False, f"the matrix values are {field}, not integers"
+    if not_integer is not None:
+        entry, value = not_integer
+        return False, (
+            f"the matrix declares integer values, but entry {entry} holds {value!r}: values that are not all "
+            "integers are not used as weights (never truncated)"
+        )
     if symmetry not in ("general", "symmetric"):
         return False, f"a {symmetry} matrix's mirrored values differ in sign"
     if len(values) == 0:
@@ -406,7 +261,7 @@ def _progress(label: str):
 
 def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, log):
     """Build the CSR, releasing the matrix's arrays as soon as the keys hold everything."""
-    usable, reason = dataset_weights_usable(matrix.field, matrix.symmetry, matrix.values)
+    usable, reason = dataset_weights_usable(matrix.field, matrix.symmetry, matrix.values, matrix.not_integer)
     values = matrix.values.astype(np.uint32) if usable else None
     matrix.values = None
     layout = key_layout(matrix.num_vertices, int(values.max()) if usable else 0, matrix.label)
@@ -431,6 +286,16 @@ def _graph_from_matrix(matrix: MatrixEntries, index_dtype, weights_seed: int, lo
     return CSRGraph(offsets, edges, weights, directed=not matrix.symmetric), weight_info
 
 
+def build_graph(matrix: MatrixEntries, index_dtype, weights_seed: int, log):
+    """The graph and its weights' record from the entries, or a one-line DatasetError when memory runs out (a
+    header of 2^32 vertices past --ignore-memory-check needs 32 GiB of offsets alone)."""
+    try:
+        return _graph_from_matrix(matrix, index_dtype, weights_seed, log)
+    except MemoryError as err:
+        why = f"{matrix.label}: not enough memory to build the graph ({err}); use a larger machine"
+        raise DatasetError(why) from None
+
+
 def convert(
     archive,
     out,
@@ -450,15 +315,17 @@ def convert(
     available = available if available is not None else available_memory_bytes()
     before_body = _memory_check(archive, log, available) if check_memory else None
     t0 = time.perf_counter()
-    with open_matrix(archive, name) as (member, f):
+    with open_matrix(archive, name) as (member, f, size):
         log(f"reading {member} from {archive.name}")
-        matrix = read_matrix(f, f"{archive}: {member}", parallelism, before_body)
+        matrix = read_matrix(f, f"{archive}: {member}", parallelism, before_body, size)
+    if matrix.not_integer is not None:
+        log(f"warning: integer matrix with a value that is not an integer (entry {matrix.not_integer[0]})")
     stored = len(matrix.rows)
     self_loops = int(np.count_nonzero(matrix.rows == matrix.cols))
     mm = {"member": member, "field": matrix.field, "symmetry": matrix.symmetry, "stored_entries": stored}
     t_read = time.perf_counter() - t0
     log(f"read {stored} entries ({self_loops} on the diagonal)")
-    graph, weight_info = _graph_from_matrix(matrix, np.uint32 if index_bytes == 4 else np.uint64, weights_seed, log)
+    graph, weight_info = build_graph(matrix, np.uint32 if index_bytes == 4 else np.uint64, weights_seed, log)
     t_built = time.perf_counter() - t0
     log(f"built CSR: V={graph.num_vertices} E={graph.num_edges}; writing {out}")
     graph.header = write_csr(out, graph.offsets, graph.edges, graph.weights, graph.directed)
@@ -517,6 +384,7 @@ def main(argv=None) -> int:
     p.add_argument("--threads", type=int, default=0, help="parser threads (default 0: all cores)")
     p.add_argument("--ignore-memory-check", action="store_true", help="convert even if memory looks too small")
     args = p.parse_args(argv)
+    exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     try:
         convert(
             args.archive,

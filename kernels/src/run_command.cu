@@ -90,7 +90,7 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "after each variant's timed runs, one more run per root records the lists each launch reads here "
                  "(emogi/trace_recording.py loads them)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
-          flag("no-verify-checksum", "skip the graph file's checksum"),
+          flag("no-verify-checksum", "skip the graph file's checksum (its offsets and ids are still checked)"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
 }
 
@@ -130,6 +130,7 @@ int run_algorithm(const CliArgs& args) {
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
+  // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   set_uvm_capped(args, algorithm, graph, opt);  // before the GPU: its errors need none
   select_device(int(args.get_u64("device")));

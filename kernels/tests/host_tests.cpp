@@ -11,20 +11,18 @@
 #include "emogi/moved_lists.hpp"
 #include "emogi/request_count.hpp"
 #include "emogi/trace_file.hpp"
+#include "expect.hpp"
+
+namespace emogi::testing {
+void csr_reader_checks();  // csr_tests.cpp
+}  // namespace emogi::testing
 
 namespace {
 
-int failures = 0, checks = 0;
-
-template <class A, class B>
-void expect_eq(const A& got, const B& want, const char* what) {
-  ++checks;
-  if (got == want) return;
-  ++failures;
-  std::printf("FAILED: %s\n", what);
-}
-
 using emogi::kMoveAlignEntries;
+using emogi::testing::checks;
+using emogi::testing::expect_eq;
+using emogi::testing::failures;
 using V = std::vector<uint64_t>;
 
 // Degrees 3, 0, 5, 1, 2; 8-byte entries; room for 6 entries beside the copy's padding.
@@ -172,6 +170,7 @@ int main(int argc, char** argv) {
   no_room_moves_nothing();
   gather_copies_the_moved_lists_in_order();
   warp_walks_count_one_request_per_line_per_step();
+  emogi::testing::csr_reader_checks();
   std::printf("%d of %d checks passed\n", checks - failures, checks);
   return failures ? 1 : 0;
 }

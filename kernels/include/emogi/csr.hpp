@@ -1,5 +1,6 @@
 // The graph file (docs/graph-format.md): a 4096-byte header block, then offsets, edges and optional weights,
-// each section page-aligned. MappedCsr memory-maps a file read-only and validates it before anyone uses it.
+// each section page-aligned. MappedCsr memory-maps a file read-only and validates it before anyone uses it:
+// a graph file may come from anywhere, so nothing in it is trusted until checked (csr_check.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,20 +27,34 @@ struct CsrHeader {
 static_assert(sizeof(CsrHeader) == 64, "the header is 64 bytes on disk");
 
 constexpr char kCsrMagic[8] = {'E', 'M', 'O', 'G', 'I', 'C', 'S', 'R'};
-constexpr uint32_t kCsrVersion = 1;
+// Version 2: the checksum covers the header too (version 1's covered only the payload).
+constexpr uint32_t kCsrVersion = 2;
 constexpr uint32_t kFlagHasWeights = 1u << 0;
 constexpr uint32_t kFlagDirected = 1u << 1;
+constexpr uint32_t kKnownFlags = kFlagHasWeights | kFlagDirected;
 constexpr uint64_t kSectionAlign = 4096;
+constexpr uint64_t kHeaderBlock = 4096;
+constexpr uint64_t kChecksumAt = 40;  // byte offset of the checksum field, read as zero when hashing
 
 // Byte positions of the sections, derived from the header alone.
 struct CsrLayout {
-  uint64_t offsets_at, edges_at, weights_at, file_size;
-  static CsrLayout of(const CsrHeader& h);
+  uint64_t offsets_at, offsets_end, edges_at, edges_end, weights_at, file_size;
+  // Every size is overflow-checked: a header whose sections do not fit 64-bit arithmetic throws (naming `where`).
+  static CsrLayout of(const CsrHeader& h, const std::string& where);
+};
+
+// What a reader checks beyond the header and the file size (which are always checked).
+struct CsrChecks {
+  bool checksum = true;   // the XXH3-64 of the whole file
+  bool structure = true;  // offsets, neighbour ids < V, zero padding
+  // Progress lines on stderr while checking sections at least this large.
+  uint64_t progress_min_bytes = uint64_t(1) << 30;
 };
 
 class MappedCsr {
  public:
-  // Maps `path` and checks magic, version, flags, sizes, offsets and (unless told not to) the checksum.
+  // Maps `path` and checks it (csr_check.hpp). The structure is always checked, unless the dataset lock
+  // beside the file (dataset_lock.hpp) records this very file's digest from an earlier full check.
   explicit MappedCsr(const std::string& path, bool verify_checksum = true);
   ~MappedCsr();
   MappedCsr(const MappedCsr&) = delete;
@@ -74,8 +89,5 @@ class MappedCsr {
   const unsigned char* base_ = nullptr;
   size_t mapped_bytes_ = 0;
 };
-
-// XXH3-64 (seed 0) of the bytes after the header block: the file's checksum.
-uint64_t csr_payload_checksum(const unsigned char* file_base, uint64_t file_size);
 
 }  // namespace emogi

@@ -193,8 +193,8 @@ int run_lists(const CliArgs& args) {
   if (args.has("gpu-memory-budget")) gpu_budget().set_limit(parse_bytes(args.get("gpu-memory-budget")));
   AtomicFile out(args.get("out"));
 
+  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));  // checked before the GPU is touched
   select_device(int(args.get_u64("device")));
-  const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   const std::string name =
       args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);
   out.stream() << "graph,variant,mode,edge_bytes,rep,time_ms,list_bytes,gbps,requests,sectors,verified\n";
