@@ -27,10 +27,26 @@ namespace emogi {
 
 using Label = unsigned long long;
 
+constexpr unsigned kAfforestRounds = 2, kAfforestSamples = 1024;
+
+// Afforest's sample positions for the giant-component vote: fixed, so every run does the same work.
+inline std::vector<uint64_t> afforest_sample_positions(uint64_t n) {
+  std::vector<uint64_t> at(kAfforestSamples);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (auto& a : at) a = (x = x * 6364136223846793005ull + 1442695040888963407ull) % (n ? n : 1);
+  return at;
+}
+
+// Everything a CC run keeps in GPU memory, allocated before the edge list is placed (so that a GPU-memory budget
+// counts it before `auto` takes what is left).
 struct CcState {
-  explicit CcState(uint64_t num_vertices) : label(num_vertices), current(num_vertices), next(num_vertices) {}
+  explicit CcState(uint64_t num_vertices)
+      : label(num_vertices), current(num_vertices), next(num_vertices),
+        sample_at(afforest_sample_positions(num_vertices).data(), kAfforestSamples), votes(kAfforestSamples) {}
   DeviceArray<Label> label;
   DeviceArray<uint8_t> current, next;  // scan form: vertices to process this round and the next
+  DeviceArray<uint64_t> sample_at;     // afforest: where the giant-component vote samples
+  DeviceArray<Label> votes;            // afforest: the labels found there
   IterationLoop loop;
 };
 
@@ -163,21 +179,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.flush(counters);
 }
 
-constexpr unsigned kAfforestRounds = 2, kAfforestSamples = 1024;
-
 template <class Index>
 RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, ListReads& reads, CcState& s) {
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   const dim3 grid(unsigned(vertex_blocks(n)));
   const cudaStream_t st = loop.stream();
-  // Sample positions for the giant-component vote: fixed, so every run does the same work.
-  std::vector<uint64_t> at(kAfforestSamples);
-  uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (auto& a : at) a = (x = x * 6364136223846793005ull + 1442695040888963407ull) % n;
-  DeviceArray<uint64_t> at_device(at.data(), at.size());
-  DeviceArray<Label> votes_device(at.size());
-  std::vector<Label> votes(at.size());
+  std::vector<Label> votes(kAfforestSamples);
 
   cc_init<<<grid, kBlockThreads, 0, st>>>(s.label.data(), n);
   EMOGI_CHECK_LAUNCH();
@@ -197,10 +205,10 @@ RunStats cc_afforest(const DeviceGraph<Index>& g, uint64_t max_warps, ListReads&
     EMOGI_CHECK_LAUNCH();
   }
   cc_gather<<<dim3((kAfforestSamples + kBlockThreads - 1) / kBlockThreads), kBlockThreads, 0, st>>>(
-      s.label.data(), at_device.data(), votes_device.data(), kAfforestSamples);
+      s.label.data(), s.sample_at.data(), s.votes.data(), kAfforestSamples);
   EMOGI_CHECK_LAUNCH();
   EMOGI_CUDA_CHECK(
-      cudaMemcpyAsync(votes.data(), votes_device.data(), votes.size() * sizeof(Label), cudaMemcpyDeviceToHost, st));
+      cudaMemcpyAsync(votes.data(), s.votes.data(), votes.size() * sizeof(Label), cudaMemcpyDeviceToHost, st));
   EMOGI_CUDA_CHECK(cudaStreamSynchronize(st));
   std::sort(votes.begin(), votes.end());
   Label giant = votes[0];
