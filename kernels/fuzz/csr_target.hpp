@@ -23,10 +23,13 @@ struct Verdict {
 
 inline const std::string& scratch_file() {
   static const std::string path = [] {
-    const char* dir =
-        ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+    const char* tmp = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+    const char* dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : tmp;
     return std::string(dir) + "/emogi-fuzz-" + std::to_string(::getpid()) + ".csr";
   }();
+  // Registered after `path` is built, so it runs before `path` is destroyed; a crash leaves the input behind.
+  static const bool removed_at_exit = std::atexit([] { std::remove(path.c_str()); }) == 0;
+  (void)removed_at_exit;
   return path;
 }
 
