@@ -10,7 +10,8 @@ Steps (the split and the method: docs/model.md, "UVM simulator"; the cells: mode
    chosen afterwards on fit cells only by leave-one-group-out cross-validation (cv.csv: per-session factors,
    overlap of GPU work and migration, which fault count makes batches); `micro`, FACTS.md's microbenchmarks;
 4. write, under --out: cells.csv (every cell: measured, simulated counts, predictions, errors), summary.csv,
-   cv.csv, params.json, repeatability.csv (how far the measurements scatter by themselves), bytes_check.csv (simulated migrated bytes against Nsight's pcie_read_bytes) and
+   cv.csv, params.json, repeatability.csv (how far the measurements scatter by themselves), bytes_check.csv
+   (simulated migrated bytes against Nsight's pcie_read_bytes) and
    trace_check.csv (CPU-derived launches and list entries against the GPU's iterations and edges_traversed).
 
     python -m model.uvm_fit --archive archive --graph-dir /tmp/oom-graphs --trace-dir /tmp/oom-traces \\

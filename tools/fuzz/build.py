@@ -31,7 +31,19 @@ FLAGS += ["-I", str(KERNELS / "third_party" / "xxhash")]
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 TARGETS = {  # name -> (sources beyond the reader's, flags, output name)
     "driver": (["fuzz/csr_fuzz_driver.cpp", "src/reference_bfs.cpp"], SANITIZE, "csr_fuzz_driver"),
-    "host_tests": (["tests/host_tests.cpp", "tests/csr_tests.cpp", "src/moved_lists.cpp"], SANITIZE, "host_tests"),
+    "host_tests": (
+        [
+            "tests/host_tests.cpp",
+            "tests/csr_tests.cpp",
+            "src/moved_lists.cpp",
+            "src/chunk_lru.cpp",
+            "src/gpu_budget.cpp",
+            "src/trace_file.cpp",
+            "src/atomic_file.cpp",
+        ],
+        SANITIZE,
+        "host_tests",
+    ),
     "libfuzzer": (
         ["fuzz/csr_libfuzzer.cpp", "src/reference_bfs.cpp"],
         ["-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined"],
