@@ -170,7 +170,7 @@ def _pair(paper: str, ours: str) -> str:
 def render_markdown(table: pd.DataFrame) -> str:
     """The table as Markdown: each cell 'paper / ours'."""
     head = (
-        "| Sym. | graph (paper) | ours | V | E | E size (GB) | w size (GB) | avg. degree | directed | how ours "
+        "| Sym. | graph (paper) | ours | V | E | E size (GiB) | w size (GiB) | avg. degree | directed | how ours "
         "is made |\n|---|---|---|---:|---:|---:|---:|---:|---|---|\n"
     )
     lines = []
