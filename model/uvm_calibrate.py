@@ -6,7 +6,7 @@ UvmParams.total_ms(device, m): their sum less `overlap` x the shorter. Fits mini
 errors of the predicted time (a linear program; least absolute deviation keeps a few noisy cells from steering).
 
 `per_session`: a lent machine's fault handling may be slower or faster as a whole (the archived study sessions
-of 01:21-03:36 ran cold UVM 20-35% slower than later ones on identical cells), so each session (archive directory)
+of 01:21-03:36 ran identical cold-UVM cells 1.14-1.80x slower than later ones), so each session (archive directory)
 gets one factor on all three costs, the median ratio of its own fit cells; the shape (a, tb, ts) is shared and
 refitted with the factors, alternating a few rounds. Cells of a session without fit cells get factor 1.
 """
