@@ -32,13 +32,14 @@ def session_of(cells: pd.DataFrame) -> pd.Series:
 
 
 def features(cells: pd.DataFrame, batches_from: str = "pages") -> np.ndarray:
-    """GB migrated, fault batches (of distinct cold pages, or of (list, cold page) pairs) and serviced regions."""
+    """GB migrated, fault batches (of distinct cold pages, or of (warp, cold page) pairs: list_faults with the
+    variant's lists per warp) and serviced regions."""
     if batches_from == "pages":
         batches = cells["batches"]
-    elif batches_from == "lists":
+    elif batches_from == "warps":
         batches = np.ceil(cells["list_faults"] / 256)
     else:
-        raise ValueError(f"batches_from must be pages or lists, got {batches_from!r}")
+        raise ValueError(f"batches_from must be pages or warps, got {batches_from!r}")
     return np.column_stack([cells["migrated_bytes"] / 1e9, batches, cells["serviced_chunks"]]).astype(float)
 
 
@@ -98,7 +99,7 @@ def fit(cells: pd.DataFrame, overlap: float = 0.0, per_session: bool = False, ba
 
 
 def cross_validate(cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True),
-                   batches_from=("pages", "lists")) -> pd.DataFrame:
+                   batches_from=("pages", "warps")) -> pd.DataFrame:
     """Leave one (graph, seed, variant, width) group of the fit set out at a time, fit on the rest, predict it:
     the error of each model choice on fit cells it did not see. Chooses among models without the validation set."""
     rows = []
