@@ -6,7 +6,7 @@ UvmParams.total_ms(device, m): their sum less `overlap` x the shorter. Fits mini
 errors of the predicted time (a linear program; least absolute deviation keeps a few noisy cells from steering).
 
 `per_session`: a lent machine's fault handling may be slower or faster as a whole (the archived study sessions
-of 01:21-03:36 ran cold UVM 20-35% slower than later ones on identical cells), so each session (archive directory)
+of 01:21-03:36 ran identical cold-UVM cells 1.14-1.80x slower than later ones), so each session (archive directory)
 gets one factor on all three costs, the median ratio of its own fit cells; the shape (a, tb, ts) is shared and
 refitted with the factors, alternating a few rounds. Cells of a session without fit cells get factor 1.
 """
@@ -32,13 +32,14 @@ def session_of(cells: pd.DataFrame) -> pd.Series:
 
 
 def features(cells: pd.DataFrame, batches_from: str = "pages") -> np.ndarray:
-    """GB migrated, fault batches (of distinct cold pages, or of (list, cold page) pairs) and serviced regions."""
+    """GB migrated, fault batches (of distinct cold pages, or of (warp, cold page) pairs: list_faults with the
+    variant's lists per warp) and serviced regions."""
     if batches_from == "pages":
         batches = cells["batches"]
-    elif batches_from == "lists":
+    elif batches_from == "warps":
         batches = np.ceil(cells["list_faults"] / 256)
     else:
-        raise ValueError(f"batches_from must be pages or lists, got {batches_from!r}")
+        raise ValueError(f"batches_from must be pages or warps, got {batches_from!r}")
     return np.column_stack([cells["migrated_bytes"] / 1e9, batches, cells["serviced_chunks"]]).astype(float)
 
 
@@ -107,9 +108,8 @@ def fit(
     return Calibration(coef, overlap, batches_from, factors.to_dict() if per_session else {})
 
 
-def cross_validate(
-    cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True), batches_from=("pages", "lists")
-) -> pd.DataFrame:
+def cross_validate(cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True),
+                   batches_from=("pages", "warps")) -> pd.DataFrame:
     """Leave one (graph, seed, variant, width) group of the fit set out at a time, fit on the rest, predict it:
     the error of each model choice on fit cells it did not see. Chooses among models without the validation set."""
     rows = []

@@ -52,6 +52,15 @@ def split_of(kind: str, algorithm: str, variant: str) -> str:
     return "fit" if kind == "kron" and algorithm == "bfs" and variant in FIT_VARIANTS else "validation"
 
 
+# How the scan variants map lists to warps (docs/kernels.md): a thread per list (naive), a warp per 8 consecutive
+# lists (chunked), a warp per list or per list segment (the rest). Used by the simulator's list_faults only.
+LISTS_PER_WARP = {"naive": 32, "chunked": 8}
+
+
+def lists_per_warp(variant: str) -> int:
+    return LISTS_PER_WARP.get(variant, 1)
+
+
 def trace_family(algorithm: str, variant: str) -> str:
     """Variants whose CPU-derived traces are the same sets of lists share one trace (docs/kernels.md)."""
     special = {("bfs", "direction-optimizing"), ("sssp", "frontier"), ("cc", "afforest"), ("pagerank", "gauss-seidel")}

@@ -45,6 +45,7 @@ from emogi.traces import (
 from model import uvm_calibrate, uvm_graphs
 from model.uvm_cells import (
     KEY,
+    lists_per_warp,
     measured_cells,
     profiled_bytes,
     repeatability,
@@ -65,6 +66,13 @@ COUNT_COLUMNS = [
 # The archived builds' SSSP frontier bucket: the mean weight (0.4 x since eda7b26, after every archived run used).
 ARCHIVED_DELTA_FRACTION = 1.0
 REPRESENTATIVE = {"scan": "merged-aligned"}
+COUNT_KEYS = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes", "lists_per_warp"]
+
+
+def _with_family(cells: pd.DataFrame) -> pd.DataFrame:
+    """Adds the trace family and the variant's lists per warp (what the simulated counts depend on)."""
+    return cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)],
+                        lists_per_warp=[lists_per_warp(v) for v in cells["variant"]])
 
 
 def retarget(trace: Trace, graph) -> Trace:
@@ -98,9 +106,9 @@ def _trace(graph, spec, algorithm, family, root, trace_dir: Path, log) -> Trace:
     return trace
 
 
-def _counts(trace: Trace, graph) -> dict:
+def _counts(trace: Trace, graph, per_warp: int) -> dict:
     summary = summary_table(trace, graph.offsets)
-    totals = simulate(trace, graph).totals()
+    totals = simulate(trace, graph, lists_per_warp=per_warp).totals()
     entry = trace.edge_bytes + trace.weight_bytes
     return {
         "launches": trace.num_launches,
@@ -115,11 +123,11 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
     trace_dir = Path(trace_dir)
     trace_dir.mkdir(parents=True, exist_ok=True)
     cache = trace_dir / "counts.csv"
-    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
+    keys = COUNT_KEYS
     done = pd.read_csv(cache) if cache.exists() else pd.DataFrame(columns=keys + COUNT_COLUMNS)
     if list(done.columns) != keys + COUNT_COLUMNS:  # counted by an older simulator: count again (traces stay)
         done = pd.DataFrame(columns=keys + COUNT_COLUMNS)
-    todo = runs.assign(family=[trace_family(a, v) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
+    todo = _with_family(runs)
     todo = todo[keys].drop_duplicates().merge(done[keys], how="left", indicator=True)
     todo = todo[todo["_merge"] == "left_only"].drop(columns="_merge")
     for (kind, scale, seed), group in todo.groupby(["kind", "scale", "seed"], sort=False):
@@ -136,9 +144,9 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
                 trace = _trace(graph, spec, row["algorithm"], family, root, trace_dir, log)
             else:
                 trace = retarget(_trace(wide, wide_spec, row["algorithm"], family, root, trace_dir, log), graph)
-            done = pd.concat(
-                [done, pd.DataFrame([{**row[keys].to_dict(), **_counts(trace, graph)}])], ignore_index=True
-            )
+            counts = _counts(trace, graph, int(row["lists_per_warp"]))
+            done = pd.concat([done, pd.DataFrame([{**row[keys].to_dict(), **counts}])],
+                             ignore_index=True)
             write_csv(done, cache)
     return done
 
@@ -197,9 +205,7 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
     cells = measured_cells(archive)
     cells = cells[cells["scale"] <= max_scale]
     counts = simulated_counts(cells, graph_dir, trace_dir, log)
-    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
-    cells = cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)])
-    cells = cells.merge(counts, on=keys, how="left")
+    cells = _with_family(cells).merge(counts, on=COUNT_KEYS, how="left")
     fit_cells = cells[cells["split"] == "fit"]
     registered = uvm_calibrate.fit(fit_cells)
     # Chosen after the registered result was seen, on fit cells only: the smallest cross-validated 90th percentile.
@@ -235,9 +241,8 @@ def run(archive, graph_dir, trace_dir, out, max_scale: int, log=print) -> pd.Dat
 
 
 def _bytes_check(archive, counts) -> pd.DataFrame:
-    prof = profiled_bytes(archive).assign(family="scan")
-    keys = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_bytes"]
-    both = prof.merge(counts, on=keys, how="inner")
+    prof = _with_family(profiled_bytes(archive))
+    both = prof.merge(counts, on=COUNT_KEYS, how="inner")
     both["pcie_over_simulated"] = both["pcie_read_bytes"] / both["migrated_bytes"]
     return both[
         [

@@ -39,6 +39,7 @@ from emogi.traces import (
     check_graph,
     launch_ranges,
     touched_units,
+    weights_base,
 )
 
 PAGE_BYTES = 4096
@@ -212,17 +213,26 @@ class _State:
         res2[victims] = False  # ReadMostly: the host copy is current, dropping ours writes nothing back
         return over
 
-    def list_faults(self, trace, offsets, i, lo, hi, mask) -> int:
-        """(list, page) pairs over pages of blocks not resident now: a warp walking a list faults on each such
-        page, and warps on neighbouring lists of one page fault each (an upper bound on duplicate entries)."""
+    def list_faults(self, trace, offsets, i, lo, hi, mask, lists_per_warp: int = 1) -> int:
+        """(warp, page) pairs over pages of blocks not resident now, a warp taking `lists_per_warp` consecutive
+        vertices (1: a warp per list; 32: a thread per list): each warp faults on each cold page it reads, and
+        warps sharing a page fault each (an upper bound on duplicate fault entries)."""
         cold = np.repeat(~self.resident, PAGES_PER_BLOCK)
         cum = np.concatenate([[0], np.cumsum(cold)])
+        off = np.asarray(offsets)
         total = 0
         for chunk in launch_ranges(trace, offsets, i, lo, hi, mask):
-            for ranges in chunk:
-                if ranges is not None and len(ranges[0]):
-                    first, last = ranges[0] // PAGE_BYTES, (ranges[1] - 1) // PAGE_BYTES
-                    total += int((cum[last + 1] - cum[first]).sum())
+            for k, ranges in enumerate(chunk):
+                if ranges is None or not len(ranges[0]):
+                    continue
+                first, last = ranges[0] // PAGE_BYTES, (ranges[1] - 1) // PAGE_BYTES
+                total += int((cum[last + 1] - cum[first]).sum())
+                if lists_per_warp > 1:  # a page two lists of one warp share faults once
+                    entry = ranges[0] // trace.edge_bytes if k == 0 else \
+                        (ranges[0] - weights_base(trace)) // trace.weight_bytes
+                    warp = (np.searchsorted(off, entry, side="right") - 1) // lists_per_warp
+                    shared = (warp[1:] == warp[:-1]) & (first[1:] == last[:-1]) & cold[first[1:]]
+                    total -= int(shared.sum())
         return total
 
     def resident_chunks(self) -> int:
@@ -241,19 +251,14 @@ def _pieces(pages: np.ndarray, max_chunks: int):
         yield piece
 
 
-def simulate(
-    trace: Trace,
-    graph,
-    mode: str = "cold",
-    capacity_bytes: int | None = None,
-    params: UvmParams | None = None,
-    sub_launches: int = 1,
-    policy: str = "lru",
-) -> SimResult:
+def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None = None,
+             params: UvmParams | None = None, sub_launches: int = 1, policy: str = "lru",
+             lists_per_warp: int = 1) -> SimResult:
     """Simulate the trace's launches on managed memory that starts cold (every page on the host).
 
     mode: cold (no capacity limit), capped (evict to `capacity_bytes` at each of `sub_launches` boundaries per
-    launch) or unrestricted (evict inside launches too: an extrapolation)."""
+    launch) or unrestricted (evict inside launches too: an extrapolation). lists_per_warp: how the variant maps
+    lists to warps, for the list_faults count only (1 a warp per list, 8 chunked, 32 naive)."""
     params = (params or UvmParams()).check()
     check_graph(trace, graph)
     if mode not in MODES:
@@ -277,7 +282,7 @@ def simulate(
         row = dict.fromkeys(LAUNCH_COLUMNS[1:-2], 0)
         for lo, hi in itertools.pairwise(bounds):
             pages = touched_units(trace, graph.offsets, i, PAGE_BYTES, int(lo), int(hi), mask)
-            row["list_faults"] += state.list_faults(trace, graph.offsets, i, int(lo), int(hi), mask)
+            row["list_faults"] += state.list_faults(trace, graph.offsets, i, int(lo), int(hi), mask, lists_per_warp)
             pieces = _pieces(pages, max(capacity_chunks // 8, 1)) if mode == "unrestricted" else [pages]
             for piece in pieces:
                 counts = state.step(piece, params)

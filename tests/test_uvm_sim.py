@@ -141,3 +141,7 @@ def test_list_faults_count_every_list_on_a_cold_page(lines, chunks16):
     assert sim.launches["list_faults"].tolist() == [16384, 0]
     sim = simulate(_trace(chunks16, [range(4)]), chunks16)
     assert sim.totals()["list_faults"] == 4 * 512  # a 2 MiB list spans 512 pages
+    # 8 or 32 lists per warp: a warp's lists of one page fault once (32 lists of 128 B are exactly one page)
+    for per_warp, want in ((8, 2048), (32, 512)):
+        sim = simulate(_trace(lines, [range(16384)]), lines, lists_per_warp=per_warp)
+        assert sim.totals()["list_faults"] == want
