@@ -212,8 +212,24 @@ TABLES = {
     "amplification": AMPLIFICATION_COLUMNS,
     "latency_emulation": LATENCY_EMULATION_COLUMNS,
 }
+# Access traces (emogi/traces.py): one row per kernel launch of one run, the lists it reads and the distinct units
+# of the edge (and weight) arrays they touch.
+TRACE_UNITS = ("pages_4k", "blocks_64k", "chunks_2m", "lines_128", "sectors_32")
+TRACE_SUMMARY_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",
+    "source",  # derived (CPU) or recorded (GPU, --trace-out)
+    "launch",  # 0-based launch index within the run
+    "lists_read",  # vertices whose list the launch reads (at least one entry)
+    "bytes_needed",  # entries read x (edge_bytes + weight bytes)
+    *TRACE_UNITS,
+]
+
 # Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
-TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS}
+TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS, "trace_summary": TRACE_SUMMARY_COLUMNS}
 
 
 def check_columns(frame, table):

@@ -406,8 +406,11 @@ def derive(graph, algorithm: str, variant: str, root=None, name: str = "graph", 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m emogi.trace_derive", description="Derive a run's access trace on "
-                                 "the CPU (exact for BFS and Afforest, approximate otherwise; see the module doc).")
+    ap = argparse.ArgumentParser(
+        prog="python -m emogi.trace_derive",
+        description="Derive a run's access trace on "
+        "the CPU (exact for BFS and Afforest, approximate otherwise; see the module doc).",
+    )
     ap.add_argument("--graph", required=True, help="EMOGI CSR file")
     ap.add_argument("--algorithm", required=True, choices=sorted(SUPPORTED))
     ap.add_argument("--variant", required=True)

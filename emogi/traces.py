@@ -34,6 +34,7 @@ import pandas as pd
 from emogi.atomic import atomic_path, write_csv
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
+from emogi.schema import TRACE_SUMMARY_COLUMNS, TRACE_UNITS
 
 SOURCES = ("derived", "recorded")
 FIDELITIES = ("exact", "approximate")
@@ -41,20 +42,8 @@ WEIGHT_ENTRY_BYTES = 4
 CHUNK_BYTES = 2 << 20  # the driver's VA block and eviction unit
 # name -> unit size in bytes, for the per-launch counts
 UNITS = {"pages_4k": 4096, "blocks_64k": 64 << 10, "chunks_2m": CHUNK_BYTES, "lines_128": 128, "sectors_32": 32}
+assert tuple(UNITS) == TRACE_UNITS, "emogi/schema.py names the same units"
 
-# One row per launch of one run (the lead registers this in emogi/schema.py).
-TRACE_SUMMARY_COLUMNS = [
-    "graph",
-    "algorithm",
-    "variant",
-    "edge_bytes",
-    "root",
-    "source",
-    "launch",  # 0-based launch index within the run
-    "lists_read",  # vertices whose list the launch reads (at least one entry)
-    "bytes_needed",  # entries read x (edge_bytes + weight bytes)
-    *UNITS,  # distinct units touched in the edge (and weight) arrays
-]
 
 _VERTEX_CHUNK = 1 << 22  # vertices per step when deriving ranges: bounded temporaries at scale 25
 

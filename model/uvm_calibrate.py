@@ -108,8 +108,9 @@ def fit(
     return Calibration(coef, overlap, batches_from, factors.to_dict() if per_session else {})
 
 
-def cross_validate(cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True),
-                   batches_from=("pages", "warps")) -> pd.DataFrame:
+def cross_validate(
+    cells: pd.DataFrame, overlaps=(0.0, 0.25, 0.5, 0.75), per_session=(False, True), batches_from=("pages", "warps")
+) -> pd.DataFrame:
     """Leave one (graph, seed, variant, width) group of the fit set out at a time, fit on the rest, predict it:
     the error of each model choice on fit cells it did not see. Chooses among models without the validation set."""
     rows = []

@@ -71,8 +71,10 @@ COUNT_KEYS = ["kind", "scale", "seed", "algorithm", "family", "root", "edge_byte
 
 def _with_family(cells: pd.DataFrame) -> pd.DataFrame:
     """Adds the trace family and the variant's lists per warp (what the simulated counts depend on)."""
-    return cells.assign(family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)],
-                        lists_per_warp=[lists_per_warp(v) for v in cells["variant"]])
+    return cells.assign(
+        family=[trace_family(a, v) for a, v in zip(cells["algorithm"], cells["variant"], strict=True)],
+        lists_per_warp=[lists_per_warp(v) for v in cells["variant"]],
+    )
 
 
 def retarget(trace: Trace, graph) -> Trace:
@@ -145,8 +147,7 @@ def simulated_counts(runs: pd.DataFrame, graph_dir, trace_dir, log=print) -> pd.
             else:
                 trace = retarget(_trace(wide, wide_spec, row["algorithm"], family, root, trace_dir, log), graph)
             counts = _counts(trace, graph, int(row["lists_per_warp"]))
-            done = pd.concat([done, pd.DataFrame([{**row[keys].to_dict(), **counts}])],
-                             ignore_index=True)
+            done = pd.concat([done, pd.DataFrame([{**row[keys].to_dict(), **counts}])], ignore_index=True)
             write_csv(done, cache)
     return done
 

@@ -228,8 +228,11 @@ class _State:
                 first, last = ranges[0] // PAGE_BYTES, (ranges[1] - 1) // PAGE_BYTES
                 total += int((cum[last + 1] - cum[first]).sum())
                 if lists_per_warp > 1:  # a page two lists of one warp share faults once
-                    entry = ranges[0] // trace.edge_bytes if k == 0 else \
-                        (ranges[0] - weights_base(trace)) // trace.weight_bytes
+                    entry = (
+                        ranges[0] // trace.edge_bytes
+                        if k == 0
+                        else (ranges[0] - weights_base(trace)) // trace.weight_bytes
+                    )
                     warp = (np.searchsorted(off, entry, side="right") - 1) // lists_per_warp
                     shared = (warp[1:] == warp[:-1]) & (first[1:] == last[:-1]) & cold[first[1:]]
                     total -= int(shared.sum())
@@ -251,9 +254,16 @@ def _pieces(pages: np.ndarray, max_chunks: int):
         yield piece
 
 
-def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None = None,
-             params: UvmParams | None = None, sub_launches: int = 1, policy: str = "lru",
-             lists_per_warp: int = 1) -> SimResult:
+def simulate(
+    trace: Trace,
+    graph,
+    mode: str = "cold",
+    capacity_bytes: int | None = None,
+    params: UvmParams | None = None,
+    sub_launches: int = 1,
+    policy: str = "lru",
+    lists_per_warp: int = 1,
+) -> SimResult:
     """Simulate the trace's launches on managed memory that starts cold (every page on the host).
 
     mode: cold (no capacity limit), capped (evict to `capacity_bytes` at each of `sub_launches` boundaries per
@@ -275,7 +285,7 @@ def simulate(trace: Trace, graph, mode: str = "cold", capacity_bytes: int | None
             )
         capacity_chunks = int(capacity_bytes // CHUNK_BYTES)
     state = _State(address_space_bytes(trace), capacity_chunks, policy)
-    bounds = np.linspace(0, trace.num_vertices, sub_launches + 1).astype(np.int64)
+    bounds = np.arange(sub_launches + 1, dtype=np.int64) * trace.num_vertices // sub_launches  # as the GPU splits
     rows = []
     for i in range(trace.num_launches):
         mask = trace.mask(i)

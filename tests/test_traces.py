@@ -261,12 +261,19 @@ def test_counts_do_not_depend_on_the_vertex_chunking(small, monkeypatch):
 
 def test_command_line(small, tmp_path, capsys):
     from emogi import trace_derive, traces
+
     out = tmp_path / "t.npz"
-    assert trace_derive.main(["--graph", str(small.path), "--algorithm", "cc", "--variant", "afforest",
-                              "--out", str(out)]) == 0
+    assert (
+        trace_derive.main(["--graph", str(small.path), "--algorithm", "cc", "--variant", "afforest", "--out", str(out)])
+        == 0
+    )
     assert traces.main(["summary", str(out), "--graph", str(small.path), "--out", str(tmp_path / "s.csv")]) == 0
     assert (tmp_path / "s.csv").exists()
-    assert trace_derive.main(["--graph", str(small.path), "--algorithm", "cc", "--variant", "frontier",
-                              "--out", str(tmp_path / "x.npz")]) == 1
+    assert (
+        trace_derive.main(
+            ["--graph", str(small.path), "--algorithm", "cc", "--variant", "frontier", "--out", str(tmp_path / "x.npz")]
+        )
+        == 1
+    )
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: no CPU derivation") and "\n" not in err and not (tmp_path / "x.npz").exists()
