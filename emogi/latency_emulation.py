@@ -34,8 +34,11 @@ def _ints(text: str) -> list[int]:
     return sorted(set(values))
 
 
-def sweep(binary, graph: Path, name: str, roots: str, delays, variant: str, mode: str, reps: int, device: int):
-    """The rows of every chase and BFS run, in the table's columns (provenance left to the caller)."""
+def sweep(
+    binary, graph: Path, name: str, roots: str, delays, variant: str, mode: str, reps: int, device: int, out: Path
+):
+    """The rows of every chase and BFS run, in the table's columns (provenance left to the caller); the binary's
+    temporary outputs go beside `out`."""
     header = csr.read_header(graph)
     footprint = max(256, header.num_edges * header.index_bytes // 128 * 128)  # the chase's array: the edge list's size
     parts = []
@@ -55,7 +58,7 @@ def sweep(binary, graph: Path, name: str, roots: str, delays, variant: str, mode
                 "--added-latency-ns",
                 str(ns),
             ],
-            _tmp(graph),
+            out,
             device,
         )
         parts.append(
@@ -91,17 +94,13 @@ def sweep(binary, graph: Path, name: str, roots: str, delays, variant: str, mode
                 "--added-latency-ns",
                 str(ns),
             ],
-            _tmp(graph),
+            out,
             device,
         )
         parts.append(bfs.assign(kind="bfs", footprint_bytes=footprint, requested_ns=ns, latency_ns=pd.NA))
     rows = pd.concat(parts, ignore_index=True)
     own = [c for c in schema.LATENCY_EMULATION_COLUMNS if c not in schema.PROVENANCE_COLUMNS]
     return rows[own]
-
-
-def _tmp(graph: Path) -> Path:
-    return Path(graph).parent / ".latency_emulation.rows.csv"
 
 
 def main(argv=None) -> int:
@@ -119,7 +118,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     delays = _ints(a.delays_ns)
     prov = provenance.collect(a.binary, a.device)
-    rows = sweep(a.binary, a.graph, a.name, a.roots, delays, a.variant, a.mode, a.reps, a.device)
+    rows = sweep(a.binary, a.graph, a.name, a.roots, delays, a.variant, a.mode, a.reps, a.device, a.out)
     write_csv(schema.check_columns(provenance.stamp(rows, prov), "latency_emulation"), a.out)
     return 0
 
