@@ -22,6 +22,7 @@ import pandas as pd
 
 from emogi import csr, provenance, schema
 from emogi.atomic import write_csv
+from emogi.registry import vocabulary
 
 # binary command -> the table its rows belong to (emogi/schema.py)
 TABLE_OF = {
@@ -60,14 +61,17 @@ def run_binary(binary, command, args, out, device=0, prefix=()):
 
 
 def skip_reason(command, args):
-    """Why a `run` cannot apply to its graph (empty when it can): connected components need an undirected graph."""
+    """Why a `run` cannot apply to its graph (empty when it can): an algorithm that emogi/registry.yaml says needs
+    an undirected graph (CC) is skipped on a directed one, as the paper skips CC on SK and UK5 (EMOGI §5.4)."""
 
     def value(flag):
         return args[args.index(flag) + 1] if flag in args[:-1] else None
 
-    graph = value("--graph")
-    if command == "run" and value("--algorithm") == "cc" and graph and csr.read_header(graph).directed:
-        return f"{graph} is directed, and connected components are measured on undirected graphs only (EMOGI §5.4)"
+    graph, algorithm = value("--graph"), value("--algorithm")
+    vocab = vocabulary()
+    needs = {a.name: a.requires for a in vocab.algorithms}.get(algorithm, {})
+    if command == "run" and "undirected" in needs and graph and csr.read_header(graph).directed:
+        return f"{graph} {vocab.requirements['undirected']}: {needs['undirected']} (EMOGI §5.4)"
     return ""
 
 
