@@ -29,6 +29,7 @@ include: "workflow/rules/model.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/bench.smk"
+include: "workflow/rules/oom.smk"
 
 
 rule all:
@@ -37,8 +38,15 @@ rule all:
         "results/model/link_bound.csv",
         "results/model/parameters.json",
         "results/model/predictions.csv",
-        expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
+        expand("results/figures/{figure}.{ext}", figure=STUDY_FIGURES, ext=["png", "csv"]),
         "results/report/report.pdf",
         "results/report/claims.csv",
         DATASET_REPORT,
     default_target: True
+
+
+rule oom:
+    # Out of GPU memory (config oom; config/oom.yaml measures it): its tables and figures.
+    input:
+        OOM_TABLE_FILES,
+        expand("results/figures/{figure}.{ext}", figure=OOM_FIGURES, ext=["png", "csv"]),

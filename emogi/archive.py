@@ -7,10 +7,13 @@
 
 An archive, archive/<gpu>-<date>/, holds each table of emogi.schema.TABLES as <name>.csv.gz and provenance.json
 (GPU, driver, CUDA, link, commit, date, command, row counts and SHA-256 of each table). source.json tells figures
-and the report which kind of data they show.
+and the report which kind of data they show. `--study oom` does the same for the out-of-GPU-memory study
+(emogi.schema.OOM_TABLES), whose archives are archive/oom-<gpu>-<date>/ with oom.json in place of provenance.json
+(so that the main study's "latest" never picks one).
 """
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import re
@@ -29,6 +32,20 @@ class ArchiveError(RuntimeError):
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Study:
+    tables: dict  # name -> columns
+    record: str  # the archive's provenance file
+    prefix: str  # of the archive's folder name
+
+
+STUDIES = {
+    "main": Study(schema.TABLES, "provenance.json", ""),
+    "oom": Study(schema.OOM_TABLES, "oom.json", "oom-"),
+}
+MAIN = STUDIES["main"]
+
+
 def archive_id(prov):
     """'h100-80gb-hbm3-2026-11-21-0050' from the GPU name and the UTC date and time of the measurements (the time
     keeps two studies of one day apart)."""
@@ -37,16 +54,16 @@ def archive_id(prov):
     return f"{slug}-{date[:10]}" + (f"-{date[11:13]}{date[14:16]}" if len(date) >= 16 else "")
 
 
-def available(root=ARCHIVE_ROOT):
+def available(root=ARCHIVE_ROOT, study=MAIN):
     """Archives under `root`, oldest first (by the date of their measurements)."""
     found = []
-    for prov_path in Path(root).glob("*/provenance.json"):
+    for prov_path in Path(root).glob(f"*/{study.record}"):
         found.append((json.loads(prov_path.read_text())["date"], prov_path.parent))
     return [path for _, path in sorted(found)]
 
 
-def resolve(which="latest", root=ARCHIVE_ROOT):
-    archives = available(root)
+def resolve(which="latest", root=ARCHIVE_ROOT, study=MAIN):
+    archives = available(root, study)
     if not archives:
         raise ArchiveError(f"no archived measurements under {root}: run on a GPU (measurements: fresh)")
     if which == "latest":
@@ -61,11 +78,11 @@ def _sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def collect(parts, provenance_json, out_dir):
+def collect(parts, provenance_json, out_dir, study=MAIN):
     """Concatenate fresh per-job tables ({table: [csv paths]}) into results/tables and describe them in
     source.json. A table with no parts is written header-only (that study did not measure it)."""
     out_dir = Path(out_dir)
-    for name, columns in schema.TABLES.items():
+    for name, columns in study.tables.items():
         frames = [pd.read_csv(p) for p in parts.get(name, [])]
         frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
         write_csv(schema.check_columns(frame, name), out_dir / f"{name}.csv")
@@ -74,18 +91,18 @@ def collect(parts, provenance_json, out_dir):
     write_text(json.dumps(source, indent=2) + "\n", out_dir / "source.json")
 
 
-def restore(which, out_dir, root=ARCHIVE_ROOT):
+def restore(which, out_dir, root=ARCHIVE_ROOT, study=MAIN):
     """Copy an archive's tables to out_dir. A table the archive lacks becomes a header-only CSV, so the figure
     that needs it fails with a message naming the missing table instead of the workflow failing here."""
-    archive = resolve(which, root)
-    prov = json.loads((archive / "provenance.json").read_text())
+    archive = resolve(which, root, study)
+    prov = json.loads((archive / study.record).read_text())
     missing = []
-    for name, columns in schema.TABLES.items():
+    for name, columns in study.tables.items():
         path = archive / f"{name}.csv.gz"
         if path.is_file():
             recorded = prov.get("tables", {}).get(name, {}).get("sha256")
             if recorded and recorded != _sha256(path):
-                raise ArchiveError(f"{path} does not match the SHA-256 in its provenance.json (corrupt archive)")
+                raise ArchiveError(f"{path} does not match the SHA-256 in its {study.record} (corrupt archive)")
             frame = schema.check_columns(pd.read_csv(path), name)
         else:
             missing.append(name)
@@ -101,19 +118,19 @@ def restore(which, out_dir, root=ARCHIVE_ROOT):
     )
 
 
-def pack(tables_dir, root=ARCHIVE_ROOT, config=None):
+def pack(tables_dir, root=ARCHIVE_ROOT, config=None, study=MAIN):
     """Write fresh tables as a new archive; refuse to overwrite one or to archive archived data."""
     tables_dir = Path(tables_dir)
     source = json.loads((tables_dir / "source.json").read_text())
     if source["source"] != "fresh":
         raise ArchiveError(f"{tables_dir} holds {source['source']} measurements; only fresh ones are archived")
-    target = Path(root) / archive_id(source)
+    target = Path(root) / (study.prefix + archive_id(source))
     if target.exists():
         raise ArchiveError(f"{target} exists already; remove it first to replace it")
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.mkdir(parents=True)
     tables = {}
-    for name in schema.TABLES:
+    for name in study.tables:
         frame = pd.read_csv(tables_dir / f"{name}.csv")
         if frame.empty:
             continue
@@ -121,16 +138,17 @@ def pack(tables_dir, root=ARCHIVE_ROOT, config=None):
         tables[name] = {"rows": len(frame), "sha256": _sha256(tmp / f"{name}.csv.gz")}
     prov = {k: v for k, v in source.items() if k not in ("source", "archive_id", "missing_tables")}
     prov.update(tables=tables, config=config)
-    write_text(json.dumps(prov, indent=2) + "\n", tmp / "provenance.json")
+    write_text(json.dumps(prov, indent=2) + "\n", tmp / study.record)
     tmp.rename(target)
     return target
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--study", choices=sorted(STUDIES), default="main", help="which study's tables (default main)")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
-    for name in schema.TABLES:
+    for name in {**schema.TABLES, **schema.OOM_TABLES}:
         c.add_argument(
             f"--{name.replace('_', '-')}", dest=name, nargs="*", default=[], help=f"parts of the {name} table"
         )
@@ -145,16 +163,17 @@ def main(argv=None):
     k.add_argument("--archive-root", default=str(ARCHIVE_ROOT))
     k.add_argument("--config", help="the config the study ran with (YAML/JSON), stored in provenance.json")
     a = p.parse_args(argv)
+    study = STUDIES[a.study]
     try:
         if a.command == "collect":
-            collect({name: getattr(a, name) for name in schema.TABLES}, a.provenance, a.out_dir)
+            collect({name: getattr(a, name) for name in study.tables}, a.provenance, a.out_dir, study)
         elif a.command == "restore":
-            restore(a.archive, a.out_dir, a.archive_root)
+            restore(a.archive, a.out_dir, a.archive_root, study)
         else:
             import yaml
 
             config = yaml.safe_load(Path(a.config).read_text()) if a.config else None
-            print(pack(a.tables_dir, a.archive_root, config))
+            print(pack(a.tables_dir, a.archive_root, config, study))
     except (ArchiveError, ValueError, FileNotFoundError) as err:
         sys.exit(f"emogi archive {a.command}: {err}")
 

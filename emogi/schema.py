@@ -228,8 +228,62 @@ TRACE_SUMMARY_COLUMNS = [
     *TRACE_UNITS,
 ]
 
+# Out of GPU memory (issue 21; emogi/oom_measure.py, one GPU job per graph and algorithm): the binary's rows of
+# every run, with how each was obtained and the budget it ran at first. A study of its own, archived apart
+# (emogi/oom_archive.py), since it takes longer than the main job.
+OOM_COLUMNS = [
+    "regime",  # fits | budget | emulated (emogi/registry.yaml regimes)
+    "budget_fraction",  # GPU memory allowed / list_bytes (empty: no budget)
+    "gpu_memory_bytes",  # --gpu-memory-budget M: vertex data and lists together
+    "list_bytes",  # bytes of the lists the algorithm reads (ids, and SSSP's weights)
+    "list_capacity_bytes",  # what the lists may keep in GPU memory: auto's placed bytes; uvm-capped's capacity
+    "auto_order",  # auto: which lists it kept (prefix | hottest-first)
+    "uvm_sublaunches",  # uvm-capped: vertex ranges per sweep, evicting after each
+]
+OOM_RUN_COLUMNS = PROVENANCE_COLUMNS + OOM_COLUMNS + APP_COLUMNS[len(PROVENANCE_COLUMNS) :]
+
+# UVM simulated from the OOM runs' recorded traces (model/oom_simulate.py): one row per traced run and budget.
+OOM_SIMULATED_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",  # empty for CC and PageRank
+    "budget_fraction",  # empty: cold, no capacity (the fits regime, for validation against measured uvm)
+    "capacity_bytes",  # what the lists may keep: the uvm-capped runs' capacity at that budget
+    "sim_mode",  # cold | capped (validated against uvm-capped) | unrestricted (eviction inside launches too)
+    "sublaunches",  # capped: vertex ranges per launch
+    "launches",
+    "bytes_needed",  # list bytes the trace reads, summed over launches
+    "zero_copy_bytes",  # 32-byte sectors the trace touches, x 32, summed over launches (what zero-copy fetches)
+    "migrated_bytes",
+    "evicted_chunks",
+    "batches",
+    "serviced_chunks",
+    "device_ms",  # the measured device-mode time of the same run (median over reps)
+    "migration_ms",
+    "time_ms",  # device_ms + migration (model/uvm_sim.py; the cost set named in `params`)
+    "params",  # which cost set: registered (archive/uvm-sim-validation-2026-11-25/params.json)
+    "regime",  # simulated
+]
+# The share of a run's read bytes that each placement serves from GPU memory (c), and the bound 1 / (1 - c) on
+# what a link-bound run can gain over zero-copy from it (issue 21, item 6), from the same traces.
+OOM_PLACEMENT_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",
+    "budget_fraction",
+    "capacity_bytes",
+    "auto_order",  # prefix | hottest-first
+    "served_fraction",  # c
+    "bound",  # 1 / (1 - c)
+]
+OOM_TABLES = {"oom": OOM_RUN_COLUMNS, "oom_simulated": OOM_SIMULATED_COLUMNS, "oom_placement": OOM_PLACEMENT_COLUMNS}
+
 # Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
-TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS, "trace_summary": TRACE_SUMMARY_COLUMNS}
+TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS, "trace_summary": TRACE_SUMMARY_COLUMNS, **OOM_TABLES}
 
 
 def check_columns(frame, table):

@@ -57,3 +57,15 @@ def test_auto_places_lists_within_what_the_vertex_data_leaves(emogi_binary, grap
     in_gpu = int(re.search(r"\((\d+) of \d+ entries", done.stderr)[1])
     assert 0 < before and after <= budget, done.stderr[-2000:]
     assert 0 < in_gpu * entry_bytes <= after - before, done.stderr[-2000:]
+
+
+def test_zero_copy_runs_at_a_budget_below_the_lists(emogi_binary, graph, tmp_path):
+    """zerocopy's managed memory stays on the host, so a budget smaller than the lists leaves it running (as on a
+    GPU of that size), while uvm, whose pages migrate, is refused by the guard at the same budget."""
+    header = csr.read_header(graph)
+    budget = 64 * header.num_vertices + header.num_edges * 8 // 4
+    done = run_at(emogi_binary, graph, "bfs", budget, "zerocopy", tmp_path / "z.csv")
+    assert done.returncode == 0, done.stderr[-3000:]
+    done = run_at(emogi_binary, graph, "bfs", budget, "uvm", tmp_path / "u.csv")
+    assert done.returncode == 1 and "refusing to allocate" in done.stderr, done.stderr[-2000:]
+    assert not (tmp_path / "u.csv").exists()

@@ -50,10 +50,10 @@ void prefetch(const void* p, size_t n, int device) { EMOGI_CUDA_CHECK(cudaMemPre
 
 }  // namespace
 
-void check_managed_allocation(size_t bytes, const ManagedPolicy& policy) {
+void check_managed_allocation(size_t bytes, const ManagedPolicy& policy, bool migrates) {
   size_t free = 0, total = 0;
   EMOGI_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  const size_t usable = std::min(free, gpu_budget().left());
+  const size_t usable = migrates ? std::min(free, gpu_budget().left()) : free;
   if (bytes + kManagedHeadroom <= usable) return;
   const std::string available = gib(usable) + (usable < free ? " (--gpu-memory-budget)" : "") + " of GPU memory";
   if (policy.allow_oversubscription) {
@@ -88,7 +88,7 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
     case MemoryMode::ZeroCopy: {
       // Managed memory kept on the host and mapped into the GPU's page table: the GPU reads it in place.
       // On the H100 this holds ~50 GB/s at any footprint, where pinned memory falls off past ~1 GiB.
-      check_managed_allocation(bytes, policy);
+      check_managed_allocation(bytes, policy, /*migrates=*/false);
       EMOGI_CUDA_CHECK(cudaMallocManaged(&allocation_, bytes));
       advise(allocation_, bytes, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId);
       parallel_copy(allocation_, host_data, bytes);  // first touch by the CPU places the pages in host memory

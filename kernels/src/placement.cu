@@ -18,9 +18,9 @@ size_t free_gpu_bytes() {
   return free;
 }
 
-bool managed_allowed(size_t bytes, const ManagedPolicy& policy) {
+bool zero_copy_managed_allowed(size_t bytes, const ManagedPolicy& policy) {
   try {
-    check_managed_allocation(bytes, policy);
+    check_managed_allocation(bytes, policy, /*migrates=*/false);
     return true;
   } catch (const std::runtime_error&) {
     return false;
@@ -46,7 +46,8 @@ PlacedArray::PlacedArray(const void* host, size_t bytes, const void* near, size_
     : near_bytes_(near_bytes), split_(near_bytes / element_bytes), far_from_(far_from) {
   if (near_bytes) near_ = std::make_unique<EdgeStore>(MemoryMode::Device, near, near_bytes, managed);
   if (far_from || near_bytes < bytes) {
-    const MemoryMode rest = managed_allowed(bytes, managed) ? MemoryMode::ZeroCopy : MemoryMode::ZeroCopyPinned;
+    const MemoryMode rest =
+        zero_copy_managed_allowed(bytes, managed) ? MemoryMode::ZeroCopy : MemoryMode::ZeroCopyPinned;
     far_ = std::make_unique<EdgeStore>(rest, host, bytes, managed);
   }
 }
@@ -64,7 +65,7 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
                                 " has no weights section (SSSP needs one; regenerate or convert it with weights)");
   const size_t edge_bytes = g.edge_list_bytes(), weight_bytes = with_weights ? g.num_edges() * sizeof(uint32_t) : 0;
   // Managed modes: edges and weights together must pass the guard, not just each on its own.
-  if (is_managed(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed);
+  if (is_managed(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed, is_uvm(mode));
   if (mode != MemoryMode::Auto) {
     edges_ = std::make_unique<PlacedArray>(mode, g.edges(), edge_bytes, options.managed);
     if (with_weights) weights_ = std::make_unique<PlacedArray>(mode, g.weights(), weight_bytes, options.managed);

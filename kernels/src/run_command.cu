@@ -69,7 +69,8 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           required("out", "PATH", "the CSV to write, one row per timed run"),
           option("device", "INT", "the CUDA device", "0"),
           option("gpu-memory-budget", "SIZE",
-                 "GPU memory the run may use: vertex data, device copies, auto's lists, managed memory (default: all)"),
+                 "GPU memory the run may use: vertex data, device copies, auto's lists, managed memory that migrates "
+                 "(uvm modes; default: all)"),
           option("max-warps", "INT",
                  "at most this many warps per scan, walking the vertices grid-stride (0: enough for all)", "0"),
           option("sssp-delta", "INT", "frontier SSSP's bucket width (0: from the weights)", "0"),

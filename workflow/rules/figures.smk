@@ -27,11 +27,26 @@ FIGURE_INPUTS = {
     },
     "fig_model_vs_measured": {"predictions": "results/model/predictions.csv", "summary": "results/model/prediction_summary.json"},
 }
+# Out of GPU memory (oom.smk): their own tables and source record.
+_OOM = {"oom": "results/oom/tables/oom.csv", "oom-simulated": "results/oom/tables/oom_simulated.csv"}
+OOM_FIGURE_INPUTS = {
+    "fig09_oom": _OOM,
+    "fig10_oom": {"oom-simulated": _OOM["oom-simulated"]},
+    "fig11_oom": {**_OOM, "oom-placement": "results/oom/tables/oom_placement.csv"},
+    "fig_uvm_sim_oom": _OOM,
+}
+OOM_FIGURES = list(OOM_FIGURE_INPUTS)
+STUDY_FIGURES = list(FIGURE_INPUTS)  # the report's and the default target's (not yet the OOM figures)
+FIGURE_INPUTS.update(OOM_FIGURE_INPUTS)
 
 
 rule figure:
     input:
-        unpack(lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)),
+        unpack(
+            lambda w: setup.figure_inputs(
+                REPO, FIGURE_INPUTS, w.figure, OOM_SOURCE_FILE if w.figure in OOM_FIGURES else TABLES[-1]
+            )
+        ),
     output:
         png="results/figures/{figure}.png",
         csv="results/figures/{figure}.csv",

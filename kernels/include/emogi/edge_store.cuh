@@ -17,8 +17,11 @@ struct ManagedPolicy {
   bool allow_oversubscription = false;  // the explicit opt-in, for users on a machine of their own
 };
 
-// Throws, before anything is allocated, when `bytes` of managed memory would not fit under `policy`.
-void check_managed_allocation(size_t bytes, const ManagedPolicy& policy);
+// Throws, before anything is allocated, when `bytes` of managed memory would not fit under `policy`. Memory that
+// migrates to the GPU (`uvm` modes) must also fit in what --gpu-memory-budget leaves; zero-copy's managed memory
+// stays on the host (PreferredLocation host, AccessedBy GPU), takes no GPU memory, and so is held only to the
+// GPU's free memory, as a GPU of the budget's size would hold it (issue 21: zero-copy at a budget).
+void check_managed_allocation(size_t bytes, const ManagedPolicy& policy, bool migrates = true);
 
 // Moves ranges (pointer, bytes) of ReadMostly managed memory back to the host, so that the GPU faults them in again
 // on their next use (cold `uvm` before every run; uvm-capped's evictions). Waits until they are there.

@@ -1,0 +1,192 @@
+"""UVM out of GPU memory simulated from the OOM runs' recorded traces, and what each placement serves (issue 21).
+
+    python -m model.oom_simulate --graph G.csr --runs oom/kron24.bfs.csv --trace-dir oom/traces \
+        --params archive/uvm-sim-validation-2026-11-25/params.json --out oom/kron24.bfs.sim.csv \
+        --out-placement oom/kron24.bfs.placement.csv [--jobs 8]
+
+For every trace the zerocopy runs recorded (`emogi.oom_measure`, --trace-out), on the same graph (its checksum is
+checked), with the device-mode time of the same run (median over its reps):
+  cold          no capacity: against the measured cold `uvm` of the same run (out-of-sample validation)
+  capped        at each budget's uvm-capped capacity and sub-launches: against the measured `uvm-capped`
+  unrestricted  the same capacity, evicting inside launches as a driver does when oversubscribed: the paper's
+                regime, an extrapolation from the two validated parts
+and the trace's bytes needed and 32-byte sectors (what zero-copy fetches). The placement table gives, per budget,
+the share c of the read bytes that `auto`'s prefix and hottest-first placements keep in GPU memory (the
+measured runs' capacities; hottest-first ranked by the hot-roots traces, as the binary ranked them), and the bound
+1 / (1 - c) on a link-bound run's gain over zero-copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi import schema
+from emogi.atomic import write_csv
+from emogi.cli import exit_status
+from emogi.csr import GraphFormatError, read_csr
+from emogi.trace_recording import load_recorded
+from emogi.traces import Trace, TraceError, launch_ranges, summary_table
+from model.uvm_sim import UvmParams, UvmSimError, simulate
+
+VARIANT_LISTS_PER_WARP = {"naive": 32, "chunked": 8}
+
+
+def load_params(path, name: str = "registered") -> UvmParams:
+    sets = json.loads(Path(path).read_text())
+    if name not in sets:
+        raise KeyError(f"{path} has no cost set '{name}'")
+    chosen = sets[name].get("params", sets[name])
+    fields = set(UvmParams.__dataclass_fields__)
+    return UvmParams(**{k: v for k, v in chosen.items() if k in fields})
+
+
+def trace_key(trace: Trace) -> tuple:
+    return trace.variant, -1 if trace.root is None else int(trace.root)
+
+
+def _device_ms(runs: pd.DataFrame, variant: str, root: int) -> float:
+    rows = runs[(runs["mode"] == "device") & (runs["variant"] == variant)]
+    if root >= 0:
+        rows = rows[rows["root"] == root]
+    if rows.empty:
+        raise TraceError(f"no device-mode run of {variant} from root {root}: the simulator needs its time")
+    return float(rows["time_ms"].median())
+
+
+def read_bytes(trace: Trace, offsets, keep_entries: np.ndarray | None = None, prefix: tuple[int, int] | None = None):
+    """(bytes read, bytes of them in GPU memory) over the trace: in GPU memory either the lists `keep_entries`
+    marks (whole lists, per vertex) or an edge prefix and a weight prefix of `prefix` = (entries, entries)."""
+    total = served = 0
+    w = trace.weight_bytes
+    for i in range(trace.num_launches):
+        for edge_r, weight_r in launch_ranges(trace, offsets, i):
+            b, e = edge_r[0] // trace.edge_bytes, edge_r[1] // trace.edge_bytes
+            n = e - b
+            total += int(n.sum()) * (trace.edge_bytes + w)
+            if prefix is not None:
+                served += int(np.clip(np.minimum(e, prefix[0]) - b, 0, None).sum()) * trace.edge_bytes
+                served += int(np.clip(np.minimum(e, prefix[1]) - b, 0, None).sum()) * w
+            elif keep_entries is not None:
+                # a vertex's range starts inside its list; the list's vertex is found by the offsets
+                v = np.searchsorted(offsets, b, side="right") - 1
+                served += int(n[keep_entries[v]].sum()) * (trace.edge_bytes + w)
+    return total, served
+
+
+def hottest(counts: np.ndarray, offsets: np.ndarray, entry_bytes: int, room: int) -> np.ndarray:
+    """Whole lists by descending count (ties: shorter, then lower id), each that still fits `room` bytes: the
+    binary's hottest-first (kernels/src/moved_lists.cpp). Given the bytes the binary placed as `room`, the greedy
+    walk accepts exactly the lists it accepted."""
+    degree = np.diff(offsets).astype(np.int64)
+    order = np.lexsort((np.arange(len(degree)), degree, -counts.astype(np.int64)))
+    order = order[(counts[order] > 0) & (degree[order] > 0)]
+    size = degree[order] * entry_bytes
+    keep = np.zeros(len(degree), dtype=bool)
+    used = 0
+    for v, s in zip(order.tolist(), size.tolist(), strict=True):  # greedy: each that still fits
+        if used + s <= room:
+            keep[v], used = True, used + s
+    return keep
+
+
+def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None):
+    graph = read_csr(graph_path, verify_checksum=False)
+    trace = load_recorded(path, graph)
+    variant, root = trace_key(trace)
+    device_ms = _device_ms(runs, variant, root)
+    summary = summary_table(trace, graph.offsets)
+    head = {"graph": trace.graph, "algorithm": trace.algorithm, "variant": variant, "edge_bytes": trace.edge_bytes}
+    head["root"] = root if root >= 0 else np.nan
+    head["bytes_needed"] = int(summary["bytes_needed"].sum())
+    head["zero_copy_bytes"] = int(summary["sectors_32"].sum()) * schema.SECTOR_BYTES
+    per_warp = VARIANT_LISTS_PER_WARP.get(variant, 1)
+    sim_rows, placement_rows = [], []
+
+    def one(mode, fraction=np.nan, capacity=None, k=1):
+        r = simulate(trace, graph, mode, capacity, params, sub_launches=k, lists_per_warp=per_warp)
+        t = r.totals()
+        sim_rows.append(
+            {
+                **head,
+                "budget_fraction": fraction,
+                "capacity_bytes": capacity if capacity is not None else np.nan,
+                "sim_mode": mode,
+                "sublaunches": k,
+                "launches": t["launches"],
+                "migrated_bytes": t["migrated_bytes"],
+                "evicted_chunks": t["evicted_chunks"],
+                "batches": t["batches"],
+                "serviced_chunks": t["serviced_chunks"],
+                "device_ms": device_ms,
+                "migration_ms": r.migration_ms,
+                "time_ms": r.predicted_ms(device_ms),
+                "params": "registered",
+                "regime": "simulated",
+            }
+        )
+
+    one("cold")
+    capped = runs[(runs["regime"] == "emulated") & (runs["variant"] == variant)]
+    for (fraction, capacity, k), _ in capped.groupby(["budget_fraction", "list_capacity_bytes", "uvm_sublaunches"]):
+        one("capped", fraction, int(capacity), int(k))
+        one("unrestricted", fraction, int(capacity), 1)
+    entry = trace.edge_bytes + trace.weight_bytes
+    autos = runs[(runs["mode"] == "auto") & (runs["variant"] == variant)]
+    for (fraction, order, capacity), _ in autos.groupby(["budget_fraction", "auto_order", "list_capacity_bytes"]):
+        if order == "prefix":  # edges first, then weights (kernels/src/placement.cu, place_prefix)
+            edges = min(int(capacity) // trace.edge_bytes, trace.num_edges)
+            weights = (int(capacity) - edges * trace.edge_bytes) // max(trace.weight_bytes, 1)
+            total, served = read_bytes(trace, graph.offsets, prefix=(edges, weights if trace.weight_bytes else 0))
+        else:
+            counts = np.fromfile(hot_dir / f"{variant}.u32", dtype="<u4") if hot_dir else None
+            if counts is None or len(counts) != graph.num_vertices:
+                continue
+            keep = hottest(counts, np.asarray(graph.offsets), entry, int(capacity))
+            total, served = read_bytes(trace, graph.offsets, keep_entries=keep)
+        c = served / total if total else 0.0
+        placement_rows.append(
+            {**{k: head[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root")},
+             "budget_fraction": fraction, "capacity_bytes": int(capacity), "auto_order": order,
+             "served_fraction": c, "bound": 1 / (1 - c) if c < 1 else np.inf}
+        )  # fmt: skip
+    print(f"simulated {path.name}", file=sys.stderr, flush=True)
+    return sim_rows, placement_rows
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m model.oom_simulate", description=__doc__.split("\n\n")[0])
+    p.add_argument("--graph", required=True)
+    p.add_argument("--runs", required=True, help="the part's measured rows (emogi.oom_measure)")
+    p.add_argument("--trace-dir", required=True, type=Path)
+    p.add_argument("--params", required=True, help="cost sets (model.uvm_fit's params.json); 'registered' is used")
+    p.add_argument("--out", required=True)
+    p.add_argument("--out-placement", required=True)
+    p.add_argument("--jobs", type=int, default=1)
+    a = p.parse_args(argv)
+
+    def go():
+        runs = pd.read_csv(a.runs)
+        params = load_params(a.params)
+        paths = sorted(a.trace_dir.glob("*.zerocopy.*trace"))
+        if not paths:
+            raise TraceError(f"{a.trace_dir}: no zerocopy traces to simulate")
+        hot = a.trace_dir / "hot" if (a.trace_dir / "hot").is_dir() else None
+        with ProcessPoolExecutor(max(a.jobs, 1)) as pool:
+            done = list(pool.map(simulate_trace, paths, *zip(*[(a.graph, runs, params, hot)] * len(paths))))
+        sim = pd.DataFrame([r for s, _ in done for r in s], columns=schema.OOM_SIMULATED_COLUMNS)
+        placement = pd.DataFrame([r for _, pl in done for r in pl], columns=schema.OOM_PLACEMENT_COLUMNS)
+        write_csv(sim, a.out)
+        write_csv(placement, a.out_placement)
+
+    return exit_status(go, (TraceError, UvmSimError, GraphFormatError, OSError, KeyError))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
