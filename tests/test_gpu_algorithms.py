@@ -12,6 +12,8 @@ import pytest
 
 from conftest import run
 from emogi import csr, schema
+from emogi.trace_derive import derive
+from emogi.trace_hotness import hot_fraction, hot_placement, hotness, write_hotness
 from graphs import EDGE_CASES, write_generated, write_undirected
 
 pytestmark = pytest.mark.gpu
@@ -165,6 +167,44 @@ def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, 
     assert f"placed auto ({expected}):" in placed("--gpu-memory-budget", budget)
     everything = placed("--auto-order", "longest-first")
     assert "placed auto (prefix):" in everything and f"({num_edges} of {num_edges} entries)" in everything, everything
+
+
+@pytest.mark.parametrize("algorithm", sorted(VARIANTS))
+def test_auto_keeps_the_lists_a_trace_reads_most(emogi_binary, small_graphs, tmp_path, algorithm):
+    """--auto-order hottest-first, counts from the CPU-derived trace, room for a third of the lists beside the
+    vertex data and the list starts: the run verifies, and the lists moved and c in the log are those
+    emogi.trace_hotness computes for that room."""
+    path = small_graphs[-3]  # kron12, 8-byte ids
+    g = csr.read_csr(path)
+    variant = VARIANTS[algorithm][-1]
+    counts = hotness(derive(g, algorithm, variant, roots_of(path)[-1] if algorithm in ROOTED else None), g.offsets)
+    hot = write_hotness(counts, tmp_path / "hot.u32")
+    entry_bytes = csr.read_header(path).index_bytes + (4 if algorithm == "sssp" else 0)
+
+    def placed(budget):
+        extra = ["--auto-order", "hottest-first", "--auto-hot", hot, "--gpu-memory-budget", budget]
+        rows = run_matrix(
+            emogi_binary,
+            path,
+            algorithm,
+            tmp_path,
+            modes="auto",
+            variants=[variant],
+            roots=1,
+            extra=[*extra, "--auto-reserve", "0"],
+        )
+        assert rows["verified"].all()
+        return rows.attrs["stderr"]
+
+    in_use = int(re.search(r"(\d+) bytes in use before placing the lists", placed(1 << 40))[1])
+    lists = g.num_edges * entry_bytes // 3
+    log = placed(in_use + 8 * g.num_vertices + lists)  # auto takes V x 8 bytes of list starts first
+    m = re.search(r"auto \(hottest-first\): .*\((\d+) of \d+ entries, (\d+) whole lists, ([\d.]+)% of the traced", log)
+    assert m, log[-2000:]
+    moved = hot_placement(counts, g.offsets, entry_bytes, lists)
+    degree = np.diff(np.asarray(g.offsets, dtype=np.int64))
+    assert (int(m[1]), int(m[2])) == (int(degree[moved].sum()), len(moved)), m[0]
+    assert float(m[3]) == pytest.approx(100 * hot_fraction(counts, g.offsets, entry_bytes, lists), abs=0.051)
 
 
 def test_warm_uvm_keeps_the_pages_cold_uvm_moves_back(emogi_binary, tmp_path):

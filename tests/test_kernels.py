@@ -211,6 +211,7 @@ def test_run_help_lists_its_options(emogi_binary):
         "--pr-max-iterations",
         "--auto-reserve",
         "--auto-order",
+        "--auto-hot",
         "--allow-managed-oversubscription",
         "--no-verify-checksum",
         "--trace-out",

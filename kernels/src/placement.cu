@@ -80,7 +80,7 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
   if (order_ == AutoOrder::Prefix)
     place_prefix(g, with_weights, budget, options.managed);
   else
-    place_whole_lists(g, with_weights, budget, options.managed);
+    place_whole_lists(g, with_weights, budget, options);
 }
 
 void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed) {
@@ -96,12 +96,22 @@ void GraphPlacement::place_prefix(const MappedCsr& g, bool with_weights, size_t 
 }
 
 void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget,
-                                       const ManagedPolicy& managed) {
-  const size_t weight = with_weights ? sizeof(uint32_t) : 0;
+                                       const PlacementOptions& options) {
+  const ManagedPolicy& managed = options.managed;
+  const size_t weight = with_weights ? sizeof(uint32_t) : 0, entry_bytes = g.index_bytes() + weight;
   const size_t starts_bytes = num_vertices_ * sizeof(uint64_t);  // counted, so every order uses the same memory
   budget = budget > starts_bytes ? budget - starts_bytes : 0;
-  const MovedLists moved =
-      move_lists(g.offsets(), num_vertices_, g.index_bytes() + weight, budget, order_ == AutoOrder::LongestFirst);
+  MovedLists moved;
+  if (order_ == AutoOrder::HottestFirst) {
+    const std::vector<uint32_t>& reads = options.auto_hot;
+    if (reads.size() != num_vertices_)  // run_command checks the file; this guards other callers
+      throw std::invalid_argument("hottest-first needs one read count per vertex: " + std::to_string(reads.size()) +
+                                  " for " + std::to_string(num_vertices_) + " vertices");
+    moved = move_hot_lists(g.offsets(), num_vertices_, entry_bytes, budget, reads.data());
+    read_share_ = read_share(g.offsets(), num_vertices_, reads.data(), moved);
+  } else {
+    moved = move_lists(g.offsets(), num_vertices_, entry_bytes, budget, order_ == AutoOrder::LongestFirst);
+  }
   lists_moved_ = moved.vertices.size();
   entries_in_gpu_ = moved.entries;
   starts_ = std::make_unique<DeviceArray<uint64_t>>(moved.starts.data(), num_vertices_, "the lists' start positions");
@@ -123,7 +133,12 @@ std::string GraphPlacement::describe() const {
   char buf[320];
   const double gib = double(size_t(1) << 30);
   const std::string order = mode_ == MemoryMode::Auto ? std::string(" (") + name_of(order_) + ")" : "";
-  const std::string lists = lists_moved_ ? ", " + std::to_string(lists_moved_) + " whole lists" : "";
+  std::string lists = lists_moved_ ? ", " + std::to_string(lists_moved_) + " whole lists" : "";
+  if (read_share_ >= 0) {
+    char share[64];
+    std::snprintf(share, sizeof share, ", %.1f%% of the traced reads", 100 * read_share_);
+    lists += share;
+  }
   std::snprintf(
       buf, sizeof buf, "%s%s: edges %.2f GiB in GPU memory (%llu of %llu entries%s)%s", name_of(mode_), order.c_str(),
       edges_->device_bytes() / gib, (unsigned long long)entries_in_gpu_, (unsigned long long)num_edges_, lists.c_str(),

@@ -55,6 +55,36 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
                                 " reads on this graph: nothing would be evicted (that is the uvm mode)");
 }
 
+// hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
+// read before the GPU is touched; the option and the order each refused without the other.
+void check_auto_hot_option(const CliArgs& args, const MatrixOptions& opt) {
+  const bool hottest = opt.placement.auto_order == AutoOrder::HottestFirst;
+  if (hottest && !args.has("auto-hot"))
+    throw std::invalid_argument(
+        "--auto-order hottest-first needs --auto-hot PATH: how often the run reads each list (python -m "
+        "emogi.trace_hotness)");
+  if (!hottest && args.has("auto-hot"))
+    throw std::invalid_argument("--auto-hot applies to --auto-order hottest-first only");
+}
+
+void read_auto_hot(const CliArgs& args, const MappedCsr& graph, MatrixOptions& opt) {
+  if (!args.has("auto-hot")) return;
+  const std::string path = args.get("auto-hot");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::invalid_argument("cannot read --auto-hot file " + path);
+  const uint64_t bytes = uint64_t(in.tellg()), want = graph.num_vertices() * sizeof(uint32_t);
+  if (bytes != want)
+    throw std::invalid_argument("--auto-hot " + path + " holds " + std::to_string(bytes) + " bytes, expected " +
+                                std::to_string(want) +
+                                " (one uint32 per vertex, V = " + std::to_string(graph.num_vertices()) + ")");
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "--auto-hot files are little-endian");
+  std::vector<uint32_t>& reads = opt.placement.auto_hot;
+  reads.resize(graph.num_vertices());
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(reads.data()), std::streamsize(want)))
+    throw std::invalid_argument("cannot read --auto-hot file " + path);
+}
+
 // `algorithm` is the --algorithm option: required by `run`, "bfs" for `bfs`.
 std::vector<OptionSpec> run_options(OptionSpec algorithm) {
   return {algorithm,
@@ -83,6 +113,9 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
           option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
           option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
+          option("auto-hot", "PATH",
+                 "hottest-first (required there): how many launches read each vertex's list, V little-endian uint32 "
+                 "(python -m emogi.trace_hotness)"),
           option("uvm-capacity", "SIZE",
                  "uvm-capped: GPU memory its lists may keep; the least recently used 2 MiB chunks beyond it go back "
                  "to the host after each launch (required in that mode)"),
@@ -122,6 +155,7 @@ int run_algorithm(const CliArgs& args) {
   if (args.has("auto-reserve")) opt.placement.auto_reserve_bytes = parse_bytes(args.get("auto-reserve"));
   opt.placement.auto_order =
       args.has("auto-order") ? parse_auto_order(args.get("auto-order")) : default_auto_order(algorithm);
+  check_auto_hot_option(args, opt);
   opt.corrupt_for_testing = args.flag("test-corrupt-result");
   opt.sssp_delta = uint32_t(args.get_u64("sssp-delta"));
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
@@ -134,6 +168,7 @@ int run_algorithm(const CliArgs& args) {
   // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   set_uvm_capped(args, algorithm, graph, opt);  // before the GPU: its errors need none
+  read_auto_hot(args, graph, opt);
   select_device(int(args.get_u64("device")));
   opt.placement.added_latency_cycles = ns_to_cycles(args.get_u64("added-latency-ns"), int(args.get_u64("device")));
   opt.name = args.has("name") ? args.get("name") : graph.path().substr(graph.path().find_last_of('/') + 1);

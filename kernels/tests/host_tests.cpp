@@ -45,6 +45,30 @@ void shortest_first_takes_the_shortest() {
   expect_eq(m.starts, V{3, 3 + s, 3 + s, 0, 1}, "shortest-first: starts");
 }
 
+void hottest_first_takes_the_lists_read_most() {
+  // Reads 2, 9, 1, 2, 4: v4, then v3 before v0 (2 reads each, the shorter first); v2 no longer fits, and the empty
+  // v1 is never moved however often it is read.
+  const std::vector<uint32_t> reads = {2, 9, 1, 2, 4};
+  const emogi::MovedLists m = emogi::move_hot_lists(kOffsets.data(), 5, 8, kRoomFor6, reads.data());
+  expect_eq(m.vertices, V{4, 3, 0}, "hottest-first: by reads, ties the shorter list first");
+  const uint64_t s = kMoveAlignEntries;
+  expect_eq(m.starts, V{3, 3 + s, 3 + s, 2, 0}, "hottest-first: starts");
+  // entries read: 2x3 + 1x5 + 2x1 + 4x2 = 21, of them 6 + 2 + 8 = 16 in the moved lists
+  expect_eq(emogi::read_share(kOffsets.data(), 5, reads.data(), m), 16.0 / 21.0, "hottest-first: c = 16/21");
+
+  const std::vector<uint32_t> once = {0, 0, 7, 0, 0};
+  const emogi::MovedLists only = emogi::move_hot_lists(kOffsets.data(), 5, 8, kRoomFor6, once.data());
+  expect_eq(only.vertices, V{2}, "hottest-first: lists never read stay, room or not");
+  expect_eq(emogi::read_share(kOffsets.data(), 5, once.data(), only), 1.0, "hottest-first: all reads in the copy");
+
+  const V even = {0, 2, 4, 6};  // three lists of 2, read once each, room for two
+  const std::vector<uint32_t> ones = {1, 1, 1};
+  const emogi::MovedLists ties = emogi::move_hot_lists(even.data(), 3, 8, kMoveAlignEntries * 8 + 4 * 8, ones.data());
+  expect_eq(ties.vertices, V{0, 1}, "hottest-first: equal reads and lengths, the lower id first");
+  const std::vector<uint32_t> none = {0, 0, 0};
+  expect_eq(emogi::read_share(even.data(), 3, none.data(), ties), 0.0, "nothing read: c = 0");
+}
+
 void no_room_moves_nothing() {
   const emogi::MovedLists m = emogi::move_lists(kOffsets.data(), 5, 8, kMoveAlignEntries * 8, true);
   expect_eq(m.vertices.size(), size_t(0), "no room beside the padding: nothing moved");
@@ -167,6 +191,7 @@ int main(int argc, char** argv) {
   lru_keeps_a_working_set_and_cycles_a_sweep();
   longest_first_takes_the_longest_that_still_fit();
   shortest_first_takes_the_shortest();
+  hottest_first_takes_the_lists_read_most();
   no_room_moves_nothing();
   gather_copies_the_moved_lists_in_order();
   warp_walks_count_one_request_per_line_per_step();

@@ -4,6 +4,11 @@
 // more link bytes per byte on long lists; a traversal reads each list about once, and a short list costs the
 // link more per byte than a long one.
 //
+// `hottest-first` orders by a trace of the run instead (--auto-hot: how many launches read each list). What GPU
+// memory buys is c, the share of the bytes a run reads that it serves (the link carries the other 1 - c). A list
+// adds reads x its bytes to c for its bytes of GPU memory, so its read count is its value per byte: taking lists
+// by descending count is the knapsack's greedy, optimal but for the room the last lists leave unused.
+//
 // Positions kernels read: [0, shift) is the copy, shift + p is the file's position p.
 #pragma once
 #include <cstddef>
@@ -27,6 +32,14 @@ struct MovedLists {
 // still fits in `budget_bytes` at `entry_bytes` per entry (the ids plus, for SSSP, the weights), padding included.
 MovedLists move_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes,
                       bool longest_first);
+
+// Takes whole lists in descending `reads[v]` (equal counts: the shorter list, so more reads fit, then the lower
+// vertex id), never one read 0 times, each one that still fits as move_lists does.
+MovedLists move_hot_lists(const uint64_t* offsets, uint64_t num_vertices, size_t entry_bytes, size_t budget_bytes,
+                          const uint32_t* reads);
+
+// c: the moved lists' share of the read bytes, sum of reads[v] x v's list bytes (0 where nothing is read).
+double read_share(const uint64_t* offsets, uint64_t num_vertices, const uint32_t* reads, const MovedLists& moved);
 
 // The copy of one array (`element_bytes` per entry) in the moved order: `shift` entries, the padding zeroed.
 std::vector<unsigned char> gather_moved(const void* array, size_t element_bytes, const uint64_t* offsets,

@@ -1,12 +1,13 @@
 // Puts a graph's edge list (and weights, when an algorithm reads them) in a memory mode and hands kernels the
 // DeviceGraph view. `auto` keeps as much as fits in free GPU memory and reads the rest by zero-copy (managed
 // memory where the guard allows it, pinned memory otherwise). What it keeps when not all fits is its order:
-// `prefix`, a prefix of the edge list and then of the weights; `longest-first` or `shortest-first`, whole lists
-// with their weights (moved_lists.hpp).
+// `prefix`, a prefix of the edge list and then of the weights; `longest-first`, `shortest-first` or
+// `hottest-first` (by a trace's read counts), whole lists with their weights (moved_lists.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "emogi/csr.hpp"
 #include "emogi/device_array.cuh"
@@ -28,6 +29,7 @@ struct PlacementOptions {
   ManagedPolicy managed;
   size_t auto_reserve_bytes = size_t(1) << 30;  // GPU memory `auto` leaves free for vertex data and the driver
   AutoOrder auto_order = AutoOrder::Prefix;     // run_command sets default_auto_order(algorithm)
+  std::vector<uint32_t> auto_hot;               // hottest-first: launches that read each vertex's list (--auto-hot)
   uint32_t added_latency_cycles = 0;            // added-latency emulation (added_latency.cuh); 0: none
 };
 
@@ -73,13 +75,14 @@ class GraphPlacement {
 
  private:
   void place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
-  void place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
+  void place_whole_lists(const MappedCsr& g, bool with_weights, size_t budget, const PlacementOptions& options);
 
   uint64_t num_vertices_, num_edges_;
   uint32_t added_latency_cycles_;
   MemoryMode mode_;
   AutoOrder order_;
   uint64_t lists_moved_ = 0, entries_in_gpu_ = 0;
+  double read_share_ = -1;  // hottest-first: c, the moved lists' share of the traced read bytes
   std::unique_ptr<PlacedArray> edges_, weights_;
   std::unique_ptr<DeviceArray<uint64_t>> starts_;  // whole lists moved only
 };
