@@ -39,6 +39,7 @@ from emogi.measure import gpu_lock
 # Columns an OOM row carries before the binary's (emogi/schema.py OOM_COLUMNS lists them with their meaning).
 PLACED = re.compile(r"placed [^:]*: edges [\d.]+ GiB in GPU memory \((\d+) of \d+ entries")
 WEIGHTS = re.compile(r"weights (\d+) MiB in GPU memory")
+IN_USE = re.compile(r"(\d+) bytes in use before placing the lists")
 HOT_ORDER = "hottest-first"
 
 
@@ -67,6 +68,15 @@ def placed_bytes(log: str, header, algorithm: str) -> int:
     return int(m[1]) * header.index_bytes + (int(w[1]) << 20 if w else 0)
 
 
+def lists_budget(log: str, memory: int, header) -> int:
+    """What a whole-list `auto` order had for the lists: M less the vertex data in use before it placed them and
+    V x 8 bytes of list starts, from its log (the budget emogi.trace_hotness.hot_placement takes)."""
+    m = IN_USE.search(log)
+    if not m:
+        raise OomMeasureError("auto's log does not say what was in use before the lists were placed")
+    return max(memory - int(m[1]) - 8 * header.num_vertices, 0)
+
+
 def binary_has(binary, word: str) -> bool:
     out = subprocess.run([str(binary), "list"], capture_output=True, text=True)
     return word in out.stdout
@@ -89,7 +99,7 @@ def run(binary, args: list[str], device: int, what: str) -> tuple[pd.DataFrame, 
 def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder: Path, a) -> Path:
     """Per-vertex read counts of each variant's traced runs from other roots (PageRank and CC: the same run),
     summed over roots: what hottest-first keeps. Returns the folder of one HOT.u32 per variant."""
-    from emogi.trace_hotness import hot_counts, write_counts  # the traces' reader, only when hot lists are asked
+    from emogi.trace_hotness import hotness, load_any, write_hotness  # only when hot lists are asked
 
     traces = folder / "hot_traces"
     args = [*base, "--modes", "zerocopy", "--reps", "1", "--warmup", "0", "--trace-out", str(traces)]
@@ -99,7 +109,10 @@ def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder
     graph = csr.read_csr(a.graph, verify_checksum=False)
     for variant in a.variants.split(","):
         paths = sorted(traces.glob(f"*.{a.algorithm}.{variant}.zerocopy.*trace"))
-        write_counts(hot_counts(paths, graph), folder / f"{variant}.u32")
+        if not paths:
+            raise OomMeasureError(f"no trace of {variant} in {traces}")
+        counts = sum(hotness(load_any(p, graph), graph.offsets).astype(np.int64) for p in paths)
+        write_hotness(np.minimum(counts, np.iinfo(np.uint32).max), folder / f"{variant}.u32")
     return folder
 
 
@@ -159,9 +172,10 @@ def measure(a) -> pd.DataFrame:
         capacity = placed_bytes(log, header, a.algorithm)
         add(rows, "budget", f, memory, capacity, "prefix")
         for variant in a.variants.split(",") if hot else []:
-            hot_args = [*timed, *warm, "--variants", variant, "--modes", "auto", *budget, "--auto-order", HOT_ORDER]
+            one = [x if x != a.variants else variant for x in timed]  # this variant's own counts
+            hot_args = [*one, *warm, "--modes", "auto", *budget, "--auto-order", HOT_ORDER]
             rows, log = run(a.binary, [*hot_args, "--auto-hot", str(hot / f"{variant}.u32")], a.device, f"hot {f}")
-            add(rows, "budget", f, memory, placed_bytes(log, header, a.algorithm), HOT_ORDER)
+            add(rows, "budget", f, memory, lists_budget(log, memory, header), HOT_ORDER)
         cap = capacity >> 21 << 21  # whole 2 MiB chunks
         capped = [*timed, "--warmup", "0", "--modes", "uvm-capped", "--uvm-capacity", str(cap)]
         rows, _ = run(a.binary, [*capped, "--uvm-sublaunches", str(a.sublaunches)], a.device, f"uvm-capped at {f}")

@@ -31,6 +31,7 @@ from emogi import schema
 from emogi.atomic import write_csv
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
+from emogi.trace_hotness import hot_placement
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, launch_ranges, summary_table
 from model.uvm_sim import UvmParams, UvmSimError, simulate
@@ -78,22 +79,6 @@ def read_bytes(trace: Trace, offsets, keep_entries: np.ndarray | None = None, pr
                 v = np.searchsorted(offsets, b, side="right") - 1
                 served += int(n[keep_entries[v]].sum()) * (trace.edge_bytes + w)
     return total, served
-
-
-def hottest(counts: np.ndarray, offsets: np.ndarray, entry_bytes: int, room: int) -> np.ndarray:
-    """Whole lists by descending count (ties: shorter, then lower id), each that still fits `room` bytes: the
-    binary's hottest-first (kernels/src/moved_lists.cpp). Given the bytes the binary placed as `room`, the greedy
-    walk accepts exactly the lists it accepted."""
-    degree = np.diff(offsets).astype(np.int64)
-    order = np.lexsort((np.arange(len(degree)), degree, -counts.astype(np.int64)))
-    order = order[(counts[order] > 0) & (degree[order] > 0)]
-    size = degree[order] * entry_bytes
-    keep = np.zeros(len(degree), dtype=bool)
-    used = 0
-    for v, s in zip(order.tolist(), size.tolist(), strict=True):  # greedy: each that still fits
-        if used + s <= room:
-            keep[v], used = True, used + s
-    return keep
 
 
 def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None):
@@ -148,7 +133,8 @@ def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmP
             counts = np.fromfile(hot_dir / f"{variant}.u32", dtype="<u4") if hot_dir else None
             if counts is None or len(counts) != graph.num_vertices:
                 continue
-            keep = hottest(counts, np.asarray(graph.offsets), entry, int(capacity))
+            keep = np.zeros(graph.num_vertices, dtype=bool)
+            keep[hot_placement(counts, graph.offsets, entry, int(capacity))] = True
             total, served = read_bytes(trace, graph.offsets, keep_entries=keep)
         c = served / total if total else 0.0
         placement_rows.append(

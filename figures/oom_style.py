@@ -1,0 +1,40 @@
+"""How the out-of-GPU-memory figures show how each number was obtained: one hatch and marker per regime
+(emogi/registry.yaml `regimes`), the same in every panel, legend and footer."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import Patch
+
+from emogi.registry import vocabulary
+from figures import style
+
+REGIME_LABELS = {r.name: r.label for r in vocabulary().regimes}
+REGIME_HATCHES = {"fits": "", "budget": "", "emulated": "////", "simulated": "...."}
+REGIME_MARKERS = {"fits": "^", "budget": "o", "emulated": "s", "simulated": "D"}
+BASELINE_TEXT = {
+    "simulated": "over UVM simulated (eviction inside launches: extrapolated)",
+    "emulated": "over UVM emulated (uvm-capped, measured)",
+}
+
+
+def budget_title(graph: str, fraction: float) -> str:
+    return f"{graph}: GPU memory = {fraction:g} × the lists"
+
+
+def regime_handle(regime: str, color: str = "#DDDDDD") -> Patch:
+    return Patch(facecolor=color, hatch=REGIME_HATCHES[regime], edgecolor="black", linewidth=0.4)
+
+
+def grouped_bars(ax, groups: list[str], series: list[dict], fmt=style.speedup_text, log: bool = True) -> None:
+    """Bars of `series` (dicts: values aligned with `groups`, color, hatch) side by side in each group, labelled."""
+    x = np.arange(len(groups))
+    width = 0.8 / max(len(series), 1)
+    for i, s in enumerate(series):
+        pos = x + (i - (len(series) - 1) / 2) * width
+        vals = np.asarray(s["values"], dtype=float)
+        ax.bar(pos, vals, width, color=s["color"], hatch=s["hatch"], edgecolor="black", linewidth=0.4, zorder=2)
+        style.label_bars(ax, pos, vals, fmt, (lambda v: v * 1.05) if log else (lambda v: v + 0.02))
+    ax.set_xticks(x, groups)
+    if log:
+        style.plain_log_axis(ax)
