@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
-# The out-of-GPU-memory study (config/oom.yaml, workflow/rules/oom.smk) on the device, as a user runs it:
-# `snakemake --cores all TARGETS --configfile CONFIG` within TIMEOUT seconds (needs the wheels: setup.sh).
-#   (device) CONFIG=config/oom.yaml TARGETS="results/oom/fresh/kron24.bfs.simulated.csv" TIMEOUT=540 \
-#            bash tools/device/oom_study.sh
-# Brings back $OUT/oom.tgz: results/oom/fresh/*.csv (not the traces: hundreds of MB), results/oom/tables, the
-# jobs' logs and snakemake's; prints the parts' row counts. SMOKE=1 first runs the whole pipeline on kron18.
+# The out-of-GPU-memory study (config/oom.yaml, workflow/rules/oom.smk) on the device, as a user runs it, part by
+# part: `snakemake --cores all results/oom/fresh/PART.runs.csv --configfile CONFIG` for every PART (GPU jobs, one
+# after the other), then their `.simulated.csv` (the simulator on the CPU, after the GPU work, so that it does not
+# load host memory under a timed zero-copy run). Needs the wheels (setup.sh).
+#   (device) PARTS="kron24.bfs kron24.sssp" bash tools/device/oom_study.sh
+# Brings back $OUT/oom_<first part>.tgz: the parts' CSVs (not the traces: hundreds of MB), the jobs' logs and
+# snakemake's; prints the row counts. SMOKE=1 first runs the whole pipeline on kron18 (results kept apart).
 set -uo pipefail
 . tools/device/setup.sh
+CONFIG=${CONFIG:-config/oom.yaml}
 log start
 if [ "${SMOKE:-0}" = 1 ]; then
-  cat > /tmp/oom-smoke.yaml <<'YAML'
-graphs:
-  kron18: {source: generator, generator: kron, scale: 18, edge_factor: 16, seed: 24, weights_seed: 24}
-oom:
-  measurements: fresh
-  graphs: [kron18]
-YAML
+  printf '%s\n' "graphs:" "  kron18: {source: generator, generator: kron, scale: 18, edge_factor: 16, seed: 24, weights_seed: 24}" \
+    "oom:" "  measurements: fresh" "  graphs: [kron18]" > /tmp/oom-smoke.yaml
   log smoke
   timeout 300 snakemake --cores all results/oom/tables/oom.csv --configfile /tmp/oom-smoke.yaml \
     > "$OUT/smoke.log" 2>&1 || { echo "smoke failed"; tail -20 "$OUT/smoke.log"; }
   mkdir -p /tmp/smoke && cp -r results/oom /tmp/smoke/ && rm -rf results/oom
 fi
-log "snakemake ${TARGETS:-oom}"
-timeout "${TIMEOUT:-540}" snakemake --cores all ${TARGETS:-results/oom/tables/oom.csv} --configfile "${CONFIG:-config/oom.yaml}" \
-  > "$OUT/snakemake.log" 2>&1; rc=$?
-[ $rc -eq 0 ] || { echo "snakemake exit $rc"; grep -hE "Error|error:|failed" "$OUT/snakemake.log" logs/oom/*.log | head -8; }
-tar -czf "$OUT/oom.tgz" --exclude='*/traces/*' results/oom logs/oom logs/datasets logs/build /tmp/smoke 2> /dev/null
-for f in results/oom/fresh/*.csv /tmp/smoke/oom/fresh/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $f"; done
-du -sh results/oom/fresh/traces/* 2> /dev/null
+sm() {  # label timeout targets...
+  local label=$1 limit=$2; shift 2
+  log "$label: $*"
+  timeout "$limit" snakemake --cores all "$@" --configfile "$CONFIG" >> "$OUT/snakemake.log" 2>&1 \
+    || { echo "$label: snakemake failed"; grep -hE "Error|error:|failed" "$OUT/snakemake.log" logs/oom/*.log | tail -6; }
+}
+parts=(${PARTS:?name the parts, e.g. PARTS=\"kron24.bfs kron24.cc\"})
+paths=("${parts[@]/#/results/oom/fresh/}")
+sm measure "${MEASURE_TIMEOUT:-400}" "${paths[@]/%/.runs.csv}"
+sm simulate "${SIMULATE_TIMEOUT:-150}" "${paths[@]/%/.simulated.csv}"
+tar -czf "$OUT/oom_${parts[0]}.tgz" --exclude='*/traces/*' results/oom logs/oom /tmp/smoke 2> /dev/null
+for f in results/oom/fresh/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $f"; done
+grep -h "median\|uvm-capped, \|error" logs/oom/measure_*.log | cut -c1-160 | tail -${TAIL:-60}
 log done
