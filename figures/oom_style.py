@@ -16,6 +16,7 @@ BASELINE_TEXT = {
     "simulated": "over UVM simulated (eviction inside launches: extrapolated)",
     "emulated": "over UVM emulated (uvm-capped, measured)",
 }
+BASELINE_SHORT = {"simulated": "/ UVM simulated", "emulated": "/ UVM emulated"}
 
 
 def budget_title(graph: str, fraction: float) -> str:

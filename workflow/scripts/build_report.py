@@ -39,6 +39,7 @@ from figures import (  # noqa: E402
     fig08_pcie_bandwidth,
     fig09_speedup_over_uvm,
     micro_report,
+    oom_report,
     report_setup,
     table2_datasets,
 )
@@ -91,6 +92,24 @@ def find_figures(folder: Path, root: Path) -> dict[str, ReportFigure | None]:
     return found
 
 
+def find_oom_figures(folder: Path, root: Path) -> dict[str, ReportFigure | None]:
+    """The out-of-GPU-memory figures (optional: the section says when they are absent)."""
+    return {
+        name: ReportFigure(rooted(folder / f"{name}.png", root), folder / f"{name}.csv")
+        if (folder / f"{name}.png").is_file() and (folder / f"{name}.csv").is_file()
+        else None
+        for name in oom_report.FIGURES
+    }
+
+
+def oom_section(a, root: Path) -> dict | None:
+    """ "Out of GPU memory", labelled by its own tables' source (results/oom/tables/source.json)."""
+    source = a.oom_tables / "source.json" if a.oom_tables else None
+    if source is None or not source.is_file():
+        return None
+    return oom_report.report_section(find_oom_figures(a.figures, root), source_label(load_source(source)))
+
+
 def optional(folder: Path | None, name: str) -> Path | None:
     """folder/name if there is such a file: an input the report can do without."""
     path = folder / name if folder is not None else None
@@ -126,6 +145,7 @@ def build(a) -> tuple[dict, Path]:
         "link_bound": fig08_pcie_bandwidth.link_bound_section(link_bound) if link_bound else None,
         "requests": fig07_pcie_requests.report_section(fig[FIG07], fig[FIG10], paper),
         "apps": applications.report_section(fig[FIG11], fig[FIG12], paper, runs, source),
+        "oom": oom_section(a, root),
         "times": fig09_speedup_over_uvm.times_section(runs),
         "allocations": fig09_speedup_over_uvm.allocation_section(runs),
         "micro": micro_report.report_section(
@@ -184,6 +204,7 @@ def main(argv=None) -> int:
         "prediction_summary.json); each optional",
     )
     ap.add_argument("--paper-numbers", type=Path, default=_REPO / "paper" / "paper_numbers.yaml")
+    ap.add_argument("--oom-tables", type=Path, help="the out-of-GPU-memory study's source.json (optional section)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":
