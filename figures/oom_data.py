@@ -33,6 +33,15 @@ def _per_root(frame: pd.DataFrame, by: list[str], column: str = "time_ms") -> pd
     return med.groupby(by, dropna=False, as_index=False)[column].mean()
 
 
+def simulated(sim: pd.DataFrame) -> pd.DataFrame:
+    """The simulated rows the figures use: cold with the registered costs; capped and unrestricted with the
+    emulation's fitted costs (model/oom_calibrate.py, params capped-fit) where the tables have them."""
+    if "params" not in sim.columns or not (sim["params"] == "capped-fit").any():
+        return sim
+    cold = sim["sim_mode"] == "cold"
+    return sim[(cold & (sim["params"] == "registered")) | (~cold & (sim["params"] == "capped-fit"))]
+
+
 def measured_times(oom: pd.DataFrame) -> pd.DataFrame:
     """One row per (KEYS, budget_fraction, placement) for zerocopy and auto, and (KEYS, budget_fraction) for
     uvm-capped (placement 'uvm-capped'); `regime` of each."""
@@ -54,6 +63,7 @@ def fits_times(oom: pd.DataFrame) -> pd.DataFrame:
 def uvm_baselines(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
     """Per (graph, algorithm, edge_bytes, budget_fraction, baseline): the fastest variant's UVM time."""
     frames = []
+    sim = simulated(sim)
     s = sim[sim["sim_mode"] == "unrestricted"]
     if not s.empty:
         t = _per_root(s, [*KEYS, "budget_fraction"])
@@ -90,6 +100,7 @@ def amplification(sim: pd.DataFrame) -> pd.DataFrame:
     """Bytes moved over bytes needed per (KEYS, budget, what): zero-copy (32-byte sectors the traces touch) and
     UVM simulated (unrestricted and capped), mean over roots."""
     rows = []
+    sim = simulated(sim)
     zc = _per_root(sim[sim["sim_mode"] == "cold"], KEYS, "zero_copy_bytes")
     need = _per_root(sim[sim["sim_mode"] == "cold"], KEYS, "bytes_needed")
     zc = zc.merge(need, on=KEYS)
@@ -111,7 +122,7 @@ def amplification(sim: pd.DataFrame) -> pd.DataFrame:
 def validation(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
     """Simulated against measured, per traced run: cold against uvm (fits), capped against uvm-capped at each
     budget; error = simulated / measured - 1."""
-    roots = sim.assign(root=sim["root"].fillna(-1))
+    roots = simulated(sim).assign(root=sim["root"].fillna(-1))
     meas = oom.assign(root=oom["root"].fillna(-1))
     med = meas.groupby([*KEYS, "root", "mode", "budget_fraction"], dropna=False, as_index=False)["time_ms"].median()
     cold = roots[roots["sim_mode"] == "cold"].merge(

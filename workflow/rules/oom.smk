@@ -75,6 +75,7 @@ if OOM["measurements"] == "fresh":
         output:
             OOM_TABLE_FILES,
             OOM_SOURCE_FILE,
+            "results/oom/tables/oom_calibration.json",
         log:
             "logs/oom/tables.log",
         conda:
@@ -82,7 +83,7 @@ if OOM["measurements"] == "fresh":
         shell:
             "python3 -m emogi.archive --study oom collect --oom {input.runs} --oom-simulated {input.sim}"
             " --oom-placement {input.placement} --provenance {input.provenance} --out-dir results/oom/tables"
-            " > {log} 2>&1"
+            " > {log} 2>&1 && python3 -m model.oom_calibrate --tables results/oom/tables >> {log} 2>&1"
 
     rule oom_archive:
         # `snakemake --cores all oom_archive --configfile config/oom.yaml` after a fresh run: archive/oom-<gpu>-<date>/
