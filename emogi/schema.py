@@ -256,6 +256,7 @@ OOM_SIMULATED_COLUMNS = [
     "launches",
     "bytes_needed",  # list bytes the trace reads, summed over launches
     "zero_copy_bytes",  # 32-byte sectors the trace touches, x 32, summed over launches (what zero-copy fetches)
+    "trace_source",  # recorded (on the GPU, --trace-out) or derived (on the CPU: approximate beyond BFS)
     "migrated_bytes",
     "evicted_chunks",
     "batches",
@@ -277,6 +278,7 @@ OOM_PLACEMENT_COLUMNS = [
     "budget_fraction",
     "capacity_bytes",
     "auto_order",  # prefix | hottest-first
+    "trace_source",  # recorded or derived, as in oom_simulated
     "served_fraction",  # c
     "bound",  # 1 / (1 - c)
 ]

@@ -31,6 +31,7 @@ from emogi import schema
 from emogi.atomic import write_csv
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
+from emogi.trace_derive import derive
 from emogi.trace_hotness import hot_placement
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, launch_ranges, summary_table
@@ -81,9 +82,38 @@ def read_bytes(trace: Trace, offsets, keep_entries: np.ndarray | None = None, pr
     return total, served
 
 
-def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None):
+def load_source(source, graph) -> Trace:
+    """A recorded trace (a path) or one derived on the CPU: (algorithm, variant, root, name)."""
+    if isinstance(source, Path):
+        return load_recorded(source, graph)
+    algorithm, variant, root, name = source
+    return derive(graph, algorithm, variant, None if root < 0 else root, name)
+
+
+def derived_sources(runs: pd.DataFrame) -> list[tuple]:
+    """What --derive derives: each zerocopy run's (algorithm, variant, root, graph name)."""
+    zc = runs[runs["mode"] == "zerocopy"].assign(root=lambda f: f["root"].fillna(-1).astype(int))
+    keys = zc[["algorithm", "variant", "root", "graph"]].drop_duplicates()
+    return [tuple(k) for k in keys.itertuples(index=False)]
+
+
+def derived_hot_counts(graph_path: str, runs: pd.DataFrame, hot_roots: list[int], folder: Path) -> Path:
+    """What --derive ranks hottest-first by: per variant, the hotness of CPU-derived traces of `hot_roots` (the
+    runs' own trace for CC and PageRank), as emogi.oom_measure ranks them from recorded ones."""
+    from emogi.trace_hotness import hotness, write_hotness
+
     graph = read_csr(graph_path, verify_checksum=False)
-    trace = load_recorded(path, graph)
+    folder.mkdir(parents=True, exist_ok=True)
+    for (algorithm, variant, name), _ in runs.groupby(["algorithm", "variant", "graph"]):
+        roots = hot_roots if algorithm in schema.ROOTED_ALGORITHMS else [None]
+        counts = sum(hotness(derive(graph, algorithm, variant, r, name), graph.offsets).astype(np.int64) for r in roots)
+        write_hotness(np.minimum(counts, np.iinfo(np.uint32).max), folder / f"{variant}.u32")
+    return folder
+
+
+def simulate_trace(source, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None):
+    graph = read_csr(graph_path, verify_checksum=False)
+    trace = load_source(source, graph)
     variant, root = trace_key(trace)
     device_ms = _device_ms(runs, variant, root)
     summary = summary_table(trace, graph.offsets)
@@ -91,6 +121,7 @@ def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmP
     head["root"] = root if root >= 0 else np.nan
     head["bytes_needed"] = int(summary["bytes_needed"].sum())
     head["zero_copy_bytes"] = int(summary["sectors_32"].sum()) * schema.SECTOR_BYTES
+    head["trace_source"] = trace.source  # recorded (GPU) or derived (CPU: approximate beyond BFS)
     per_warp = VARIANT_LISTS_PER_WARP.get(variant, 1)
     sim_rows, placement_rows = [], []
 
@@ -138,11 +169,11 @@ def simulate_trace(path: Path, graph_path: str, runs: pd.DataFrame, params: UvmP
             total, served = read_bytes(trace, graph.offsets, keep_entries=keep)
         c = served / total if total else 0.0
         placement_rows.append(
-            {**{k: head[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root")},
+            {**{k: head[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root", "trace_source")},
              "budget_fraction": fraction, "capacity_bytes": int(capacity), "auto_order": order,
              "served_fraction": c, "bound": 1 / (1 - c) if c < 1 else np.inf}
         )  # fmt: skip
-    print(f"simulated {path.name}", file=sys.stderr, flush=True)
+    print(f"simulated {source}", file=sys.stderr, flush=True)
     return sim_rows, placement_rows
 
 
@@ -155,15 +186,25 @@ def main(argv=None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--out-placement", required=True)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument(
+        "--derive",
+        action="store_true",
+        help="derive each zerocopy run's trace on the CPU instead of "
+        "reading recorded ones (exact for BFS; approximate for SSSP, CC and PageRank: emogi/trace_derive.py)",
+    )
+    p.add_argument("--hot-roots", default="", help="--derive: the roots hottest-first was ranked by (comma-separated)")
     a = p.parse_args(argv)
 
     def go():
         runs = pd.read_csv(a.runs)
         params = load_params(a.params)
-        paths = sorted(a.trace_dir.glob("*.zerocopy.*trace"))
+        paths = derived_sources(runs) if a.derive else sorted(a.trace_dir.glob("*.zerocopy.*trace"))
         if not paths:
             raise TraceError(f"{a.trace_dir}: no zerocopy traces to simulate")
         hot = a.trace_dir / "hot" if (a.trace_dir / "hot").is_dir() else None
+        if a.derive and hot is None and (runs["auto_order"] == "hottest-first").any():
+            roots = [int(r) for r in a.hot_roots.split(",") if r]
+            hot = derived_hot_counts(a.graph, runs[runs["mode"] == "zerocopy"], roots, a.trace_dir / "hot")
         with ProcessPoolExecutor(max(a.jobs, 1)) as pool:
             done = list(pool.map(simulate_trace, paths, *zip(*[(a.graph, runs, params, hot)] * len(paths))))
         sim = pd.DataFrame([r for s, _ in done for r in s], columns=schema.OOM_SIMULATED_COLUMNS)

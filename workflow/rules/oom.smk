@@ -56,7 +56,7 @@ if OOM["measurements"] == "fresh":
         output:
             sim="results/oom/fresh/{graph}.{algorithm}.simulated.csv",
             placement="results/oom/fresh/{graph}.{algorithm}.placement.csv",
-        threads: workflow.cores
+        threads: min(8, workflow.cores)  # a trace per process; several parts at once
         log:
             "logs/oom/simulate_{graph}.{algorithm}.log",
         conda:
