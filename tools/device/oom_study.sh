@@ -21,23 +21,19 @@ fi
 sm() {  # label timeout targets...
   local label=$1 limit=$2; shift 2
   log "$label: $*"
-  timeout "$limit" snakemake --cores all "$@" --configfile "$CONFIG" >> "$OUT/snakemake.log" 2>&1 \
+  timeout "$limit" snakemake --cores all "$@" --configfile "$CONFIG" ${EXTRA_CONFIG:+"$EXTRA_CONFIG"} >> "$OUT/snakemake.log" 2>&1 \
     || { echo "$label: snakemake failed"; grep -hE "Error|error:|failed" "$OUT/snakemake.log" logs/oom/*.log | tail -6; }
 }
-# 2026-11-25: the first call showed a kron24 BFS part takes 4.5 minutes (uvm-capped of four variants), so three
-# parts never fit one call; the session's remaining calls were re-planned here, keyed by the parts asked for.
-case "${PARTS:-}" in
-  "urand24.bfs urand24.sssp urand24.cc") PARTS="kron24.sssp kron24.cc" ;;
-  "urand24.pagerank") PARTS="urand24.bfs urand24.cc" ;;
-esac
+# A kron24 BFS part takes 4.5 minutes (uvm-capped of four variants), SSSP's over 10 (a Dijkstra reference per
+# run of the binary): one or two parts per call. EXTRA_CONFIG: a config file laid over CONFIG (e.g. fewer variants).
 parts=(${PARTS:?name the parts, e.g. PARTS=\"kron24.bfs kron24.cc\"})
 paths=("${parts[@]/#/results/oom/fresh/}")
-limit=${MEASURE_TIMEOUT:-320}; [ "$limit" -gt 320 ] && limit=320  # leaves the simulation and the packing room in 600 s
+limit=${MEASURE_TIMEOUT:-320}; [ "$limit" -gt 430 ] && limit=430  # leaves the simulation and the packing room in 600 s
 sm measure "$limit" "${paths[@]/%/.runs.csv}"
 # simulate every measured part not simulated yet (a warm machine keeps the traces of earlier calls)
 pending=()
 for r in results/oom/fresh/*.runs.csv; do [ -f "$r" ] && [ ! -f "${r%.runs.csv}.simulated.csv" ] && pending+=("${r%.runs.csv}.simulated.csv"); done
-[ ${#pending[@]} -gt 0 ] && sm simulate 190 "${pending[@]}"
+[ ${#pending[@]} -gt 0 ] && sm simulate "${SIMULATE_TIMEOUT:-190}" "${pending[@]}"
 tar -czf "$OUT/oom_${parts[0]}.tgz" --exclude='*/traces/*' results/oom logs/oom /tmp/smoke 2> /dev/null
 for f in results/oom/fresh/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $f"; done
 grep -h "median\|uvm-capped, \|error" logs/oom/measure_*.log | cut -c1-160 | tail -${TAIL:-60}

@@ -31,6 +31,7 @@ if OOM["measurements"] == "fresh":
             o=OOM,
             variants=lambda w: comma(OOM["variants"][w.algorithm]),
             budgets=comma(OOM["budgets"]),
+            hot="" if OOM["hottest_first"] else "--no-hot",
             device=DEVICE,
         wildcard_constraints:
             algorithm="bfs|sssp|cc|pagerank",
@@ -44,7 +45,7 @@ if OOM["measurements"] == "fresh":
             "python3 -m emogi.oom_measure --binary {input.binary} --graph {input.graph} --name {wildcards.graph}"
             " --algorithm {wildcards.algorithm} --variants {params.variants} --roots-file {input.roots}"
             " --roots {params.o[roots]} --hot-roots {params.o[hot_roots]} --budgets {params.budgets}"
-            " --sublaunches {params.o[sublaunches]} --reps {params.o[reps]} --warmup {params.o[warmup]}"
+            " --sublaunches {params.o[sublaunches]} --reps {params.o[reps]} --warmup {params.o[warmup]} {params.hot}"
             " --trace-dir {output.traces} --out {output.runs} --device {params.device} > {log} 2>&1"
 
     rule oom_simulate:
