@@ -25,11 +25,11 @@ include: "workflow/rules/measure.smk"
 include: "workflow/rules/profile.smk"
 include: "workflow/rules/microbench.smk"
 include: "workflow/rules/tables.smk"
+include: "workflow/rules/oom.smk"
 include: "workflow/rules/model.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/bench.smk"
-include: "workflow/rules/oom.smk"
 
 
 rule all:
@@ -41,6 +41,7 @@ rule all:
         expand("results/figures/{figure}.{ext}", figure=STUDY_FIGURES, ext=["png", "csv"]),
         "results/report/report.pdf",
         "results/report/claims.csv",
+        OOM_TABLE_FILES,
         DATASET_REPORT,
     default_target: True
 

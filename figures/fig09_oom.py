@@ -22,8 +22,8 @@ from figures.inputs import FigureDataError
 
 FIGURE = "fig09_oom"
 DEFINITION = (
-    "time = mean over roots of the per-root median; speedup = UVM time / zero-copy time, UVM = the fastest "
-    "variant's (conservative); zero-copy measured at the budget (it keeps only vertex data in GPU memory)"
+    "time = mean over roots of the per-root median; speedup = UVM time / zero-copy time, UVM = the fastest of the "
+    "paper's variants in UVM (conservative); zero-copy measured at the budget (it keeps only vertex data in GPU memory)"
 )
 
 
@@ -36,30 +36,16 @@ def speedups(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
 
 
 def draw(table: pd.DataFrame, source: dict):
-    graphs = list(dict.fromkeys(table["graph"]))
-    budgets = sorted(table["budget_fraction"].unique(), reverse=True)
-    fig, axes = style.new_figure(len(budgets), len(graphs), footer_lines=3)
     baselines = [b for b in oom_style.BASELINE_TEXT if b in set(table["baseline"])]
-    for (r, b), (c, g) in ((rb, cg) for rb in enumerate(budgets) for cg in enumerate(graphs)):
-        ax = axes[r][c]
-        rows = table[(table["graph"] == g) & (table["budget_fraction"] == b)]
-        variants = [v for v in ALL_VARIANTS if v in set(rows["variant"])]
-        series = [
-            {
-                "values": [
-                    rows[(rows["variant"] == v) & (rows["baseline"] == base)]["speedup"].mean() for v in variants
-                ],
-                "color": style.MODE_COLORS["zerocopy"],
-                "hatch": oom_style.REGIME_HATCHES[base],
-            }
-            for base in baselines
-        ]
-        oom_style.grouped_bars(ax, [style.variant_short(v) for v in variants], series)
-        ax.axhline(1.0, **style.REFERENCE_LINE)
-        ax.set_title(oom_style.budget_title(g, b))
-        if c == 0:
-            ax.set_ylabel("BFS speedup over UVM (×)")
-    handles = [oom_style.regime_handle(base, style.MODE_COLORS["zerocopy"]) for base in baselines]
+    color = style.MODE_COLORS["zerocopy"]
+    fig = oom_style.speedup_panels(
+        table,
+        lambda rows: ("variant", [v for v in ALL_VARIANTS if v in set(rows["variant"])]),
+        style.variant_short,
+        [{"where": {"baseline": b}, "color": color, "hatch": oom_style.REGIME_HATCHES[b]} for b in baselines],
+        "BFS speedup over UVM (×)",
+    )
+    handles = [oom_style.regime_handle(base, color) for base in baselines]
     labels = [f"zero-copy {oom_style.BASELINE_TEXT[base]}" for base in baselines]
     style.legend_on_top(fig, [*handles, style.reference_handle()], [*labels, "UVM (= 1)"], ncol=2)
     style.stamp(fig, source, DEFINITION)

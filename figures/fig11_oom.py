@@ -50,28 +50,16 @@ def speedups(oom: pd.DataFrame, sim: pd.DataFrame, placement: pd.DataFrame) -> p
 
 
 def draw(table: pd.DataFrame, source: dict):
-    graphs = list(dict.fromkeys(table["graph"]))
-    budgets = sorted(table["budget_fraction"].unique(), reverse=True)
-    fig, axes = style.new_figure(len(budgets), len(graphs), footer_lines=3)
     pairs = [(bar, base) for bar in BAR_COLORS for base in oom_style.BASELINE_TEXT if base in set(table["baseline"])]
-    for (r, b), (c, g) in ((rb, cg) for rb in enumerate(budgets) for cg in enumerate(graphs)):
-        ax = axes[r][c]
-        rows = table[(table["graph"] == g) & (table["budget_fraction"] == b)]
-        algorithms = [a for a in ALGORITHMS if a in set(rows["algorithm"])]
-        series = [
-            {
-                "values": [rows[(rows["algorithm"] == a) & (rows["bar"] == bar) & (rows["baseline"] == base)]
-                           ["speedup"].mean() for a in algorithms],
-                "color": BAR_COLORS[bar],
-                "hatch": oom_style.REGIME_HATCHES[base],
-            }
-            for bar, base in pairs
-        ]  # fmt: skip
-        oom_style.grouped_bars(ax, [style.ALGORITHM_LABELS.get(a, a) for a in algorithms], series)
-        ax.axhline(1.0, **style.REFERENCE_LINE)
-        ax.set_title(oom_style.budget_title(g, b))
-        if c == 0:
-            ax.set_ylabel("speedup over UVM (×)")
+    bars = [{"where": {"bar": bar, "baseline": base}, "color": BAR_COLORS[bar], "hatch": oom_style.REGIME_HATCHES[base]}
+            for bar, base in pairs]  # fmt: skip
+    fig = oom_style.speedup_panels(
+        table,
+        lambda rows: ("algorithm", [a for a in ALGORITHMS if a in set(rows["algorithm"])]),
+        lambda a: style.ALGORITHM_LABELS.get(a, a),
+        bars,
+        "speedup over UVM (×)",
+    )
     handles = [oom_style.regime_handle(base, BAR_COLORS[bar]) for bar, base in pairs]
     labels = [f"{BAR_LABELS[bar]} {oom_style.BASELINE_SHORT[base]}" for bar, base in pairs]
     style.legend_on_top(fig, [*handles, style.reference_handle()], [*labels, "UVM (= 1)"], ncol=3)

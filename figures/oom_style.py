@@ -39,3 +39,31 @@ def grouped_bars(ax, groups: list[str], series: list[dict], fmt=style.speedup_te
     ax.set_xticks(x, groups)
     if log:
         style.plain_log_axis(ax)
+
+
+def speedup_panels(table, groups_of, label_of, bars: list[dict], ylabel: str):
+    """One panel per graph (columns) and budget (rows) of speedups over UVM: in each, the groups `groups_of(rows)`
+    on the x axis (labelled by `label_of`), one bar per entry of `bars` (a `where` dict selecting its rows beside
+    the group column, a color and a hatch), the line at 1 and the budget in the title. Returns the figure."""
+    graphs = list(dict.fromkeys(table["graph"]))
+    budgets = sorted(table["budget_fraction"].unique(), reverse=True)
+    fig, axes = style.new_figure(len(budgets), len(graphs), footer_lines=3)
+    for (r, b), (c, g) in ((rb, cg) for rb in enumerate(budgets) for cg in enumerate(graphs)):
+        ax = axes[r][c]
+        rows = table[(table["graph"] == g) & (table["budget_fraction"] == b)]
+        column, groups = groups_of(rows)
+
+        def mean(group, where):
+            sel = rows[rows[column] == group]
+            for k, v in where.items():
+                sel = sel[sel[k] == v]
+            return sel["speedup"].mean()
+
+        series = [{"values": [mean(x, bar["where"]) for x in groups], "color": bar["color"], "hatch": bar["hatch"]}
+                  for bar in bars]  # fmt: skip
+        grouped_bars(ax, [label_of(x) for x in groups], series)
+        ax.axhline(1.0, **style.REFERENCE_LINE)
+        ax.set_title(budget_title(g, b))
+        if c == 0:
+            ax.set_ylabel(ylabel)
+    return fig

@@ -144,3 +144,35 @@ def test_oom_archives_round_trip_and_stay_out_of_the_main_studys_latest(tmp_path
     archive.restore("latest", tmp_path / "restored", root, study)
     for name in schema.OOM_TABLES:
         pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "restored" / f"{name}.csv"), pd.read_csv(paths[name][0]))
+
+
+# --- the figures from the committed archive (what the default run draws without a GPU) ----------------------
+def test_the_oom_figures_and_claims_draw_from_the_archive(tmp_path):
+    import subprocess
+    import sys
+
+    study = archive.STUDIES["oom"]
+    if not archive.available(study=study):
+        pytest.skip("no archive/oom-* folder")
+    tables = tmp_path / "tables"
+    archive.restore("latest", tables, study=study)
+    figures = tmp_path / "figures"
+    flags = {
+        "fig09_oom": ["oom", "oom_simulated"],
+        "fig10_oom": ["oom_simulated"],
+        "fig11_oom": ["oom", "oom_simulated", "oom_placement"],
+        "fig_uvm_sim_oom": ["oom", "oom_simulated"],
+    }
+    for figure, inputs in flags.items():
+        args = [f"--{t.replace('_', '-')}={tables / (t + '.csv')}" for t in inputs]
+        out = [f"--out={figures / (figure + '.png')}", f"--out-csv={figures / (figure + '.csv')}"]
+        done = subprocess.run(
+            [sys.executable, "-m", f"figures.{figure}", *args, f"--source={tables / 'source.json'}", *out],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+    rows = claims.claims_table(figures).set_index("id")
+    oom_rows = rows[rows.index.str.endswith(("_oom", "_oom_simulated", "_oom_emulated"))]
+    assert len(oom_rows) == 8 and (oom_rows["verdict"] != "no data").all()
+    assert set(oom_rows["regime"]) <= {"simulated", "emulated"}

@@ -310,6 +310,7 @@ SECTIONS = [
     "link_bound",
     "requests",
     "apps",
+    "oom",
     "times",
     "allocations",
     "micro",
@@ -321,15 +322,19 @@ SECTIONS = [
 def test_sections_in_order(built):
     data = json.loads(built["json"].read_text())
     assert list(data) == SECTIONS
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets"]  # no Table 2 or Fig. 6 here
+    # no Table 2 or Fig. 6 here, and no out-of-GPU-memory tables (--oom-tables)
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom"]
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 
 def test_report_shows_every_figure_the_workflow_draws():
-    """build_report.py looks for each figure of the workflow (figures.smk, and Fig. 6 of dataset_report.smk)."""
+    """build_report.py looks for each figure of the workflow (figures.smk, and Fig. 6 of dataset_report.smk), the
+    out-of-GPU-memory ones through figures/oom_report.py."""
+    from figures import oom_report
+
     rules = (REPO / "workflow" / "rules" / "figures.smk").read_text()
-    drawn = set(re.findall(r'^    "(fig\w+)": \{', rules, re.M)) | {"fig06_degree_cdf"}
-    assert set(_report_module().FIGURES) == drawn
+    drawn = set(re.findall(r'^    "(fig\w+)": [\{_]', rules, re.M)) | {"fig06_degree_cdf"}
+    assert set(_report_module().FIGURES) | set(oom_report.FIGURES) == drawn
 
 
 def test_interval_text():

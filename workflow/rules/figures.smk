@@ -36,8 +36,8 @@ OOM_FIGURE_INPUTS = {
     "fig_uvm_sim_oom": _OOM,
 }
 OOM_FIGURES = list(OOM_FIGURE_INPUTS)
-STUDY_FIGURES = list(FIGURE_INPUTS)  # the report's and the default target's (not yet the OOM figures)
 FIGURE_INPUTS.update(OOM_FIGURE_INPUTS)
+STUDY_FIGURES = list(FIGURE_INPUTS)  # every figure: the default target's, the report's and the claims table's
 
 
 rule figure:

@@ -7,7 +7,7 @@ rule report:
         script=REPO / "workflow/scripts/build_report.py",
         # the report's own modules; each figure's section is in its script, which its figure's rule reads
         sections=[REPO / f"figures/{m}.py" for m in ("inputs", "report_format", "report_setup", "table2_datasets",
-                                                     "micro_report", "claims")],
+                                                     "micro_report", "claims", "oom_report")],
         claims=REPO / "paper/claims.yaml",
         typ=REPO / "paper/report.typ",
         numbers=REPO / "paper/paper_numbers.yaml",
@@ -23,6 +23,7 @@ rule report:
         table2="results/figures/table2_datasets.csv",
         fig06="results/figures/fig06_degree_cdf.png",
         fig06_csv="results/figures/fig06_degree_cdf.csv",
+        oom_source=OOM_SOURCE_FILE,
     output:
         "results/report/report.pdf",
     log:
@@ -32,7 +33,7 @@ rule report:
     shell:
         # every file above is in one of three folders; build_report.py finds each there by name
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
-        " --paper-numbers {input.numbers} --out {output} > {log} 2>&1"
+        " --paper-numbers {input.numbers} --oom-tables results/oom/tables --out {output} > {log} 2>&1"
 
 
 rule claims:
