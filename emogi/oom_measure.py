@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -88,8 +89,11 @@ def run(binary, args: list[str], device: int, what: str) -> tuple[pd.DataFrame, 
         out = Path(tmp) / "rows.csv"
         cmd = [str(binary), "run", *args, "--out", str(out), "--device", str(device)]
         print(f"== {what}\n+ " + " ".join(cmd), file=sys.stderr, flush=True)
+        start = time.monotonic()
         done = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
         sys.stderr.write(done.stderr)
+        # where a part's time goes (its runs, or the graph's checks and CPU references): the next plan's input
+        print(f"== {what}: {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
         if done.returncode != 0:
             tail = done.stderr.strip().splitlines()[-1:] or ["no message"]
             raise OomMeasureError(f"{what} failed (exit {done.returncode}): {tail[0]}")
