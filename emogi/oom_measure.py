@@ -105,11 +105,12 @@ def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder
     summed over roots: what hottest-first keeps. Returns the folder of one HOT.u32 per variant."""
     from emogi.trace_hotness import hotness, load_any, write_hotness  # only when hot lists are asked
 
-    traces = folder / "hot_traces"
-    args = [*base, "--modes", "zerocopy", "--reps", "1", "--warmup", "0", "--trace-out", str(traces)]
-    if hot_roots:
-        args = [*args, "--roots-file", hot_roots]
-    run(binary, args, device, "traces for hottest-first")
+    if hot_roots:  # BFS and SSSP: traces of other roots than the measured ones
+        traces = folder / "hot_traces"
+        args = [*base, "--modes", "zerocopy", "--reps", "1", "--warmup", "0", "--trace-out", str(traces)]
+        run(binary, [*args, "--roots-file", hot_roots], device, "traces for hottest-first")
+    else:  # CC and PageRank have no roots: the zerocopy run's own traces, recorded already
+        traces = Path(a.trace_dir)
     graph = csr.read_csr(a.graph, verify_checksum=False)
     for variant in a.variants.split(","):
         paths = sorted(traces.glob(f"*.{a.algorithm}.{variant}.zerocopy.*trace"))
