@@ -24,8 +24,9 @@ sm() {  # label timeout targets...
   timeout "$limit" snakemake --cores all "$@" --configfile "$CONFIG" ${EXTRA_CONFIG:+"$EXTRA_CONFIG"} >> "$OUT/snakemake.log" 2>&1 \
     || { echo "$label: snakemake failed"; grep -hE "Error|error:|failed" "$OUT/snakemake.log" logs/oom/*.log | tail -6; }
 }
-# A kron24 BFS part takes 4.5 minutes (uvm-capped of four variants), SSSP's over 10 (a Dijkstra reference per
-# run of the binary): one or two parts per call. EXTRA_CONFIG: a config file laid over CONFIG (e.g. fewer variants).
+# A kron24 BFS part takes 4.5 minutes (uvm-capped of four variants), PageRank 5.5, CC 3, SSSP an estimated 6-7
+# (11 runs of the binary, each with its CPU references): one or two parts per call. EXTRA_CONFIG: a config file
+# laid over CONFIG (e.g. fewer variants).
 parts=(${PARTS:?name the parts, e.g. PARTS=\"kron24.bfs kron24.cc\"})
 paths=("${parts[@]/#/results/oom/fresh/}")
 limit=${MEASURE_TIMEOUT:-320}; [ "$limit" -gt 430 ] && limit=430  # leaves the simulation and the packing room in 600 s
