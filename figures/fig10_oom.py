@@ -30,7 +30,8 @@ WHAT_LABELS = {
     "UVM capped": "UVM, eviction at uvm-capped's sub-launches",
 }
 DEFINITION = (
-    "amplification = bytes moved / bytes the run's lists need (recorded traces, Merged+Aligned, mean over roots); "
+    "amplification = bytes moved / bytes the run's lists need (traces recorded on the GPU, or CPU-derived where "
+    "oom_simulated's trace_source says so; Merged+Aligned, mean over roots); "
     "every bar simulated or counted from the traces (model/uvm_sim.py; zero-copy payload without protocol)"
 )
 
@@ -61,10 +62,11 @@ def draw(table: pd.DataFrame, source: dict):
             for w in whats
         ]  # fmt: skip
         labels = [f"{g}\n{style.ALGORITHM_LABELS.get(a, a)}" for g, a in groups]
-        oom_style.grouped_bars(ax, labels, series, fmt=lambda v: f"{v:.2f}")
+        oom_style.grouped_bars(ax, labels, series, fmt=lambda v: f"{v:.2f}", log=False)
         ax.axhline(1.0, **style.REFERENCE_LINE)
         ax.set_title(f"GPU memory = {b:g} × the lists")
         ax.set_ylabel("bytes moved / needed (×)")
+        ax.set_ylim(0, max(1.5, float(rows["amplification"].max()) * 1.15))
     handles = [oom_style.regime_handle("simulated", WHAT_COLORS[w]) for w in whats]
     style.legend_on_top(
         fig, [*handles, style.reference_handle()], [*(WHAT_LABELS[w] for w in whats), "no amplification"]
