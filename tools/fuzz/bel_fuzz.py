@@ -12,7 +12,6 @@ files are valid. Each input is read with 8-byte and with 4-byte ids. Input I of 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import struct
@@ -26,6 +25,7 @@ import numpy as np
 
 from emogi.csr_checks import GraphFormatError
 from emogi.datasets import bel
+from tools.fuzz.fuzz_summary import report, summary
 
 U64 = 2**64 - 1
 COUNTS = [0, 1, 2, 2**32 - 1, 2**32, 2**32 + 1, 2**61, U64, U64 // 8]
@@ -164,21 +164,10 @@ def run(seed: int, count: int, log=None) -> dict:
         for p in folder.iterdir():
             p.unlink()
         folder.rmdir()
-    return {
-        "seed": seed,
-        "inputs": count,
-        "reads": 2 * count,
-        "seconds": round(time.perf_counter() - start, 3),
-        "accepted": tally["accepted"],
-        "accepted_with_8_byte_ids_only": tally["accepted_8_only"],
-        "rejected": tally["rejected"],
-        "crashes": tally["crash"],
-        "hangs": tally["hang"],
-        "wrong": tally["wrong"],
-        "slowest_ms": round(1000 * slowest[0], 3),
-        "slowest_input": slowest[1],
-        "failures": failures[:20],
-    }
+    result = summary(
+        seed, count, start, tally, slowest, failures, accepted_with_8_byte_ids_only=tally["accepted_8_only"]
+    )
+    return {"seed": seed, "inputs": count, "reads": 2 * count, **result}
 
 
 def main(argv=None) -> int:
@@ -187,12 +176,7 @@ def main(argv=None) -> int:
     p.add_argument("--count", type=int, default=10_000)
     p.add_argument("--json", help="write the summary here too")
     a = p.parse_args(argv)
-    summary = run(a.seed, a.count, log=lambda m: print(m, file=sys.stderr, flush=True))
-    text = json.dumps(summary, indent=2)
-    print(text)
-    if a.json:
-        open(a.json, "w").write(text + "\n")
-    return 1 if summary["crashes"] or summary["hangs"] or summary["wrong"] else 0
+    return report(run(a.seed, a.count, log=lambda m: print(m, file=sys.stderr, flush=True)), a.json)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import math
 import random
 import sys
@@ -28,6 +27,7 @@ import numpy as np
 from emogi.csr_checks import GraphFormatError, check_edge_ids, check_offsets
 from emogi.datasets import matrix_market, suitesparse
 from emogi.datasets.matrix_market import DatasetError, read_matrix
+from tools.fuzz.fuzz_summary import report, summary
 
 NUMBERS = ["0", "-1", "1", "2", "4294967295", "4294967296", "9223372036854775808", "18446744073709551616"]
 NUMBERS += ["1" + "0" * 30, "3.7", "1e3", "x", "", "+5", "0x10"]
@@ -198,20 +198,7 @@ def run(seed: int, count: int, log=None) -> dict:
         tally["hang"] += seconds > 1.0
         if log and (i + 1) % 100_000 == 0:
             log(f"{i + 1} inputs, {time.perf_counter() - start:.0f} s, {dict(tally)}")
-    return {
-        "seed": seed,
-        "inputs": count,
-        "seconds": round(time.perf_counter() - start, 3),
-        "accepted": tally["accepted"],
-        "accepted_lenient": tally["lenient"],
-        "rejected": tally["rejected"],
-        "crashes": tally["crash"],
-        "hangs": tally["hang"],
-        "wrong": tally["wrong"],
-        "slowest_ms": round(1000 * slowest[0], 3),
-        "slowest_input": slowest[1],
-        "failures": failures[:20],
-    }
+    return summary(seed, count, start, tally, slowest, failures, accepted_lenient=tally["lenient"])
 
 
 def main(argv=None) -> int:
@@ -227,13 +214,8 @@ def main(argv=None) -> int:
     if a.one is not None:
         sys.stdout.buffer.write(input_bytes(a.seed, a.one))
         return 0
-    summary = run(a.seed, a.count, log=lambda m: print(m, file=sys.stderr, flush=True))
-    summary["read_block"] = matrix_market._READ_BLOCK
-    text = json.dumps(summary, indent=2)
-    print(text)
-    if a.json:
-        open(a.json, "w").write(text + "\n")
-    return 1 if summary["crashes"] or summary["hangs"] or summary["wrong"] else 0
+    result = run(a.seed, a.count, log=lambda m: print(m, file=sys.stderr, flush=True))
+    return report({**result, "read_block": matrix_market._READ_BLOCK}, a.json)
 
 
 if __name__ == "__main__":
