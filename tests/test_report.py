@@ -429,7 +429,7 @@ def test_paper_numbers_are_quoted_from_the_paper():
     norm = lambda s: re.sub(r"\s+", " ", s.replace("$1.10 \\times$", "1.10×"))  # noqa: E731  (PDF-to-text math)
     text = norm(PAPER_TEXT.read_text())
     numbers = yaml.safe_load(PAPER_NUMBERS.read_text())
-    for group in ("system", "fig09", "fig08", "fig07", "fig10", "apps"):
+    for group in ("system", "fig09", "fig08", "fig07", "fig10", "apps", "previous_works", "pcie4"):
         for key, entry in numbers[group].items():
             assert entry.get("section") and entry.get("quote"), (group, key)
             for fragment in entry["quote"].split(" ... "):
