@@ -47,14 +47,22 @@ def gpu_lock(device=0):
         yield
 
 
-def run_binary(binary, command, args, out, device=0, prefix=()):
-    """Run `binary command args --out tmp` (optionally under `prefix`, e.g. ncu) and return the rows it wrote."""
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    with gpu_lock(device), tempfile.TemporaryDirectory(dir=Path(out).parent) as tmpdir:
+@contextlib.contextmanager
+def binary_run(binary, command, args, where, device=0, prefix=(), capture_stderr=False):
+    """Run `binary command args --out tmp` (optionally under `prefix`, e.g. ncu) under the GPU lock, `tmp` in a
+    temporary folder in `where`; yields the finished process and `tmp` while the folder exists. With
+    `capture_stderr` the process's stderr is kept (text) for the caller to read and echo."""
+    Path(where).mkdir(parents=True, exist_ok=True)
+    with gpu_lock(device), tempfile.TemporaryDirectory(dir=where) as tmpdir:
         tmp = Path(tmpdir) / "rows.csv"
         cmd = [*prefix, str(binary), command, *args, "--out", str(tmp), "--device", str(device)]
         print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-        done = subprocess.run(cmd)
+        yield subprocess.run(cmd, stderr=subprocess.PIPE if capture_stderr else None, text=True), tmp
+
+
+def run_binary(binary, command, args, out, device=0, prefix=()):
+    """Run `binary command args --out tmp` (optionally under `prefix`, e.g. ncu) and return the rows it wrote."""
+    with binary_run(binary, command, args, Path(out).parent, device, prefix) as (done, tmp):
         if done.returncode != 0:
             sys.exit(f"emogi {command} failed (exit {done.returncode}); nothing was written to {out}")
         return pd.read_csv(tmp)

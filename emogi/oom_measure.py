@@ -25,7 +25,6 @@ import argparse
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +34,7 @@ import pandas as pd
 from emogi import csr, provenance, schema
 from emogi.atomic import write_csv
 from emogi.cli import exit_status
-from emogi.measure import gpu_lock
+from emogi.measure import binary_run
 
 # Columns an OOM row carries before the binary's (emogi/schema.py OOM_COLUMNS lists them with their meaning).
 PLACED = re.compile(r"placed [^:]*: edges [\d.]+ GiB in GPU memory \((\d+) of \d+ entries")
@@ -83,14 +82,12 @@ def binary_has(binary, word: str) -> bool:
     return word in out.stdout
 
 
-def run(binary, args: list[str], device: int, what: str) -> tuple[pd.DataFrame, str]:
-    """`binary run ARGS` under the GPU lock: its rows and its stderr (echoed)."""
-    with gpu_lock(device), tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "rows.csv"
-        cmd = [str(binary), "run", *args, "--out", str(out), "--device", str(device)]
-        print(f"== {what}\n+ " + " ".join(cmd), file=sys.stderr, flush=True)
-        start = time.monotonic()
-        done = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
+def run(binary, args: list[str], device: int, what: str, where) -> tuple[pd.DataFrame, str]:
+    """`binary run ARGS` (emogi.measure.binary_run, its temporary folder in `where`): its rows and its stderr,
+    echoed."""
+    print(f"== {what}", file=sys.stderr, flush=True)
+    start = time.monotonic()
+    with binary_run(binary, "run", args, where, device, capture_stderr=True) as (done, out):
         sys.stderr.write(done.stderr)
         # where a part's time goes (its runs, or the graph's checks and CPU references): the next plan's input
         print(f"== {what}: {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
@@ -108,7 +105,7 @@ def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder
     if hot_roots:  # BFS and SSSP: traces of other roots than the measured ones
         traces = folder / "hot_traces"
         args = [*base, "--modes", "zerocopy", "--reps", "1", "--warmup", "0", "--trace-out", str(traces)]
-        run(binary, [*args, "--roots-file", hot_roots], device, "traces for hottest-first")
+        run(binary, [*args, "--roots-file", hot_roots], device, "traces for hottest-first", a.trace_dir)
     else:  # CC and PageRank have no roots: the zerocopy run's own traces, recorded already
         traces = Path(a.trace_dir)
     graph = csr.read_csr(a.graph, verify_checksum=False)
@@ -138,10 +135,19 @@ def measure(a) -> pd.DataFrame:
     header = csr.read_header(a.graph)
     lists = list_bytes(header, a.algorithm)
     fractions = sorted((float(f) for f in a.budgets.split(",")), reverse=True)
-    base = ["--algorithm", a.algorithm, "--graph", a.graph, "--name", a.name, "--variants", a.variants]
     rooted = a.algorithm in schema.ROOTED_ALGORITHMS
     roots, hot_roots = split_roots(a) if rooted else (None, None)
-    timed = [*base, *(["--roots-file", roots] if rooted else []), "--reps", str(a.reps)]
+
+    def what_args(variants):  # which runs, without roots and repetitions
+        return ["--algorithm", a.algorithm, "--graph", a.graph, "--name", a.name, "--variants", variants]
+
+    def timed_args(variants):
+        return [*what_args(variants), *(["--roots-file", roots] if rooted else []), "--reps", str(a.reps)]
+
+    def go(args, what):
+        return run(a.binary, args, a.device, what, a.trace_dir)
+
+    timed = timed_args(a.variants)
     frames = []
 
     def add(rows, regime, fraction=np.nan, memory=np.nan, capacity=np.nan, order="", sublaunches=np.nan):
@@ -159,31 +165,28 @@ def measure(a) -> pd.DataFrame:
         frames.append(rows)
 
     warm = ["--warmup", str(a.warmup)]
-    rows, _ = run(a.binary, [*timed, *warm, "--modes", "device,uvm"], a.device, "device and cold uvm (fits)")
+    rows, _ = go([*timed, *warm, "--modes", "device,uvm"], "device and cold uvm (fits)")
     add(rows, "fits")
     smallest = gpu_memory(lists, fractions[-1])
     args = [*timed, *warm, "--modes", "zerocopy", "--gpu-memory-budget", str(smallest), "--trace-out", a.trace_dir]
-    rows, _ = run(a.binary, args, a.device, f"zerocopy at {fractions[-1]} (budget) with traces")
+    rows, _ = go(args, f"zerocopy at {fractions[-1]} (budget) with traces")
     add(rows, "budget", fractions[-1], smallest)
     hot = None
     if a.hot and binary_has(a.binary, HOT_ORDER):
-        hot = hot_file(a.binary, base, hot_roots, a.device, Path(a.trace_dir) / "hot", a)
+        hot = hot_file(a.binary, what_args(a.variants), hot_roots, a.device, Path(a.trace_dir) / "hot", a)
     for f in fractions:
         memory = gpu_memory(lists, f)
         budget = ["--gpu-memory-budget", str(memory), "--auto-reserve", "0"]
-        rows, log = run(
-            a.binary, [*timed, *warm, "--modes", "auto", *budget, "--auto-order", "prefix"], a.device, f"auto at {f}"
-        )
+        rows, log = go([*timed, *warm, "--modes", "auto", *budget, "--auto-order", "prefix"], f"auto at {f}")
         capacity = placed_bytes(log, header, a.algorithm)
         add(rows, "budget", f, memory, capacity, "prefix")
         for variant in a.variants.split(",") if hot else []:
-            one = [x if x != a.variants else variant for x in timed]  # this variant's own counts
-            hot_args = [*one, *warm, "--modes", "auto", *budget, "--auto-order", HOT_ORDER]
-            rows, log = run(a.binary, [*hot_args, "--auto-hot", str(hot / f"{variant}.u32")], a.device, f"hot {f}")
+            hot_args = [*timed_args(variant), *warm, "--modes", "auto", *budget, "--auto-order", HOT_ORDER]
+            rows, log = go([*hot_args, "--auto-hot", str(hot / f"{variant}.u32")], f"hot {f}")  # its own counts
             add(rows, "budget", f, memory, lists_budget(log, memory, header), HOT_ORDER)
         cap = capacity >> 21 << 21  # whole 2 MiB chunks
         capped = [*timed, "--warmup", "0", "--modes", "uvm-capped", "--uvm-capacity", str(cap)]
-        rows, _ = run(a.binary, [*capped, "--uvm-sublaunches", str(a.sublaunches)], a.device, f"uvm-capped at {f}")
+        rows, _ = go([*capped, "--uvm-sublaunches", str(a.sublaunches)], f"uvm-capped at {f}")
         add(rows, "emulated", f, memory, cap, "", a.sublaunches)
     return pd.concat(frames, ignore_index=True)
 
