@@ -38,7 +38,7 @@ rule all:
         "results/model/link_bound.csv",
         "results/model/parameters.json",
         "results/model/predictions.csv",
-        expand("results/figures/{figure}.{ext}", figure=STUDY_FIGURES, ext=["png", "csv"]),
+        expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
         "results/report/report.pdf",
         "results/report/claims.csv",
         OOM_TABLE_FILES,

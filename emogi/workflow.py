@@ -130,8 +130,7 @@ def fresh_table_parts(config, graphs, widths, throttle_graph):
     return {name: paths for name, paths in parts.items() if paths}
 
 
-def figure_inputs(repo, figure_inputs, figure, source="results/tables/source.json"):
-    """A figure rule's inputs: its script, source.json (the study's, unless `source` names another's) and the
-    files FIGURE_INPUTS lists (flag -> path)."""
+def figure_inputs(repo, figure_inputs, figure):
+    """A figure rule's inputs: its script, source.json and the files FIGURE_INPUTS lists (flag -> path)."""
     inputs = {flag.replace("-", "_"): path for flag, path in figure_inputs[figure].items()}
-    return {"script": repo / f"figures/{figure}.py", "source": source, **inputs}
+    return {"script": repo / f"figures/{figure}.py", "source": "results/tables/source.json", **inputs}

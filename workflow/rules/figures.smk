@@ -37,15 +37,13 @@ OOM_FIGURE_INPUTS = {
 }
 OOM_FIGURES = list(OOM_FIGURE_INPUTS)
 FIGURE_INPUTS.update(OOM_FIGURE_INPUTS)
-STUDY_FIGURES = list(FIGURE_INPUTS)  # every figure: the default target's, the report's and the claims table's
 
 
 rule figure:
     input:
         unpack(
-            lambda w: setup.figure_inputs(
-                REPO, FIGURE_INPUTS, w.figure, OOM_SOURCE_FILE if w.figure in OOM_FIGURES else TABLES[-1]
-            )
+            lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)
+            | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
         ),
     output:
         png="results/figures/{figure}.png",

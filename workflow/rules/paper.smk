@@ -19,7 +19,7 @@ rule report:
         predictions="results/model/predictions.csv",
         summary="results/model/prediction_summary.json",
         concurrency_profile="results/tables/concurrency_profile.csv",
-        figures=expand("results/figures/{figure}.{ext}", figure=STUDY_FIGURES, ext=["png", "csv"]),
+        figures=expand("results/figures/{figure}.{ext}", figure=list(FIGURE_INPUTS), ext=["png", "csv"]),
         table2="results/figures/table2_datasets.csv",
         fig06="results/figures/fig06_degree_cdf.png",
         fig06_csv="results/figures/fig06_degree_cdf.csv",
@@ -41,7 +41,7 @@ rule claims:
     input:
         claims=REPO / "paper/claims.yaml",
         module=REPO / "figures/claims.py",
-        figures=expand("results/figures/{figure}.csv", figure=STUDY_FIGURES),
+        figures=expand("results/figures/{figure}.csv", figure=list(FIGURE_INPUTS)),
     output:
         "results/report/claims.csv",
     log:
