@@ -35,11 +35,11 @@ class CalibrationError(ValueError):
     """Nothing to fit on, or tables that do not belong together."""
 
 
-def capped_pairs(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
-    """Each simulated capped run beside its measured uvm-capped median."""
+def capped_pairs(oom: pd.DataFrame, sim: pd.DataFrame, params: str = "registered") -> pd.DataFrame:
+    """Each simulated capped run (cost set `params`) beside its measured uvm-capped median."""
     meas = oom[oom["mode"] == "uvm-capped"].assign(root=lambda f: f["root"].fillna(-1))
     meas = meas.groupby(KEYS, as_index=False)["time_ms"].median().rename(columns={"time_ms": "measured_ms"})
-    s = sim[(sim["sim_mode"] == "capped") & (sim["params"] == "registered")].assign(root=lambda f: f["root"].fillna(-1))
+    s = sim[(sim["sim_mode"] == "capped") & (sim["params"] == params)].assign(root=lambda f: f["root"].fillna(-1))
     pairs = s.merge(meas, on=KEYS)
     pairs["steps"] = pairs["launches"] * pairs["sublaunches"]
     return pairs
@@ -114,7 +114,7 @@ def calibrate(tables: Path, fit_graphs: list[str]) -> dict:
     e, o = fit(pairs[pairs["graph"].isin(fit_graphs)])
     refit = fitted_rows(sim, e, o)
     write_csv(pd.concat([sim, refit], ignore_index=True), tables / "oom_simulated.csv")
-    checked = capped_pairs(oom, refit.assign(params="registered"))
+    checked = capped_pairs(oom, refit, FITTED)
     held_out = checked[~checked["graph"].isin(fit_graphs)]
     summary = {
         "e_ms_per_evicted_chunk": e,
