@@ -62,23 +62,25 @@ def _device_ms(runs: pd.DataFrame, variant: str, root: int) -> float:
     return float(rows["time_ms"].median())
 
 
-def read_bytes(trace: Trace, offsets, keep_entries: np.ndarray | None = None, prefix: tuple[int, int] | None = None):
-    """(bytes read, bytes of them in GPU memory) over the trace: in GPU memory either the lists `keep_entries`
-    marks (whole lists, per vertex) or an edge prefix and a weight prefix of `prefix` = (entries, entries)."""
-    total = served = 0
+def served_bytes(trace: Trace, offsets, placements: list) -> tuple[int, list[int]]:
+    """Bytes read over the trace and, for each placement, the bytes of them in GPU memory, in one pass over the
+    launches. A placement is an (edge entries, weight entries) prefix or a per-vertex mask of the whole lists kept."""
+    total, served = 0, [0] * len(placements)
     w = trace.weight_bytes
     for i in range(trace.num_launches):
-        for edge_r, weight_r in launch_ranges(trace, offsets, i):
+        for edge_r, _ in launch_ranges(trace, offsets, i):
             b, e = edge_r[0] // trace.edge_bytes, edge_r[1] // trace.edge_bytes
             n = e - b
             total += int(n.sum()) * (trace.edge_bytes + w)
-            if prefix is not None:
-                served += int(np.clip(np.minimum(e, prefix[0]) - b, 0, None).sum()) * trace.edge_bytes
-                served += int(np.clip(np.minimum(e, prefix[1]) - b, 0, None).sum()) * w
-            elif keep_entries is not None:
-                # a vertex's range starts inside its list; the list's vertex is found by the offsets
-                v = np.searchsorted(offsets, b, side="right") - 1
-                served += int(n[keep_entries[v]].sum()) * (trace.edge_bytes + w)
+            v = None
+            for k, placed in enumerate(placements):
+                if isinstance(placed, tuple):
+                    served[k] += int(np.clip(np.minimum(e, placed[0]) - b, 0, None).sum()) * trace.edge_bytes
+                    served[k] += int(np.clip(np.minimum(e, placed[1]) - b, 0, None).sum()) * w
+                else:
+                    if v is None:  # a range starts inside its list; the list's vertex is found by the offsets
+                        v = np.searchsorted(offsets, b, side="right") - 1
+                    served[k] += int(n[placed[v]].sum()) * (trace.edge_bytes + w)
     return total, served
 
 
@@ -155,22 +157,26 @@ def simulate_trace(source, graph_path: str, runs: pd.DataFrame, params: UvmParam
         one("unrestricted", fraction, int(capacity), 1)
     entry = trace.edge_bytes + trace.weight_bytes
     autos = runs[(runs["mode"] == "auto") & (runs["variant"] == variant)]
+    counts = np.fromfile(hot_dir / f"{variant}.u32", dtype="<u4") if hot_dir else None
+    cells, placements = [], []
     for (fraction, order, capacity), _ in autos.groupby(["budget_fraction", "auto_order", "list_capacity_bytes"]):
         if order == "prefix":  # edges first, then weights (kernels/src/placement.cu, place_prefix)
             edges = min(int(capacity) // trace.edge_bytes, trace.num_edges)
             weights = (int(capacity) - edges * trace.edge_bytes) // max(trace.weight_bytes, 1)
-            total, served = read_bytes(trace, graph.offsets, prefix=(edges, weights if trace.weight_bytes else 0))
+            placements.append((edges, weights if trace.weight_bytes else 0))
         else:
-            counts = np.fromfile(hot_dir / f"{variant}.u32", dtype="<u4") if hot_dir else None
             if counts is None or len(counts) != graph.num_vertices:
                 continue
             keep = np.zeros(graph.num_vertices, dtype=bool)
             keep[hot_placement(counts, graph.offsets, entry, int(capacity))] = True
-            total, served = read_bytes(trace, graph.offsets, keep_entries=keep)
-        c = served / total if total else 0.0
+            placements.append(keep)
+        cells.append((fraction, order, int(capacity)))
+    total, served = served_bytes(trace, graph.offsets, placements)
+    for (fraction, order, capacity), s in zip(cells, served, strict=True):
+        c = s / total if total else 0.0
         placement_rows.append(
             {**{k: head[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root", "trace_source")},
-             "budget_fraction": fraction, "capacity_bytes": int(capacity), "auto_order": order,
+             "budget_fraction": fraction, "capacity_bytes": capacity, "auto_order": order,
              "served_fraction": c, "bound": 1 / (1 - c) if c < 1 else np.inf}
         )  # fmt: skip
     print(f"simulated {source}", file=sys.stderr, flush=True)

@@ -52,10 +52,10 @@ def test_read_bytes_served_by_a_prefix_and_by_whole_lists(tmp_path):
         mask = np.zeros(4, dtype=bool)
         mask[sel] = True
         t.add_launch(mask)
-    total, served = oom_simulate.read_bytes(t, g.offsets, prefix=(5, 0))  # entries 0..4 in GPU memory
-    assert (total, served) == (12 * 8, (4 + 1) * 8)  # list 0 whole, one entry of list 1
     keep = np.array([False, False, False, True])
-    assert oom_simulate.read_bytes(t, g.offsets, keep_entries=keep) == (12 * 8, 6 * 8)
+    total, (prefix, lists) = oom_simulate.served_bytes(t, g.offsets, [(5, 0), keep])  # prefix: entries 0..4
+    assert (total, prefix) == (12 * 8, (4 + 1) * 8)  # list 0 whole, one entry of list 1
+    assert (total, lists) == (12 * 8, 6 * 8)
 
 
 # --- the comparisons -------------------------------------------------------------------------------------
