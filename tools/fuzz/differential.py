@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import json
 import os
 import random
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 from emogi.csr import GraphFormatError, read_csr
 from tools.fuzz.build import REPO
 from tools.fuzz.csr_mutations import lists_digest, mutated, valid_graph_file
+from tools.fuzz.fuzz_summary import report
 
 HANG_SECONDS = 1.0
 
@@ -114,11 +114,7 @@ def main(argv=None) -> int:
         sys.stdout.buffer.write(input_bytes(a.seed, a.one))
         return 0
     summary = run(a.seed, a.count, a.lib, log=lambda m: print(m, file=sys.stderr, flush=True))
-    text = json.dumps(summary, indent=2)
-    print(text)
-    if a.json:
-        a.json.write_text(text + "\n")
-    return 1 if summary["crashes"] or summary["hangs"] or summary["disagreements"] else 0
+    return report(summary, a.json, failing=("crashes", "hangs", "disagreements"))
 
 
 if __name__ == "__main__":
