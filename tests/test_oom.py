@@ -10,7 +10,7 @@ import pytest
 from emogi import archive, csr, oom_measure, schema
 from emogi.traces import Trace, graph_checksum
 from figures import claims, oom_data
-from model import oom_simulate
+from model import derivation_error, oom_simulate
 
 
 # --- budgets and what the binary's log says ---------------------------------------------------------------
@@ -176,3 +176,17 @@ def test_the_oom_figures_and_claims_draw_from_the_archive(tmp_path):
     oom_rows = rows[rows.index.str.endswith(("_oom", "_oom_simulated", "_oom_emulated"))]
     assert len(oom_rows) == 8 and (oom_rows["verdict"] != "no data").all()
     assert set(oom_rows["regime"]) <= {"simulated", "emulated"}
+
+
+def test_derivation_error_pairs_runs_and_refuses_tables_of_other_runs(tmp_path):
+    row = dict(graph="g", algorithm="sssp", variant="frontier", root=3, sim_mode="cold", budget_fraction=np.nan)
+    q = dict(launches=10, bytes_needed=100, migrated_bytes=64, evicted_chunks=0, migration_ms=2.0, params="registered")
+    recorded = pd.DataFrame([{**row, **q, "trace_source": "recorded"}])
+    derived = pd.DataFrame([{**row, **q, "launches": 8, "migration_ms": 3.0, "trace_source": "derived"}])
+    out = derivation_error.compare(recorded, derived, "call 9")
+    assert out.loc[0, "launches_ratio"] == 0.8 and out.loc[0, "migration_ms_ratio"] == 1.5
+    assert np.isnan(out.loc[0, "evicted_chunks_ratio"]) and out.loc[0, "recorded_in"] == "call 9"
+    with pytest.raises(derivation_error.DerivationError, match="share no run"):
+        derivation_error.compare(recorded, derived.assign(root=4), "call 9")
+    with pytest.raises(derivation_error.DerivationError, match="another trace_source"):
+        derivation_error.compare(recorded, recorded, "call 9")
