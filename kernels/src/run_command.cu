@@ -45,7 +45,7 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
   if (sub == 0 || sub > (uint64_t(1) << 20))
     throw std::invalid_argument("--uvm-sublaunches must lie in 1..1048576, not " + args.get("uvm-sublaunches"));
   opt.uvm_sublaunches = unsigned(sub);
-  const uint64_t lists = graph.edge_list_bytes() + (weight_bytes(algorithm) ? graph.num_edges() * 4 : 0);
+  const uint64_t lists = graph.edge_list_bytes() + (reads_weights(algorithm, graph) ? graph.num_edges() * 4 : 0);
   if (opt.uvm_capacity < kChunkBytes)
     throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") +
                                 " holds no 2 MiB chunk: uvm-capped evicts whole chunks, give at least 2M");
@@ -180,6 +180,7 @@ int run_algorithm(const CliArgs& args) {
     case Algorithm::Sssp: measure_sssp(graph, opt); break;
     case Algorithm::Cc: measure_cc(graph, opt); break;
     case Algorithm::PageRank: measure_pagerank(graph, opt); break;
+    case Algorithm::Spmv: measure_spmv(graph, opt); break;
   }
   return 0;
 }
@@ -188,11 +189,11 @@ int run_algorithm(const CliArgs& args) {
 
 CommandSpec run_command() {
   return {"run", "time and verify one algorithm's variants x memory modes on one graph, one CSV row per run",
-          run_options(required("algorithm", "NAME", "bfs, sssp, cc or pagerank")), run_algorithm};
+          run_options(required("algorithm", "NAME", "bfs, sssp, cc, pagerank or spmv")), run_algorithm};
 }
 CommandSpec bfs_command() {
-  return {"bfs", "`run --algorithm bfs`", run_options(option("algorithm", "NAME", "bfs, sssp, cc or pagerank", "bfs")),
-          run_algorithm};
+  return {"bfs", "`run --algorithm bfs`",
+          run_options(option("algorithm", "NAME", "bfs, sssp, cc, pagerank or spmv", "bfs")), run_algorithm};
 }
 
 }  // namespace emogi

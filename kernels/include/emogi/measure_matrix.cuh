@@ -50,6 +50,10 @@ struct MatrixOptions {
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
 };
 
+// Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a
+// graph that has weights. SSSP requires them (unmet_requirement); SpMV takes 1.0 as every value without them.
+inline bool reads_weights(Algorithm a, const MappedCsr& g) { return weight_bytes(a) > 0 && g.has_weights(); }
+
 // What verification establishes about a run, for the table.
 struct Verified {
   uint64_t edges_traversed = 0;
@@ -92,7 +96,7 @@ inline TraceMeta trace_meta(const MappedCsr& g, const MatrixOptions& opt, Algori
   TraceMeta t;
   t.graph = opt.name, t.checksum = checksum, t.algorithm = name_of(a), t.variant = name_of(v), t.mode = name_of(m);
   t.num_vertices = g.num_vertices(), t.num_edges = g.num_edges();
-  t.edge_bytes = g.index_bytes(), t.weight_bytes = unsigned(weight_bytes(a));
+  t.edge_bytes = g.index_bytes(), t.weight_bytes = reads_weights(a, g) ? unsigned(weight_bytes(a)) : 0u;
   t.root = source == kNoSource ? -1 : int64_t(source);
   if (m == MemoryMode::UvmCapped) t.sub_launches = opt.uvm_sublaunches, t.uvm_capacity = opt.uvm_capacity;
   return t;
@@ -109,6 +113,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   std::vector<uint64_t> sources = is_rooted(P::kAlgorithm) ? opt.roots : std::vector<uint64_t>{kNoSource};
   if (sources.empty()) throw std::invalid_argument(std::string(algorithm) + " needs roots (--roots or --roots-file)");
 
+  const bool with_weights = reads_weights(P::kAlgorithm, g);
+  const size_t entry_bytes = sizeof(Index) + (with_weights ? weight_bytes(P::kAlgorithm) : 0);
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
@@ -131,7 +137,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   std::vector<Row> rows;
   for (MemoryMode mode : opt.modes) {
     const size_t before = gpu_budget().used();
-    GraphPlacement placement(g, mode, weight_bytes(P::kAlgorithm) > 0, opt.placement);
+    GraphPlacement placement(g, mode, with_weights, opt.placement);
     std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
     if (gpu_budget().limit() != GpuBudget::kNone)
       std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
@@ -140,8 +146,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     std::unique_ptr<CappedUvm> capped;
     if (mode == MemoryMode::UvmCapped)
       capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
-                                           weight_bytes(P::kAlgorithm) ? dg.weights.far : nullptr, offsets.data(),
-                                           opt.uvm_capacity);
+                                           with_weights ? dg.weights.far : nullptr, offsets.data(), opt.uvm_capacity);
     for (Variant variant : opt.variants) {
       if (capped) capped->clear_counts();
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
@@ -171,7 +176,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
           Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
           row.stats = run(source, &row.verified, nullptr);
           times.push_back(row.stats.time_ms);
-          bytes += double(row.verified.edges_traversed) * (sizeof(Index) + weight_bytes(P::kAlgorithm));
+          bytes += double(row.verified.edges_traversed) * entry_bytes;
           rows.push_back(row);
         }
       const double med = median_of(times);
