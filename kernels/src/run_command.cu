@@ -55,6 +55,30 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
                                 " reads on this graph: nothing would be evicted (that is the uvm mode)");
 }
 
+// The streamed mode's block size (required), buffers and poisoning; none of them without the mode, nor traces with it
+// (a streamed launch is one kernel per block, and records nothing).
+void set_streamed(const CliArgs& args, MatrixOptions& opt) {
+  const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
+  const bool options =
+      args.has("stream-block-bytes") || args.get("stream-buffers") != "2" || args.flag("stream-poison");
+  if (!streamed) {
+    if (options)
+      throw std::invalid_argument(
+          "--stream-block-bytes, --stream-buffers and --stream-poison apply to the streamed mode only");
+    return;
+  }
+  if (!args.has("stream-block-bytes"))
+    throw std::invalid_argument("streamed needs --stream-block-bytes SIZE: the GPU buffer one block is copied into");
+  if (!opt.trace_dir.empty()) throw std::invalid_argument("--trace-out does not apply to the streamed mode");
+  StreamOptions& s = opt.placement.stream;
+  s.block_bytes = parse_bytes(args.get("stream-block-bytes"));
+  const uint64_t buffers = args.get_u64("stream-buffers");
+  if (buffers < 1 || buffers > 64)
+    throw std::invalid_argument("--stream-buffers must lie in 1..64, not " + args.get("stream-buffers"));
+  s.buffers = unsigned(buffers);
+  s.poison = args.flag("stream-poison");
+}
+
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
 // read before the GPU is touched; the option and the order each refused without the other.
 void check_auto_hot_option(const CliArgs& args, const MatrixOptions& opt) {
@@ -123,6 +147,11 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("trace-out", "DIR",
                  "after each variant's timed runs, one more run per root records the lists each launch reads here "
                  "(emogi/trace_recording.py loads them)"),
+          option("stream-block-bytes", "SIZE",
+                 "streamed: the GPU buffer one block of lists (ids and weights) is copied into (required there)"),
+          option("stream-buffers", "INT", "streamed: GPU buffers the blocks take turns in (copy one, compute another)",
+                 "2"),
+          flag("stream-poison", "streamed: fill a buffer with 0xFF bytes before every copy into it (tests)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           flag("no-verify-checksum", "skip the graph file's checksum (its offsets and ids are still checked)"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
@@ -162,6 +191,7 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
+  set_streamed(args, opt);
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 

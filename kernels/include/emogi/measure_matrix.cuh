@@ -115,6 +115,14 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
 
   const bool with_weights = reads_weights(P::kAlgorithm, g);
   const size_t entry_bytes = sizeof(Index) + (with_weights ? weight_bytes(P::kAlgorithm) : 0);
+  // Streamed: refused where a variant cannot stream, before the GPU is touched (the same plan the mode makes).
+  if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end()) {
+    const StreamPlan plan = streamed_plan(g, with_weights, opt.placement.stream);
+    for (Variant v : opt.variants) {
+      const std::string why = streamed_refusal(P::kAlgorithm, v, plan);
+      if (!why.empty()) throw std::invalid_argument("streamed: " + why);
+    }
+  }
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
@@ -142,7 +150,10 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     if (gpu_budget().limit() != GpuBudget::kNone)
       std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
                    algorithm, format_bytes(gpu_budget().limit()).c_str(), before, gpu_budget().used());
-    const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    // Not const: in the streamed mode ListReads points it at each block's buffer before the block's kernel (the
+    // kernels take it by value at launch, so each sees its own block).
+    DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    StreamedLists* const streamed = placement.streamed();
     std::unique_ptr<CappedUvm> capped;
     if (mode == MemoryMode::UvmCapped)
       capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
@@ -153,14 +164,28 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
       auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
         placement.prepare_run();
         if (capped) capped->start_run();
-        ListReads reads = trace || capped ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(),
-                                                      capped ? opt.uvm_sublaunches : 1)
-                                          : ListReads();
+        ListReads reads =
+            streamed
+                ? ListReads(streamed, [&](const StreamBlock& b, unsigned buffer) { streamed->point(dg, b, buffer); })
+            : trace || capped
+                ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
+                : ListReads();
         RunStats stats;
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" +
                           (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
           stats = run_variant(problem, variant, dg, source, opt.max_warps, reads);
+        }
+        if (streamed) {
+          const StreamRunStats c = streamed->finish_run();
+          if (out)  // timed runs: what was copied, for the link-use check (bytes over run time, over copy time)
+            std::fprintf(stderr,
+                         "streamed run: %s %s: %llu sweeps, %llu copies, %llu skipped, %llu bytes copied in %.3f ms "
+                         "of copies (%.2f GB/s), run %.3f ms (%.2f GB/s)\n",
+                         algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.copies,
+                         (unsigned long long)c.skipped, (unsigned long long)c.bytes, c.copy_ms,
+                         c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0, stats.time_ms,
+                         stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0);
         }
         const Verified v = problem.verify(
             source, stats,

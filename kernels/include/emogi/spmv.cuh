@@ -52,6 +52,7 @@ RunStats spmv(const DeviceGraph<Index>& g, bool weighted, uint64_t max_warps, Li
   static_assert(Access::kLanes == 1 || Access::kLanes == kWarpSize, "a row's group is one thread or one warp");
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
+  reads.set_stream(loop.stream());
   RunStats r;
   if (n) {  // x and a zero y before the clock starts: the timed region is the product
     spmv_init_x<<<dim3(unsigned(vertex_blocks(n))), kBlockThreads, 0, loop.stream()>>>(s.x.data(), n);
