@@ -149,13 +149,13 @@ StreamRunStats StreamedLists::finish_run() {
 
 std::string StreamedLists::describe() const {
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "streamed: %zu blocks of at most %llu entries, %zu buffers of %s in GPU memory, %llu lists split "
-                "(longest: vertex %llu, %llu entries)%s",
-                plan_.blocks.size(), (unsigned long long)plan_.capacity_entries, held_.size(),
-                format_bytes(buffer_bytes()).c_str(), (unsigned long long)plan_.split_lists,
-                (unsigned long long)plan_.longest_vertex, (unsigned long long)plan_.longest_list,
-                poison_ ? ", poisoned before every copy" : "");
+  std::snprintf(
+      buf, sizeof buf,
+      "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, %llu lists split "
+      "(longest: vertex %llu, %llu entries)%s",
+      plan_.blocks.size(), (unsigned long long)plan_.capacity_entries, held_.size(), (unsigned long long)buffer_bytes(),
+      (unsigned long long)plan_.split_lists, (unsigned long long)plan_.longest_vertex,
+      (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "");
   return buf;
 }
 
