@@ -17,11 +17,13 @@ from emogi import bench, csr, schema, workflow
 from emogi.datasets import generators, roots
 from test_workflow import snakemake
 
+# config.yaml's bench.algorithms: the study's four (SpMV, issue 22, is not in the default bench).
+BENCH_ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 BENCH = {
     "graphs": ["kron:21", "urand:21"],
     "seed": 24,
     "widths": [8, 4],
-    "algorithms": list(schema.ALGORITHMS),
+    "algorithms": list(BENCH_ALGORITHMS),
     "modes": list(schema.PLAIN_MODES),
     "variants": [],
     "roots": 2,
@@ -318,10 +320,10 @@ def test_bench_end_to_end(emogi_binary, workdir):
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     out = workdir / "results" / "bench"
     runs, summary = pd.read_csv(out / "runs.csv"), pd.read_csv(out / "summary.csv")
-    assert runs["verified"].all() and set(runs["algorithm"]) == set(schema.ALGORITHMS)
+    assert runs["verified"].all() and set(runs["algorithm"]) == set(BENCH_ALGORITHMS)
     assert set(summary["mode"]) == set(schema.PLAIN_MODES) and set(summary["edge_bytes"]) == {4, 8}
     # the whole matrix: every variant of every algorithm in every mode at both widths on both graphs
-    assert len(summary) == 2 * 2 * len(schema.PLAIN_MODES) * sum(len(v) for v in schema.VARIANTS_OF.values())
+    assert len(summary) == 2 * 2 * len(schema.PLAIN_MODES) * sum(len(schema.VARIANTS_OF[a]) for a in BENCH_ALGORITHMS)
     assert (summary["gbps"] > 0).all() and runs["gpu"].notna().all()
     assert "fraction_of_w" in done.stdout
     assert float((out / "link_limit_gbps.txt").read_text()) > 0

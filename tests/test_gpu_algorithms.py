@@ -300,6 +300,7 @@ def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
         "sssp": "merged-aligned,frontier",
         "cc": "merged-aligned,afforest",
         "pagerank": "merged-aligned,frontier,gauss-seidel",
+        "spmv": "naive,merged-aligned",
     }[algorithm]
     # auto as it is on this GPU (everything fits), then with 1 GiB for it: the longest lists moved there.
     for modes in (

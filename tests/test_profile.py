@@ -118,7 +118,9 @@ def test_a_kernel_outside_every_range_is_an_error():
     report = Report([Action("cc_init", [], 0)])
     with pytest.raises(
         profile.ProfileError,
-        match=re.escape("cc_init ran outside an NVTX 'bfs|...' or 'sssp|...' or 'cc|...' or 'pagerank|...' range"),
+        match=re.escape(
+            "cc_init ran outside an NVTX 'bfs|...' or 'sssp|...' or 'cc|...' or 'pagerank|...' or 'spmv|...' range"
+        ),
     ):
         profile.parse_report("r.ncu-rep", report, "run")
 

@@ -151,3 +151,44 @@ def test_pagerank_check_allows_float32_rounding_by_in_degree(emogi_binary, tmp_p
     assert star_check(1 << 20, 2e-3) == 0  # 2^20 in-neighbours: up to 2^-4 allowed, of value + pushed
     assert star_check(1 << 20, 0.2) == 3
     assert star_check(1000, 2e-3) == 3  # 1000 in-neighbours: the 1e-4 floor
+
+
+def spmv_x(n):
+    """The kernels' x (spmv_vector.hpp): x_i = 1 + (i mod 7) / 7 in float32."""
+    i = np.arange(n)
+    return (np.float32(1) + (i % 7).astype(np.float32) / np.float32(7)).astype(np.float64)
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_spmv_matches_scipy(emogi_binary, tmp_path, weighted):
+    """y = A x with the weights as values (or 1 without them), against scipy's product in float64."""
+    for name, path in graph_cases(tmp_path):
+        if not weighted:  # the same lists without a weights section
+            from emogi import csr
+
+            g = csr.read_csr(path)
+            path = tmp_path / f"{name}.unweighted.csr"
+            csr.write_csr(path, g.offsets, g.edges, None, directed=False)
+        y, _ = reference(emogi_binary, path, tmp_path, "spmv", np.float64)
+        A = scipy_matrix(path, weighted=weighted)
+        np.testing.assert_allclose(y, A @ spmv_x(A.shape[0]), rtol=1e-12, err_msg=name)
+
+
+def test_spmv_check_accepts_scipys_product_and_rejects_others(emogi_binary, tmp_path):
+    path = write_generated(tmp_path / "k.csr", "kron", 9)
+    A = scipy_matrix(path, weighted=True)
+    y = A @ spmv_x(A.shape[0])
+    values = tmp_path / "y.f64"
+
+    def check(vector):
+        vector.astype(np.float64).tofile(values)
+        args = [emogi_binary, "reference", "--graph", path, "--algorithm", "spmv", "--values", values]
+        return run(args)
+
+    done = check(y)
+    assert done.returncode == 0 and json.loads(done.stdout)["ok"], done.stderr
+    off = y.copy()
+    off[int(np.argmax(y))] *= 1 + 1e-6  # a millionth off where the row is longest: rejected, naming the vertex
+    bad = check(off)
+    assert bad.returncode == 3 and f"vertex {int(np.argmax(y))}" in bad.stderr
+    assert check(y[:-1]).returncode != 0  # too few values

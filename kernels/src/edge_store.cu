@@ -143,6 +143,8 @@ EdgeStore::EdgeStore(MemoryMode mode, const void* host_data, size_t bytes, const
     }
     case MemoryMode::Auto:
       throw std::invalid_argument("auto is a placement of several stores (placement.cuh), not one store");
+    case MemoryMode::Streamed:
+      throw std::invalid_argument("streamed is blocks of a pinned copy (streamed_lists.cuh), not one store");
   }
 }
 

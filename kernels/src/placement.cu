@@ -66,6 +66,10 @@ GraphPlacement::GraphPlacement(const MappedCsr& g, MemoryMode mode, bool with_we
   const size_t edge_bytes = g.edge_list_bytes(), weight_bytes = with_weights ? g.num_edges() * sizeof(uint32_t) : 0;
   // Managed modes: edges and weights together must pass the guard, not just each on its own.
   if (is_managed(mode)) check_managed_allocation(edge_bytes + weight_bytes, options.managed, is_uvm(mode));
+  if (mode == MemoryMode::Streamed) {
+    streamed_ = std::make_unique<StreamedLists>(g, with_weights, options.stream);
+    return;
+  }
   if (mode != MemoryMode::Auto) {
     edges_ = std::make_unique<PlacedArray>(mode, g.edges(), edge_bytes, options.managed);
     if (with_weights) weights_ = std::make_unique<PlacedArray>(mode, g.weights(), weight_bytes, options.managed);
@@ -125,11 +129,13 @@ void GraphPlacement::place_whole_lists(const MappedCsr& g, bool with_weights, si
 }
 
 void GraphPlacement::prepare_run() {
+  if (streamed_) return streamed_->prepare_run();
   edges_->prepare_run();
   if (weights_) weights_->prepare_run();
 }
 
 std::string GraphPlacement::describe() const {
+  if (streamed_) return streamed_->describe();
   char buf[320];
   const double gib = double(size_t(1) << 30);
   const std::string order = mode_ == MemoryMode::Auto ? std::string(" (") + name_of(order_) + ")" : "";

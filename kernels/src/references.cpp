@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "emogi/parallel_for.hpp"
+#include "emogi/spmv_vector.hpp"
 
 namespace emogi {
 
@@ -114,6 +115,42 @@ PageRankCheck check_pagerank(const uint64_t* offsets, const Index* edges, uint64
   return check;
 }
 
+template <class Index>
+std::vector<double> reference_spmv(const uint64_t* offsets, const Index* edges, const uint32_t* weights,
+                                   uint64_t num_vertices) {
+  std::vector<double> y(num_vertices, 0.0);
+  parallel_for(num_vertices, [&](uint64_t v) {
+    double sum = 0;
+    for (uint64_t i = offsets[v]; i < offsets[v + 1]; ++i)
+      sum += (weights ? double(weights[i]) : 1.0) * spmv_x(edges[i]);
+    y[v] = sum;
+  });
+  return y;
+}
+
+SpmvCheck check_spmv(const std::vector<double>& expected, const std::vector<double>& y, const uint64_t* offsets,
+                     double rtol) {
+  SpmvCheck check;
+  if (y.size() != expected.size()) {
+    check.failure = "y has " + std::to_string(y.size()) + " values for " + std::to_string(expected.size()) + " rows";
+    return check;
+  }
+  for (uint64_t v = 0; v < y.size(); ++v) {
+    // Every term a x is >= 0 (uint32 weights or 1, x >= 1): the exact sum is also the sum of their magnitudes.
+    const double error = std::fabs(y[v] - expected[v]);
+    if (expected[v] > 0) check.worst_relative = std::max(check.worst_relative, error / expected[v]);
+    if (!std::isfinite(y[v]) || error > rtol * expected[v]) {
+      std::ostringstream msg;
+      msg.precision(17);
+      msg << "vertex " << v << ": y " << y[v] << ", expected " << expected[v] << " (" << (offsets[v + 1] - offsets[v])
+          << " entries)";
+      check.failure = msg.str();
+      return check;
+    }
+  }
+  return check;
+}
+
 template std::vector<uint32_t> reference_sssp<uint32_t>(const uint64_t*, const uint32_t*, const uint32_t*, uint64_t,
                                                         uint64_t);
 template std::vector<uint32_t> reference_sssp<uint64_t>(const uint64_t*, const uint64_t*, const uint32_t*, uint64_t,
@@ -124,5 +161,7 @@ template PageRankCheck check_pagerank<uint32_t>(const uint64_t*, const uint32_t*
                                                 const std::vector<float>&, double, double);
 template PageRankCheck check_pagerank<uint64_t>(const uint64_t*, const uint64_t*, uint64_t, bool,
                                                 const std::vector<float>&, double, double);
+template std::vector<double> reference_spmv<uint32_t>(const uint64_t*, const uint32_t*, const uint32_t*, uint64_t);
+template std::vector<double> reference_spmv<uint64_t>(const uint64_t*, const uint64_t*, const uint32_t*, uint64_t);
 
 }  // namespace emogi

@@ -45,7 +45,7 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
   if (sub == 0 || sub > (uint64_t(1) << 20))
     throw std::invalid_argument("--uvm-sublaunches must lie in 1..1048576, not " + args.get("uvm-sublaunches"));
   opt.uvm_sublaunches = unsigned(sub);
-  const uint64_t lists = graph.edge_list_bytes() + (weight_bytes(algorithm) ? graph.num_edges() * 4 : 0);
+  const uint64_t lists = graph.edge_list_bytes() + (reads_weights(algorithm, graph) ? graph.num_edges() * 4 : 0);
   if (opt.uvm_capacity < kChunkBytes)
     throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") +
                                 " holds no 2 MiB chunk: uvm-capped evicts whole chunks, give at least 2M");
@@ -53,6 +53,30 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
     throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") + " is more than the " +
                                 format_bytes(lists) + " of lists " + name_of(algorithm) +
                                 " reads on this graph: nothing would be evicted (that is the uvm mode)");
+}
+
+// The streamed mode's block size (required), buffers and poisoning; none of them without the mode, nor traces with it
+// (a streamed launch is one kernel per block, and records nothing).
+void set_streamed(const CliArgs& args, MatrixOptions& opt) {
+  const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
+  const bool options =
+      args.has("stream-block-bytes") || args.get("stream-buffers") != "2" || args.flag("stream-poison");
+  if (!streamed) {
+    if (options)
+      throw std::invalid_argument(
+          "--stream-block-bytes, --stream-buffers and --stream-poison apply to the streamed mode only");
+    return;
+  }
+  if (!args.has("stream-block-bytes"))
+    throw std::invalid_argument("streamed needs --stream-block-bytes SIZE: the GPU buffer one block is copied into");
+  if (!opt.trace_dir.empty()) throw std::invalid_argument("--trace-out does not apply to the streamed mode");
+  StreamOptions& s = opt.placement.stream;
+  s.block_bytes = parse_bytes(args.get("stream-block-bytes"));
+  const uint64_t buffers = args.get_u64("stream-buffers");
+  if (buffers < 1 || buffers > 64)
+    throw std::invalid_argument("--stream-buffers must lie in 1..64, not " + args.get("stream-buffers"));
+  s.buffers = unsigned(buffers);
+  s.poison = args.flag("stream-poison");
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -123,6 +147,11 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("trace-out", "DIR",
                  "after each variant's timed runs, one more run per root records the lists each launch reads here "
                  "(emogi/trace_recording.py loads them)"),
+          option("stream-block-bytes", "SIZE",
+                 "streamed: the GPU buffer one block of lists (ids and weights) is copied into (required there)"),
+          option("stream-buffers", "INT", "streamed: GPU buffers the blocks take turns in (copy one, compute another)",
+                 "2"),
+          flag("stream-poison", "streamed: fill a buffer with 0xFF bytes before every copy into it (tests)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           flag("no-verify-checksum", "skip the graph file's checksum (its offsets and ids are still checked)"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
@@ -162,6 +191,7 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
+  set_streamed(args, opt);
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
@@ -180,6 +210,7 @@ int run_algorithm(const CliArgs& args) {
     case Algorithm::Sssp: measure_sssp(graph, opt); break;
     case Algorithm::Cc: measure_cc(graph, opt); break;
     case Algorithm::PageRank: measure_pagerank(graph, opt); break;
+    case Algorithm::Spmv: measure_spmv(graph, opt); break;
   }
   return 0;
 }
@@ -188,11 +219,11 @@ int run_algorithm(const CliArgs& args) {
 
 CommandSpec run_command() {
   return {"run", "time and verify one algorithm's variants x memory modes on one graph, one CSV row per run",
-          run_options(required("algorithm", "NAME", "bfs, sssp, cc or pagerank")), run_algorithm};
+          run_options(required("algorithm", "NAME", "bfs, sssp, cc, pagerank or spmv")), run_algorithm};
 }
 CommandSpec bfs_command() {
-  return {"bfs", "`run --algorithm bfs`", run_options(option("algorithm", "NAME", "bfs, sssp, cc or pagerank", "bfs")),
-          run_algorithm};
+  return {"bfs", "`run --algorithm bfs`",
+          run_options(option("algorithm", "NAME", "bfs, sssp, cc, pagerank or spmv", "bfs")), run_algorithm};
 }
 
 }  // namespace emogi

@@ -54,8 +54,24 @@ int reference_for(const MappedCsr& g, const CliArgs& args) {
     std::printf("{\"ok\": %s, \"worst_residual\": %.9g}\n", c.failure.empty() ? "true" : "false", c.worst_residual);
     if (!c.failure.empty()) std::fprintf(stderr, "%s\n", c.failure.c_str());
     return c.failure.empty() ? 0 : 3;
+  } else if (algorithm == "spmv") {
+    // y = A x (float64), the graph's weights as values where it has them; with --values, checks V float64 values.
+    const std::vector<double> y =
+        reference_spmv(g.offsets(), g.edges_as<Index>(), g.has_weights() ? g.weights() : nullptr, g.num_vertices());
+    if (!args.has("values")) {
+      write(y.data(), y.size() * sizeof(double));
+      return 0;
+    }
+    std::ifstream in(args.get("values"), std::ios::binary);
+    std::vector<double> value(g.num_vertices());
+    if (!in.read(reinterpret_cast<char*>(value.data()), value.size() * sizeof(double)))
+      throw std::invalid_argument("--values must hold V float64 values");
+    const SpmvCheck c = check_spmv(y, value, g.offsets());
+    std::printf("{\"ok\": %s, \"worst_relative\": %.9g}\n", c.failure.empty() ? "true" : "false", c.worst_relative);
+    if (!c.failure.empty()) std::fprintf(stderr, "%s\n", c.failure.c_str());
+    return c.failure.empty() ? 0 : 3;
   } else {
-    throw std::invalid_argument("unknown algorithm '" + algorithm + "' (bfs, sssp, cc, pagerank)");
+    throw std::invalid_argument("unknown algorithm '" + algorithm + "' (bfs, sssp, cc, pagerank, spmv)");
   }
   return 0;
 }
@@ -92,12 +108,13 @@ int run_device(const CliArgs& args) {
 
 CommandSpec reference_command() {
   return {"reference",
-          "CPU reference results: bfs depths, sssp distances, cc labels as raw arrays; pagerank checks --values",
+          "CPU reference results: bfs depths, sssp distances, cc labels, spmv's y as raw arrays; pagerank (and spmv) "
+          "check --values",
           {required("graph", "PATH", "the graph file (emogi CSR)"),
-           option("algorithm", "NAME", "bfs, sssp, cc or pagerank", "bfs"),
+           option("algorithm", "NAME", "bfs, sssp, cc, pagerank or spmv", "bfs"),
            option("root", "INT", "the source vertex (bfs, sssp)"),
-           option("out", "PATH", "the array to write (bfs, sssp, cc)"),
-           option("values", "PATH", "V float32 PageRank values to check (pagerank)"),
+           option("out", "PATH", "the array to write (bfs, sssp, cc, spmv)"),
+           option("values", "PATH", "V float32 PageRank values or V float64 SpMV values to check (pagerank, spmv)"),
            option("alpha", "X", "PageRank damping factor", "0.85"),
            option("tolerance", "X", "PageRank residual a vertex may keep", "0.001")},
           run_reference};

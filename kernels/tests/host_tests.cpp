@@ -14,7 +14,8 @@
 #include "expect.hpp"
 
 namespace emogi::testing {
-void csr_reader_checks();  // csr_tests.cpp
+void csr_reader_checks();    // csr_tests.cpp
+void stream_block_checks();  // stream_blocks_tests.cpp
 }  // namespace emogi::testing
 
 namespace {
@@ -196,6 +197,7 @@ int main(int argc, char** argv) {
   gather_copies_the_moved_lists_in_order();
   warp_walks_count_one_request_per_line_per_step();
   emogi::testing::csr_reader_checks();
+  emogi::testing::stream_block_checks();
   std::printf("%d of %d checks passed\n", checks - failures, checks);
   return failures ? 1 : 0;
 }

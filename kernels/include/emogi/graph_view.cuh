@@ -49,9 +49,17 @@ struct DeviceGraph {
   uint64_t num_vertices;
   uint64_t num_edges;
   uint32_t added_latency_cycles = 0;  // cycles each list read waits after it arrives (added_latency.cuh); 0: none
+  // The list positions a launch may read: all of them, except in the streamed mode, where a launch sees one block
+  // (streamed_lists.cuh) and a list split across blocks is read part by part.
+  uint64_t window_begin = 0, window_end = ~uint64_t(0);
   __device__ __forceinline__ uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
-  __device__ __forceinline__ uint64_t list_begin(uint64_t v) const { return starts[v]; }
-  __device__ __forceinline__ uint64_t list_end(uint64_t v) const { return starts[v] + degree(v); }
+  __device__ __forceinline__ uint64_t list_begin(uint64_t v) const {
+    return starts[v] > window_begin ? starts[v] : window_begin;
+  }
+  __device__ __forceinline__ uint64_t list_end(uint64_t v) const {
+    const uint64_t end = starts[v] + degree(v);
+    return end < window_end ? end : window_end;
+  }
   __host__ __device__ NeighborReader<Index> neighbors() const { return {edges, added_latency_cycles}; }
   __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const {
     return {edges, weights, added_latency_cycles};

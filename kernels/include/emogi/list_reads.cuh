@@ -2,12 +2,16 @@
 // the launch sweeps all vertices at once with kernels that record nothing (AllVertices, vertex_schedule.cuh). In a
 // run that records a trace (--trace-out) or runs in uvm-capped, the kernels mark each list they read in a bitmap
 // (RecordedRange); uvm-capped evicts after each sub-launch by it (capped_uvm.cuh), a trace stores it after each
-// launch, and then it is cleared.
+// launch, and then it is cleared. In the streamed mode a launch becomes one kernel per block, each after its
+// block's copy (streamed_lists.cuh), over the block's vertices and the block's part of their lists.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "emogi/streamed_lists.cuh"
 #include "emogi/trace_file.hpp"
 #include "emogi/vertex_schedule.cuh"
 
@@ -23,7 +27,13 @@ class ListReads {
   ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
       : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
         sub_launches_(sub_launches ? sub_launches : 1) {}
+  // Streamed runs: `point(block, buffer)` points the algorithm's DeviceGraph at the buffer that holds the block.
+  ListReads(StreamedLists* streamed, std::function<void(const StreamBlock&, unsigned)> point)
+      : streamed_(streamed), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
+  // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
+  // sets it before its first launch; one that does not is refused in the streamed mode (streamed_refusal).
+  void set_stream(cudaStream_t stream) { stream_ = stream; }
 
   // launch_sweep(sweep) launches the kernel(s) of one launch: with AllVertices{V} where nothing is recorded, else
   // with RecordedRange over all vertices, or over sub_launches consecutive ranges (vertex k * V / K up to
@@ -31,6 +41,14 @@ class ListReads {
   // each list it reads.
   template <class Label, class Launch>
   void launch(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part = {}) {
+    if (streamed_) {
+      if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
+      streamed_->sweep(stream_, [&](const StreamBlock& block, unsigned buffer) {
+        point_(block, buffer);
+        launch_sweep(RecordedRange{block.first_vertex, block.last_vertex, nullptr});
+      });
+      return;
+    }
     if (!bits_) {
       launch_sweep(AllVertices{num_vertices});
       return;
@@ -54,6 +72,9 @@ class ListReads {
   CappedUvm* capped_ = nullptr;
   unsigned sub_launches_ = 1;
   std::vector<uint32_t> host_;
+  StreamedLists* streamed_ = nullptr;
+  std::function<void(const StreamBlock&, unsigned)> point_;
+  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace emogi

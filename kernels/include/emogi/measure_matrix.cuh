@@ -50,6 +50,10 @@ struct MatrixOptions {
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
 };
 
+// Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a
+// graph that has weights. SSSP requires them (unmet_requirement); SpMV takes 1.0 as every value without them.
+inline bool reads_weights(Algorithm a, const MappedCsr& g) { return weight_bytes(a) > 0 && g.has_weights(); }
+
 // What verification establishes about a run, for the table.
 struct Verified {
   uint64_t edges_traversed = 0;
@@ -92,7 +96,7 @@ inline TraceMeta trace_meta(const MappedCsr& g, const MatrixOptions& opt, Algori
   TraceMeta t;
   t.graph = opt.name, t.checksum = checksum, t.algorithm = name_of(a), t.variant = name_of(v), t.mode = name_of(m);
   t.num_vertices = g.num_vertices(), t.num_edges = g.num_edges();
-  t.edge_bytes = g.index_bytes(), t.weight_bytes = unsigned(weight_bytes(a));
+  t.edge_bytes = g.index_bytes(), t.weight_bytes = reads_weights(a, g) ? unsigned(weight_bytes(a)) : 0u;
   t.root = source == kNoSource ? -1 : int64_t(source);
   if (m == MemoryMode::UvmCapped) t.sub_launches = opt.uvm_sublaunches, t.uvm_capacity = opt.uvm_capacity;
   return t;
@@ -109,6 +113,16 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   std::vector<uint64_t> sources = is_rooted(P::kAlgorithm) ? opt.roots : std::vector<uint64_t>{kNoSource};
   if (sources.empty()) throw std::invalid_argument(std::string(algorithm) + " needs roots (--roots or --roots-file)");
 
+  const bool with_weights = reads_weights(P::kAlgorithm, g);
+  const size_t entry_bytes = sizeof(Index) + (with_weights ? weight_bytes(P::kAlgorithm) : 0);
+  // Streamed: refused where a variant cannot stream, before the GPU is touched (the same plan the mode makes).
+  if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end()) {
+    const StreamPlan plan = streamed_plan(g, with_weights, opt.placement.stream);
+    for (Variant v : opt.variants) {
+      const std::string why = streamed_refusal(P::kAlgorithm, v, plan);
+      if (!why.empty()) throw std::invalid_argument("streamed: " + why);
+    }
+  }
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
@@ -131,31 +145,47 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   std::vector<Row> rows;
   for (MemoryMode mode : opt.modes) {
     const size_t before = gpu_budget().used();
-    GraphPlacement placement(g, mode, weight_bytes(P::kAlgorithm) > 0, opt.placement);
+    GraphPlacement placement(g, mode, with_weights, opt.placement);
     std::fprintf(stderr, "%s: placed %s\n", algorithm, placement.describe().c_str());
     if (gpu_budget().limit() != GpuBudget::kNone)
       std::fprintf(stderr, "%s: --gpu-memory-budget %s: %zu bytes in use before placing the lists, %zu after\n",
                    algorithm, format_bytes(gpu_budget().limit()).c_str(), before, gpu_budget().used());
-    const DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    // Not const: in the streamed mode ListReads points it at each block's buffer before the block's kernel (the
+    // kernels take it by value at launch, so each sees its own block).
+    DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    StreamedLists* const streamed = placement.streamed();
     std::unique_ptr<CappedUvm> capped;
     if (mode == MemoryMode::UvmCapped)
       capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
-                                           weight_bytes(P::kAlgorithm) ? dg.weights.far : nullptr, offsets.data(),
-                                           opt.uvm_capacity);
+                                           with_weights ? dg.weights.far : nullptr, offsets.data(), opt.uvm_capacity);
     for (Variant variant : opt.variants) {
       if (capped) capped->clear_counts();
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
       auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
         placement.prepare_run();
         if (capped) capped->start_run();
-        ListReads reads = trace || capped ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(),
-                                                      capped ? opt.uvm_sublaunches : 1)
-                                          : ListReads();
+        ListReads reads =
+            streamed
+                ? ListReads(streamed, [&](const StreamBlock& b, unsigned buffer) { streamed->point(dg, b, buffer); })
+            : trace || capped
+                ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
+                : ListReads();
         RunStats stats;
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" +
                           (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
           stats = run_variant(problem, variant, dg, source, opt.max_warps, reads);
+        }
+        if (streamed) {
+          const StreamRunStats c = streamed->finish_run();
+          if (out)  // timed runs: what was copied, for the link-use check (bytes over run time, over copy time)
+            std::fprintf(stderr,
+                         "streamed run: %s %s: %llu sweeps, %llu copies, %llu skipped, %llu bytes copied in %.3f ms "
+                         "of copies (%.2f GB/s), run %.3f ms (%.2f GB/s)\n",
+                         algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.copies,
+                         (unsigned long long)c.skipped, (unsigned long long)c.bytes, c.copy_ms,
+                         c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0, stats.time_ms,
+                         stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0);
         }
         const Verified v = problem.verify(
             source, stats,
@@ -171,7 +201,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
           Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
           row.stats = run(source, &row.verified, nullptr);
           times.push_back(row.stats.time_ms);
-          bytes += double(row.verified.edges_traversed) * (sizeof(Index) + weight_bytes(P::kAlgorithm));
+          bytes += double(row.verified.edges_traversed) * entry_bytes;
           rows.push_back(row);
         }
       const double med = median_of(times);

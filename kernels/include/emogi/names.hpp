@@ -10,14 +10,14 @@
 
 namespace emogi {
 
-enum class Algorithm { Bfs, Sssp, Cc, PageRank };
+enum class Algorithm { Bfs, Sssp, Cc, PageRank, Spmv };
 enum class Variant { Naive, Merged, MergedAligned, Chunked, Frontier, DirectionOptimizing, Afforest, GaussSeidel };
-enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, UvmCapped, Auto };
+enum class MemoryMode { Device, ZeroCopy, ZeroCopyPinned, Uvm, ZeroCopyRegistered, UvmWarm, UvmCapped, Auto, Streamed };
 enum class AutoOrder { Prefix, LongestFirst, ShortestFirst, HottestFirst };
 
-constexpr std::array<const char*, 4> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank"};
+constexpr std::array<const char*, 5> kAlgorithmNames = {"bfs", "sssp", "cc", "pagerank", "spmv"};
 constexpr std::array<const char*, 8> kVariantNames = {"naive", "merged", "merged-aligned", "chunked", "frontier", "direction-optimizing", "afforest", "gauss-seidel"};
-constexpr std::array<const char*, 8> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "zerocopy-registered", "uvm-warm", "uvm-capped", "auto"};
+constexpr std::array<const char*, 9> kModeNames = {"device", "zerocopy", "zerocopy-pinned", "uvm", "zerocopy-registered", "uvm-warm", "uvm-capped", "auto", "streamed"};
 constexpr std::array<const char*, 4> kAutoOrderNames = {"prefix", "longest-first", "shortest-first", "hottest-first"};
 constexpr std::array<unsigned, 2> kEdgeBytes = {4, 8};
 
@@ -78,6 +78,8 @@ constexpr unsigned weight_bytes(Algorithm a) {
   switch (a) {
     case Algorithm::Sssp:
       return 4;
+    case Algorithm::Spmv:
+      return 4;
     default:
       return 0;
   }
@@ -94,6 +96,8 @@ inline std::vector<Variant> variants_of(Algorithm a) {
       return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Afforest};
     case Algorithm::PageRank:
       return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked, Variant::Frontier, Variant::GaussSeidel};
+    case Algorithm::Spmv:
+      return {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked};
   }
   return {};
 }

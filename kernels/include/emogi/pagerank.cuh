@@ -146,6 +146,7 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
   using Access = MergedAlignedAccess;
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
+  reads.set_stream(loop.stream());
   start_pagerank(n, p, s);
   RunStats r;
   loop.start();
@@ -175,6 +176,7 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   const dim3 grid(unsigned(vertex_blocks(n)));
+  reads.set_stream(loop.stream());
   start_pagerank(n, p, s);
   const AbsorbResidual absorb{g.offsets, s.value.data(), s.residual.data(), s.delta.data(), p.alpha, p.tolerance};
   RunStats r;

@@ -13,6 +13,7 @@
 #include "emogi/device_array.cuh"
 #include "emogi/edge_store.cuh"
 #include "emogi/graph_view.cuh"
+#include "emogi/streamed_lists.cuh"
 
 namespace emogi {
 
@@ -31,6 +32,7 @@ struct PlacementOptions {
   AutoOrder auto_order = AutoOrder::Prefix;     // run_command sets default_auto_order(algorithm)
   std::vector<uint32_t> auto_hot;               // hottest-first: launches that read each vertex's list (--auto-hot)
   uint32_t added_latency_cycles = 0;            // added-latency emulation (added_latency.cuh); 0: none
+  StreamOptions stream;                         // the streamed mode's blocks and buffers
 };
 
 // One array (edges or weights): whole in one fixed mode, or (auto) positions [0, split) read from a copy in GPU
@@ -64,14 +66,15 @@ class GraphPlacement {
     DeviceGraph<Index> d{};
     d.offsets = device_offsets;
     d.starts = starts_ ? starts_->data() : device_offsets;
-    d.edges = edges_->view<Index>();
+    if (edges_) d.edges = edges_->view<Index>();  // streamed: none until a block is pointed at (ListReads)
     if (weights_) d.weights = weights_->view<uint32_t>();
     d.num_vertices = num_vertices_;
     d.num_edges = num_edges_;
     d.added_latency_cycles = added_latency_cycles_;
     return d;
   }
-  std::string describe() const;  // where the bytes went, for the log
+  std::string describe() const;                                // where the bytes went, for the log
+  StreamedLists* streamed() const { return streamed_.get(); }  // the streamed mode's blocks, else null
 
  private:
   void place_prefix(const MappedCsr& g, bool with_weights, size_t budget, const ManagedPolicy& managed);
@@ -85,6 +88,7 @@ class GraphPlacement {
   double read_share_ = -1;  // hottest-first: c, the moved lists' share of the traced read bytes
   std::unique_ptr<PlacedArray> edges_, weights_;
   std::unique_ptr<DeviceArray<uint64_t>> starts_;  // whole lists moved only
+  std::unique_ptr<StreamedLists> streamed_;
 };
 
 }  // namespace emogi

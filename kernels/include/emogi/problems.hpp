@@ -9,5 +9,6 @@ void measure_bfs(const MappedCsr& g, const MatrixOptions& opt);
 void measure_sssp(const MappedCsr& g, const MatrixOptions& opt);
 void measure_cc(const MappedCsr& g, const MatrixOptions& opt);
 void measure_pagerank(const MappedCsr& g, const MatrixOptions& opt);
+void measure_spmv(const MappedCsr& g, const MatrixOptions& opt);
 
 }  // namespace emogi

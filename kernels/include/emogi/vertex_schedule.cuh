@@ -33,7 +33,7 @@ __device__ __forceinline__ void for_each_vertex(uint64_t num_vertices, Body body
 // lists take the sweep as a template parameter, so timed runs compile to the kernels they always were:
 // - AllVertices: every vertex, nothing recorded (timed runs of every mode but uvm-capped);
 // - RecordedRange: vertices [begin, end) (uvm-capped splits a sweep into consecutive ranges), each list read marked
-//   in a bitmap over the vertices (trace runs and uvm-capped).
+//   in a bitmap over the vertices (trace runs and uvm-capped), or nothing marked without one (streamed blocks).
 struct AllVertices {
   uint64_t num_vertices;
   __host__ __device__ uint64_t begin() const { return 0; }
@@ -45,14 +45,14 @@ struct AllVertices {
 
 struct RecordedRange {
   uint64_t first, last;  // [first, last)
-  uint32_t* bits;        // bit v % 32 of word v / 32: v's list was read
+  uint32_t* bits;        // bit v % 32 of word v / 32: v's list was read; null: nothing recorded
   __host__ __device__ uint64_t begin() const { return first; }
   __host__ __device__ uint64_t end() const { return last; }
   __host__ __device__ uint64_t size() const { return last - first; }
   __device__ bool holds(uint64_t v) const { return v >= first && v < last; }
   // From one lane of the threads reading v's list (an empty list is marked too; readers of the bitmap skip it).
   __device__ void note_read(uint64_t v, unsigned lane) const {
-    if (lane == 0) atomicOr(&bits[v / 32], 1u << (v % 32));
+    if (lane == 0 && bits) atomicOr(&bits[v / 32], 1u << (v % 32));
   }
 };
 

@@ -21,6 +21,12 @@ __device__ __forceinline__ unsigned long long warp_sum(unsigned long long value)
   return Reduce(storage[threadIdx.x / kWarpSize]).Sum(value);
 }
 
+__device__ __forceinline__ double warp_sum(double value) {
+  using Reduce = cub::WarpReduce<double>;
+  __shared__ typename Reduce::TempStorage storage[kMaxWarpsPerBlock];
+  return Reduce(storage[threadIdx.x / kWarpSize]).Sum(value);
+}
+
 // The sum of `value` over this lane and the lanes below it.
 __device__ __forceinline__ unsigned long long warp_inclusive_sum(unsigned long long value) {
   using Scan = cub::WarpScan<unsigned long long>;

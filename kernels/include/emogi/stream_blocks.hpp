@@ -1,0 +1,34 @@
+// How the streamed mode cuts the edge list into blocks (CF'17's streamed blocks, by vertex ranges): each block
+// holds the lists of consecutive vertices, copied as one range of entries into a GPU buffer of a fixed capacity.
+// Whole lists while they fit; a list longer than a block is split across consecutive blocks, so a vertex may
+// appear in several (its list's parts in entry order). Host code only, so CPU tests check it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace emogi {
+
+struct StreamBlock {
+  uint64_t first_vertex = 0, last_vertex = 0;  // [first, last): vertices whose list, or a part of it, is here
+  uint64_t first_entry = 0, last_entry = 0;    // [first, last): the list entries the block holds
+  uint64_t copy_from = 0;                      // first_entry rounded down to the alignment: the copy starts here
+  uint64_t copied_entries() const { return last_entry - copy_from; }
+};
+
+struct StreamPlan {
+  std::vector<StreamBlock> blocks;  // in vertex and entry order; none for a graph without vertices
+  uint64_t capacity_entries = 0;    // what one buffer holds (a multiple of the alignment)
+  uint64_t align_entries = 1;
+  uint64_t split_lists = 0;           // lists cut across blocks
+  uint64_t first_split = UINT64_MAX;  // the first of them (for messages), UINT64_MAX when none
+  uint64_t longest_list = 0;          // entries of the longest list
+  uint64_t longest_vertex = 0;        // whose it is
+};
+
+// Blocks over offsets[0..V] for buffers of `capacity_entries` entries, every copy starting at a multiple of
+// `align_entries` (so a block's lists sit at the same 128-byte alignment in the buffer as in the file). Throws
+// std::invalid_argument when the capacity is below two alignments (no room to make progress after rounding).
+StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, uint64_t capacity_entries,
+                              uint64_t align_entries);
+
+}  // namespace emogi

@@ -1,0 +1,164 @@
+"""CF'17's model of streamed blocks (Buono et al., §3.2.2; issue 22): a sweep over the lists cut into n blocks is a
+two-stage pipeline, block i+1's copy overlapping block i's kernel, so
+
+    T_sweep = fill + sum_i max(compute_i, copy_{i+1})        fill = copy_0, copy_n = 0
+
+(the last kernel runs alone). copy_i is the block's bytes over the measured link bandwidth at that transfer size
+(the pinned host-to-device curve of `emogi linkbw`, interpolated in log size; CF'17 Fig. 2), and compute_i the
+block's entries over the per-entry rate of a device-memory run of the same kernel. An iterative algorithm pays a
+sweep per round; where every block stays in a buffer (n <= buffers) only its first sweep copies, as the streamed
+mode does. `per_block_ms` adds a fixed cost to every kernel (launch and tail), 0 unless measured.
+
+    python -m model.streamed --link link.csv --device-runs spmv.csv --lists-bytes 6.2e9 --entry-bytes 12 \\
+        --blocks 16M,64M,256M,1G [--sweeps 1] [--buffers 2]
+
+prints the predicted time per block size and the best of them. No GPU needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class LinkCurve:
+    """Pinned host-to-device copy bandwidth against transfer size: medians per measured size, interpolated."""
+
+    sizes: tuple[float, ...]  # bytes, increasing
+    gbps: tuple[float, ...]
+
+    @classmethod
+    def from_table(cls, link: pd.DataFrame) -> LinkCurve:
+        """From a link table (emogi.schema.LINK_COLUMNS): the median GB/s of the pinned h2d copies of each size."""
+        rows = link[(link["direction"] == "h2d") & (link["host_memory"] == "pinned")]
+        rows = rows[np.isfinite(rows["gbps"].astype(float))]
+        if rows.empty:
+            raise ValueError("link table has no pinned h2d rows: no copy bandwidth to model streamed blocks with")
+        medians = rows.groupby("size_bytes")["gbps"].median().sort_index()
+        return cls(tuple(float(s) for s in medians.index), tuple(float(g) for g in medians.values))
+
+    def bandwidth(self, size: float) -> float:
+        """GB/s of one copy of `size` bytes: linear in log size between measured sizes, the end values beyond."""
+        if size <= self.sizes[0]:
+            return self.gbps[0]
+        if size >= self.sizes[-1]:
+            return self.gbps[-1]
+        return float(np.interp(math.log(size), np.log(self.sizes), self.gbps))
+
+    def copy_ms(self, size: float) -> float:
+        return 0.0 if size <= 0 else size / (self.bandwidth(size) * 1e6)  # bytes / (GB/s * 1e6) = ms
+
+
+def device_rate(runs: pd.DataFrame, algorithm: str, variant: str) -> float:
+    """List entries per ms of `algorithm` `variant` in device memory (the median run of a runs table)."""
+    rows = runs[(runs["algorithm"] == algorithm) & (runs["variant"] == variant) & (runs["mode"] == "device")]
+    if rows.empty:
+        raise ValueError(f"no device-mode runs of {algorithm} {variant}: the compute rate comes from them")
+    rate = rows["edges_traversed"].astype(float) / rows["time_ms"].astype(float)
+    return float(rate.median())
+
+
+def uniform_blocks(lists_bytes: float, block_bytes: float) -> list[float]:
+    """Blocks of `block_bytes` and the rest, covering `lists_bytes` (the model's blocks; the streamed mode keeps
+    whole lists, so its blocks are a little smaller)."""
+    if block_bytes <= 0:
+        raise ValueError(f"a block must hold some bytes, not {block_bytes}")
+    n = max(1, math.ceil(lists_bytes / block_bytes))
+    return [block_bytes] * (n - 1) + [lists_bytes - block_bytes * (n - 1)]
+
+
+def sweep_ms(copy: list[float], compute: list[float]) -> float:
+    """fill + sum_i max(compute_i, copy_{i+1}): one sweep, two or more buffers."""
+    if len(copy) != len(compute):
+        raise ValueError(f"{len(copy)} copy times for {len(compute)} compute times")
+    if not copy:
+        return 0.0
+    nxt = [*copy[1:], 0.0]
+    return copy[0] + sum(max(c, k) for c, k in zip(compute, nxt))
+
+
+def predict_ms(
+    blocks: list[float],
+    entry_bytes: float,
+    link: LinkCurve,
+    entries_per_ms: float,
+    sweeps: int = 1,
+    buffers: int = 2,
+    per_block_ms: float = 0.0,
+) -> float:
+    """Predicted time of `sweeps` sweeps over `blocks` (bytes each, ids and weights of entry_bytes per entry)."""
+    if buffers < 1 or sweeps < 0 or entries_per_ms <= 0:
+        raise ValueError("buffers >= 1, sweeps >= 0 and a positive compute rate are needed")
+    copy = [link.copy_ms(b) for b in blocks]
+    compute = [b / entry_bytes / entries_per_ms + per_block_ms for b in blocks]
+    if buffers == 1:  # no overlap: each copy waits for the kernel before it
+        one = sum(copy) + sum(compute)
+    else:
+        one = sweep_ms(copy, compute)
+    if sweeps == 0:
+        return 0.0
+    if len(blocks) <= buffers:  # resident after the first sweep: the rest only compute
+        return one + (sweeps - 1) * sum(compute)
+    return sweeps * one
+
+
+def best_block(
+    lists_bytes: float, candidates: list[float], entry_bytes: float, link: LinkCurve, entries_per_ms: float, **kw
+) -> tuple[float, pd.DataFrame]:
+    """The candidate block size with the least predicted time, and the table of every candidate's prediction."""
+    rows = []
+    for b in candidates:
+        blocks = uniform_blocks(lists_bytes, b)
+        ms = predict_ms(blocks, entry_bytes, link, entries_per_ms, **kw)
+        rows.append({"block_bytes": b, "blocks": len(blocks), "predicted_ms": ms})
+    table = pd.DataFrame(rows)
+    return float(table.loc[table["predicted_ms"].idxmin(), "block_bytes"]), table
+
+
+def _size(text: str) -> float:
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return float(text[:-1]) * units[text[-1]] if text and text[-1] in units else float(text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m model.streamed", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--link", required=True, help="link table (emogi linkbw --out)")
+    ap.add_argument("--device-runs", required=True, help="runs table with device-mode runs of the kernel")
+    ap.add_argument("--algorithm", default="spmv")
+    ap.add_argument("--variant", default="merged-aligned")
+    ap.add_argument("--lists-bytes", required=True, type=_size, help="ids and weights the kernel reads per sweep")
+    ap.add_argument("--entry-bytes", required=True, type=float, help="bytes per list entry (ids and weights)")
+    ap.add_argument("--blocks", required=True, help="candidate block sizes, comma-separated (K, M, G: binary)")
+    ap.add_argument("--sweeps", type=int, default=1)
+    ap.add_argument("--buffers", type=int, default=2)
+    ap.add_argument("--per-block-ms", type=float, default=0.0)
+    a = ap.parse_args(argv)
+    try:
+        link = LinkCurve.from_table(pd.read_csv(a.link))
+        rate = device_rate(pd.read_csv(a.device_runs), a.algorithm, a.variant)
+        best, table = best_block(
+            a.lists_bytes,
+            [_size(b) for b in a.blocks.split(",")],
+            a.entry_bytes,
+            link,
+            rate,
+            sweeps=a.sweeps,
+            buffers=a.buffers,
+            per_block_ms=a.per_block_ms,
+        )
+    except (OSError, ValueError, KeyError) as e:
+        print(f"model.streamed: {e}", file=sys.stderr)
+        return 2
+    print(table.to_string(index=False))
+    print(f"best block: {best:.0f} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

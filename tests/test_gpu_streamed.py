@@ -1,0 +1,240 @@
+"""On a GPU: the streamed mode (issue 22, CF'17's streamed blocks; kernels/include/emogi/streamed_lists.cuh) verifies
+every variant that streams (SpMV's four, PageRank's scan variants and gauss-seidel) at several block sizes, one of
+them smaller than the longest list (split lists), with 1 to 3 buffers; copies every block once per sweep unless a
+buffer still holds it, and reports the bytes it copied; still verifies with every buffer poisoned before each copy
+(a kernel that read a buffer before its copy landed would read ids far past any vertex); refuses what it cannot
+stream; counts its buffers against --gpu-memory-budget; runs clean under compute-sanitizer; and verifies on a
+graph of over 1 GiB."""
+
+import re
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import run
+from emogi import csr
+from graphs import write_generated, write_lists, write_undirected
+
+pytestmark = pytest.mark.gpu
+
+# What streams (streamed_refusal): the rest is refused.
+STREAMED = {
+    "spmv": ("naive", "merged", "merged-aligned", "chunked"),
+    "pagerank": ("naive", "merged", "merged-aligned", "chunked", "gauss-seidel"),
+}
+ALIGN = 32  # entries: copies start on a multiple (streamed_lists.cu)
+PLACED = re.compile(
+    r"placed streamed: (\d+) blocks of at most (\d+) entries, (\d+) buffers of (\d+) bytes in GPU memory, "
+    r"(\d+) lists split"
+)
+RUN = re.compile(
+    r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) copies, (\d+) skipped, (\d+) bytes copied in ([\d.]+) ms "
+    r"of copies \(([\d.]+) GB/s\), run ([\d.]+) ms"
+)
+
+
+def entry_bytes(path, algorithm):
+    header = csr.read_header(path)
+    return header.index_bytes + (4 if algorithm == "spmv" and header.has_weights else 0)
+
+
+def longest_list(path):
+    return int(np.diff(np.asarray(csr.read_csr(path).offsets)).max())
+
+
+@pytest.fixture(scope="module")
+def graphs(tmp_path_factory):
+    """kron12 and urand12 (8-byte ids, weights), kron12 at 4-byte ids, kron12 without weights (SpMV's values are
+    then 1), and a star whose hub's list is longer than the smallest blocks."""
+    root = tmp_path_factory.mktemp("streamed")
+    kron = write_generated(root / "kron12.w8.csr", "kron", 12)
+    g = csr.read_csr(kron)
+    plain = root / "kron12.plain.csr"
+    csr.write_csr(plain, g.offsets, g.edges, None, directed=False)
+    return [
+        kron,
+        write_generated(root / "urand12.w8.csr", "urand", 12),
+        write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32),
+        plain,
+        write_undirected(root / "star.csr", [(0, v) for v in range(1, 1000)], 1001),
+    ]
+
+
+def run_streamed(binary, path, algorithm, out, block_bytes, variants=None, buffers=2, reps=2, extra=()):
+    args = [binary, "run", "--algorithm", algorithm, "--graph", path, "--modes", "streamed"]
+    args += ["--variants", ",".join(variants or STREAMED[algorithm]), "--reps", reps, "--warmup", "1"]
+    args += ["--stream-block-bytes", block_bytes, "--stream-buffers", buffers, "--out", out, *extra]
+    return run(args)
+
+
+def block_sizes(path, algorithm):
+    """Everything in one block; about a fifth of the lists; and a block below the longest list (at least two
+    alignments), in bytes."""
+    header = csr.read_header(path)
+    e = entry_bytes(path, algorithm)
+    lists = max(header.num_edges, 1) * e
+    small = max(2 * ALIGN, longest_list(path) // 2) * e
+    return [lists + ALIGN * e, max(lists // 5, 2 * ALIGN * e), small]
+
+
+def check_runs(done, out, algorithm, variants, path):
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = pd.read_csv(out)
+    assert rows["verified"].all() and set(rows["variant"]) == set(variants) and (rows["mode"] == "streamed").all()
+    placed = PLACED.search(done.stderr)
+    assert placed, done.stderr[-2000:]
+    blocks = int(placed[1])
+    runs = RUN.findall(done.stderr)
+    assert len(runs) == len(rows), done.stderr[-2000:]  # one line per timed run
+    header = csr.read_header(path)
+    lists = header.num_edges * entry_bytes(path, algorithm)
+    for (_, variant, sweeps, copies, skipped, copied, copy_ms, _, run_ms), (_, row) in zip(runs, rows.iterrows()):
+        sweeps, copies, skipped, copied = map(int, (sweeps, copies, skipped, copied))
+        assert variant == row["variant"]
+        assert copies + skipped == blocks * sweeps  # every block of every sweep: copied, or still in its buffer
+        # The first sweep copies every block (cold), the alignment slack included, never more than one alignment each.
+        assert lists <= copied <= sweeps * (lists + blocks * ALIGN * entry_bytes(path, algorithm))
+        if algorithm == "spmv":
+            assert sweeps == 1 and copies == blocks and skipped == 0
+        elif variant == "gauss-seidel":
+            assert sweeps == row["iterations"] + 1  # the last sweep pushes nothing and ends the run
+        else:
+            assert sweeps == row["iterations"]
+        assert float(copy_ms) > 0 or copied == 0
+    return rows, blocks, runs
+
+
+@pytest.mark.parametrize("algorithm", sorted(STREAMED))
+def test_every_streamed_variant_verifies_at_several_block_sizes(emogi_binary, graphs, tmp_path, algorithm):
+    for path in graphs:
+        for size in block_sizes(path, algorithm):
+            # gauss-seidel where no list is split: a list and the alignment slack before it fit a block
+            whole = size // entry_bytes(path, algorithm) >= longest_list(path) + 2 * ALIGN
+            variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel" or whole]
+            done = run_streamed(emogi_binary, path, algorithm, tmp_path / "s.csv", size, variants)
+            check_runs(done, tmp_path / "s.csv", algorithm, variants, path)
+
+
+@pytest.mark.parametrize("buffers", [1, 2, 3])
+@pytest.mark.parametrize("algorithm", sorted(STREAMED))
+def test_one_to_three_buffers(emogi_binary, graphs, tmp_path, algorithm, buffers):
+    path = graphs[0]
+    size = block_sizes(path, algorithm)[1]  # about five blocks
+    variants = ["merged-aligned"]
+    done = run_streamed(emogi_binary, path, algorithm, tmp_path / "b.csv", size, variants, buffers=buffers)
+    _, blocks, runs = check_runs(done, tmp_path / "b.csv", algorithm, variants, path)
+    assert int(PLACED.search(done.stderr)[3]) == min(buffers, blocks)
+    if algorithm == "pagerank" and blocks <= buffers:  # every block stays in its buffer after the first sweep
+        assert all(int(r[3]) == blocks for r in runs)
+
+
+def test_a_list_longer_than_a_block_is_split_and_read_in_parts(emogi_binary, graphs, tmp_path):
+    """The star's hub (999 entries) in blocks of 64 entries: split across 16 blocks; SpMV and the PageRank scan
+    variants verify; gauss-seidel is refused, naming the hub."""
+    star = graphs[-1]
+    for algorithm in ("spmv", "pagerank"):
+        size = 2 * ALIGN * entry_bytes(star, algorithm)
+        variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel"]
+        done = run_streamed(emogi_binary, star, algorithm, tmp_path / "x.csv", size, variants)
+        check_runs(done, tmp_path / "x.csv", algorithm, variants, star)
+        assert int(PLACED.search(done.stderr)[5]) >= 1  # the hub is split
+    done = run_streamed(emogi_binary, star, "pagerank", tmp_path / "gs.csv", 2 * ALIGN * 8, ["gauss-seidel"])
+    assert done.returncode == 1 and "vertex 0's list" in done.stderr and not (tmp_path / "gs.csv").exists()
+
+
+@pytest.mark.parametrize("algorithm", sorted(STREAMED))
+def test_a_poisoned_buffer_is_never_read(emogi_binary, graphs, tmp_path, algorithm):
+    """--stream-poison fills each buffer with 0xFF bytes (ids far past any vertex) before every copy into it, and
+    never reuses a buffer's block: a kernel that ran before its block's copy landed would read those ids (an
+    illegal address, or a wrong result); every run still verifies."""
+    for path in (graphs[0], graphs[2], graphs[-1]):
+        for buffers in (2, 3):
+            size = max(2 * ALIGN, longest_list(path) // 2) * entry_bytes(path, algorithm)
+            variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel"]
+            done = run_streamed(
+                emogi_binary, path, algorithm, tmp_path / "p.csv", size, variants, buffers, extra=["--stream-poison"]
+            )
+            _, _, runs = check_runs(done, tmp_path / "p.csv", algorithm, variants, path)
+            assert "poisoned before every copy" in done.stderr and all(int(r[4]) == 0 for r in runs)
+
+
+@pytest.mark.parametrize("algorithm,variant", [("bfs", "merged-aligned"), ("cc", "naive"), ("pagerank", "frontier")])
+def test_what_does_not_stream_is_refused(emogi_binary, graphs, tmp_path, algorithm, variant):
+    args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", graphs[0], "--variants", variant]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--out", tmp_path / "r.csv", "--roots", "0"]
+    done = run(args)
+    assert done.returncode == 1 and "does not stream its lists" in done.stderr, done.stderr[-2000:]
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_the_buffers_count_against_the_budget(emogi_binary, graphs, tmp_path):
+    """Room beside the vertex data for one buffer and a half: two buffers are refused, one runs."""
+    path = graphs[0]
+    size = csr.read_header(path).num_edges * 12 // 4  # about four blocks
+    variants = ["merged-aligned"]
+    learn = ["--gpu-memory-budget", str(1 << 40)]  # too large to limit anything: the log says what is in use
+    done = run_streamed(emogi_binary, path, "spmv", tmp_path / "g.csv", size, variants, buffers=1, extra=learn)
+    assert done.returncode == 0, done.stderr[-2000:]
+    before = int(re.search(r"(\d+) bytes in use before placing the lists", done.stderr)[1])
+    buffer = int(PLACED.search(done.stderr)[4])
+    extra = ["--gpu-memory-budget", before + buffer + buffer // 2]
+    done = run_streamed(emogi_binary, path, "spmv", tmp_path / "g.csv", size, variants, extra=extra)
+    assert done.returncode == 1 and "the streamed blocks' buffers" in done.stderr, done.stderr[-2000:]
+    done = run_streamed(emogi_binary, path, "spmv", tmp_path / "g.csv", size, variants, buffers=1, extra=extra)
+    check_runs(done, tmp_path / "g.csv", "spmv", variants, path)
+
+
+def test_spmv_without_weights_reads_ids_only(emogi_binary, graphs, tmp_path):
+    """kron12 without a weights section: SpMV's values are 1, and only the ids are copied."""
+    plain = graphs[3]
+    done = run_streamed(emogi_binary, plain, "spmv", tmp_path / "w.csv", 1 << 30, ["merged-aligned"])
+    _, _, runs = check_runs(done, tmp_path / "w.csv", "spmv", ["merged-aligned"], plain)
+    header = csr.read_header(plain)
+    assert all(int(r[5]) < header.num_edges * 8 + ALIGN * 8 for r in runs)
+
+
+SANITIZER_CLEAN = {
+    "memcheck": "ERROR SUMMARY: 0 errors",
+    "racecheck": "RACECHECK SUMMARY: 0 hazards displayed (0 errors",
+}
+
+
+@pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
+@pytest.mark.parametrize("tool", sorted(SANITIZER_CLEAN))
+@pytest.mark.parametrize("algorithm", sorted(STREAMED))
+def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
+    """Small blocks (split lists, more blocks than buffers) on urand12 and the star: the double buffering is the
+    race site."""
+    for path in (graphs[1], graphs[-1]):
+        size = max(2 * ALIGN, longest_list(path) // 2) * entry_bytes(path, algorithm)
+        variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel"]
+        args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run"]
+        args += ["--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants), "--modes", "streamed"]
+        args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+        done = run(args)
+        assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+        assert SANITIZER_CLEAN[tool] in done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def large_graph(tmp_path_factory):
+    """kron scale 23, edge factor 16, with weights: ~250 M entries, a ~1.9 GiB edge list at 8-byte ids."""
+    return write_generated(tmp_path_factory.mktemp("large") / "kron23.w8.csr", "kron", 23, seed=5, edge_factor=16)
+
+
+@pytest.mark.parametrize("algorithm", sorted(STREAMED))
+def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
+    assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
+    variants = ["merged-aligned"] + (["gauss-seidel"] if algorithm == "pagerank" else [])
+    done = run_streamed(emogi_binary, large_graph, algorithm, tmp_path / "l.csv", "256M", variants, reps=1)
+    check_runs(done, tmp_path / "l.csv", algorithm, variants, large_graph)
+
+
+def test_a_graph_without_edges(emogi_binary, tmp_path):
+    path = write_lists(tmp_path / "empty.csr", {}, 5, weights_seed=1)
+    for algorithm in sorted(STREAMED):
+        done = run_streamed(emogi_binary, path, algorithm, tmp_path / "e.csv", "1M", ["merged-aligned"])
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert pd.read_csv(tmp_path / "e.csv")["verified"].all()

@@ -1,0 +1,98 @@
+"""model/streamed.py, CF'17's model of streamed blocks, on worked examples: the pipeline sum, the copy-bandwidth
+curve, resident blocks across sweeps, one buffer, and the best block size. No GPU needed."""
+
+import math
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import REPO, run
+from model.streamed import LinkCurve, best_block, device_rate, predict_ms, sweep_ms, uniform_blocks
+
+FLAT = LinkCurve((1.0, 1e12), (50.0, 50.0))  # 50 GB/s at every size: 1 GB copies in 20 ms
+
+
+def test_the_pipeline_is_fill_plus_the_slower_stage_of_each_step():
+    # Copies of 20 ms, kernels of 10 ms: the fill, three steps at the copy's pace, the last kernel alone.
+    assert sweep_ms([20, 20, 20, 20], [10, 10, 10, 10]) == 20 + 3 * 20 + 10
+    # Kernels of 30 ms: compute-bound, the copies hidden but the first.
+    assert sweep_ms([20, 20, 20, 20], [30, 30, 30, 30]) == 20 + 4 * 30
+    assert sweep_ms([5], [7]) == 12  # one block: nothing overlaps
+    assert sweep_ms([], []) == 0
+    with pytest.raises(ValueError):
+        sweep_ms([1, 2], [1])
+
+
+def test_prediction_from_bytes_link_and_rate():
+    blocks = uniform_blocks(4e9, 1e9)  # four 1 GB blocks: 20 ms copies
+    rate = 1e9 / 12 / 10  # entries per ms such that a block of 12-byte entries computes in 10 ms
+    assert predict_ms(blocks, 12, FLAT, rate) == pytest.approx(90)
+    assert predict_ms(blocks, 12, FLAT, rate, buffers=1) == pytest.approx(4 * 20 + 4 * 10)  # no overlap
+    assert predict_ms(blocks, 12, FLAT, rate, sweeps=3) == pytest.approx(3 * 90)  # a fill every sweep
+    # Four blocks in four buffers: the first sweep copies, the other two only compute.
+    assert predict_ms(blocks, 12, FLAT, rate, sweeps=3, buffers=4) == pytest.approx(90 + 2 * 40)
+    assert uniform_blocks(10, 4) == [4, 4, 2] and uniform_blocks(3, 4) == [3]
+
+
+def test_the_copy_bandwidth_follows_the_measured_curve():
+    link = pd.DataFrame(
+        {
+            "direction": ["h2d"] * 4 + ["d2h"],
+            "host_memory": ["pinned", "pinned", "pinned", "pageable", "pinned"],
+            "size_bytes": [1 << 20, 1 << 20, 1 << 30, 1 << 30, 1 << 30],
+            "gbps": [10.0, 12.0, 50.0, 5.0, 40.0],
+        }
+    )
+    curve = LinkCurve.from_table(link)
+    assert curve.gbps == (11.0, 50.0)  # medians of the pinned h2d rows only
+    assert curve.bandwidth(1 << 10) == 11.0 and curve.bandwidth(1 << 40) == 50.0  # the ends beyond them
+    assert curve.bandwidth(1 << 25) == pytest.approx(30.5)  # halfway in log size
+    assert curve.copy_ms(1e9) == pytest.approx(1e9 / (curve.bandwidth(1e9) * 1e6))
+    with pytest.raises(ValueError, match="no pinned h2d rows"):
+        LinkCurve.from_table(link[link["host_memory"] == "pageable"])
+
+
+def test_the_best_block_balances_the_fill_against_per_block_costs():
+    # 1 GB of lists, copies and kernels at the same pace (20 ms in all), 0.2 ms more per kernel:
+    # T(n) = 20 + 20/n + 0.2 n, least at n = 10 (24 ms) among 5, 10 and 20 blocks (25, 24, 25 ms).
+    rate = 1e9 / 12 / 20
+    best, table = best_block(1e9, [2e8, 1e8, 5e7], 12, FLAT, rate, per_block_ms=0.2)
+    assert best == 1e8
+    assert table["predicted_ms"].tolist() == pytest.approx([25, 24, 25])
+    assert table["blocks"].tolist() == [5, 10, 20]
+
+
+def test_device_rate_is_the_median_device_run():
+    runs = pd.DataFrame(
+        {
+            "algorithm": ["spmv"] * 4,
+            "variant": ["merged-aligned"] * 3 + ["naive"],
+            "mode": ["device", "device", "zerocopy", "device"],
+            "edges_traversed": [1000, 1000, 1000, 1000],
+            "time_ms": [1.0, 4.0, 100.0, 9.0],
+        }
+    )
+    assert device_rate(runs, "spmv", "merged-aligned") == pytest.approx((1000 + 250) / 2)
+    with pytest.raises(ValueError, match="no device-mode runs"):
+        device_rate(runs, "pagerank", "merged-aligned")
+    assert math.isfinite(device_rate(runs, "spmv", "naive"))
+
+
+def test_cli_prints_the_table_and_the_best_block(tmp_path):
+    link = tmp_path / "link.csv"
+    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
+        link, index=False
+    )
+    runs = tmp_path / "runs.csv"
+    pd.DataFrame(
+        {"algorithm": ["spmv"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e9 / 12],
+         "time_ms": [20.0]}
+    ).to_csv(runs, index=False)  # fmt: skip
+    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    done = run([*args, "--entry-bytes", "12", "--blocks", "200000000,100000000,50000000", "--per-block-ms", "0.2"],
+               cwd=REPO)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "best block: 100000000 bytes" in done.stdout
+    bad = run([*args, "--entry-bytes", "12", "--blocks", "1M", "--algorithm", "bfs"], cwd=REPO)
+    assert bad.returncode == 2 and "no device-mode runs of bfs" in bad.stderr

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Issue 22 on a GPU: the streamed mode (CF'17's streamed blocks) and SpMV.
+#   1. tests: tests/test_gpu_streamed.py (every streamed variant at several block sizes, split lists, 1-3 buffers,
+#      poisoned buffers, refusals, the budget, compute-sanitizer memcheck and racecheck, a graph over 1 GiB) and
+#      SpMV's cells of tests/test_gpu_algorithms.py, tests/test_gpu_uvm_capped.py and tests/test_gpu_budget.py;
+#   2. sanitizer: compute-sanitizer memcheck and racecheck on one small streamed run of each algorithm, logs kept;
+#   3. time: W (pinned cudaMemcpy, `emogi linkbw`), then SpMV and PageRank on kron24 and urand24 (8- and 4-byte
+#      ids) streamed (blocks of each STREAM_BLOCKS size, 2 buffers) and zero-copy, and a table last: median ms,
+#      GB/s of bytes copied over the run time and over the copies' time, and the first over W.
+#   (device) bash tools/device/streamed_check.sh   -> $OUT/{gpu_tests,sanitizer_*,linkbw,streamed_*}.{log,csv}
+#   PARTS="tests sanitizer time" (default all three), GRAPHS="kron24 urand24", WIDTHS="8 4",
+#   STREAM_BLOCKS="64M 256M", REPS=3. Estimated (not yet run): tests 5-7 min (two scale-23 graphs are generated),
+#   sanitizer 1 min, time 10-15 min (graph generation ~2 min each, PageRank zero-copy 2-4 s a run): longer than
+#   one device call, so run it detached (tools/device/detached.sh) or one part per call.
+set -uo pipefail
+. tools/device/setup.sh
+build_kernels
+BIN=$EMOGI_BINARY
+PARTS=${PARTS:-tests sanitizer time}
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+
+if has tests; then
+  TESTS="tests/test_gpu_streamed.py tests/test_gpu_algorithms.py tests/test_gpu_uvm_capped.py \
+    tests/test_gpu_budget.py" gpu_tests -k "streamed or spmv"
+fi
+
+if has sanitizer; then
+  log "compute-sanitizer on small streamed runs"
+  mkdir -p /tmp/g
+  python3 -m emogi.datasets.generators --kind urand --scale 12 --edge-factor 16 --seed 24 --weights-seed 24 \
+    --out /tmp/g/urand12.w8.csr > "$OUT/gen_small.log" 2>&1 || tail -3 "$OUT/gen_small.log"
+  for tool in memcheck racecheck; do
+    for a in spmv pagerank; do
+      v=$([ $a = pagerank ] && echo naive,merged-aligned,chunked || echo naive,merged,merged-aligned,chunked)
+      # 16K blocks: about 40 of them, more than the buffers, lists split.
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$BIN" run --algorithm $a \
+        --graph /tmp/g/urand12.w8.csr --variants $v --modes streamed --stream-block-bytes 16K --stream-buffers 2 \
+        --reps 1 --warmup 0 --out "$OUT/sanitizer_${tool}_$a.csv" > "$OUT/sanitizer_${tool}_$a.log" 2>&1
+      echo "$tool $a: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_${tool}_$a.log" | tail -1)"
+    done
+  done
+fi
+
+if has time; then
+  log "W: pinned cudaMemcpy host to device"
+  "$BIN" linkbw --sizes 256M,1G --reps 5 --out "$OUT/linkbw.csv" > "$OUT/linkbw.log" 2>&1 || tail -3 "$OUT/linkbw.log"
+  W=$(python3 -c "
+import pandas as pd
+d = pd.read_csv('$OUT/linkbw.csv')
+print(round(d[(d.direction == 'h2d') & (d.host_memory == 'pinned')].gbps.max(), 2))")
+  echo "W = $W GB/s (this machine's pinned H2D peak)"
+  for name in ${GRAPHS:-kron24 urand24}; do
+    log "graph $name"
+    gap_graph "$name" > "$OUT/gen_$name.log" 2>&1 || { tail -3 "$OUT/gen_$name.log"; continue; }
+    for w in ${WIDTHS:-8 4}; do
+      g=/tmp/g/$name.w$w.csr
+      [ "$w" = 8 ] || [ -f "$g" ] || python3 -m emogi.csr narrow /tmp/g/$name.w8.csr --out "$g" \
+        --meta /tmp/g/$name.w$w.json > /dev/null
+      for a in spmv pagerank; do
+        v=$([ $a = pagerank ] && echo merged-aligned,gauss-seidel || echo merged-aligned)
+        tag=${a}_${name}_w$w
+        timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes zerocopy \
+          --reps ${REPS:-3} --warmup 1 --out "$OUT/streamed_${tag}_zerocopy.csv" \
+          > "$OUT/streamed_${tag}_zerocopy.log" 2>&1 || tail -3 "$OUT/streamed_${tag}_zerocopy.log"
+        for b in ${STREAM_BLOCKS:-64M 256M}; do
+          timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes streamed \
+            --stream-block-bytes "$b" --stream-buffers 2 --reps ${REPS:-3} --warmup 1 \
+            --out "$OUT/streamed_${tag}_b$b.csv" > "$OUT/streamed_${tag}_b$b.log" 2>&1 \
+            || tail -3 "$OUT/streamed_${tag}_b$b.log"
+        done
+      done
+      [ "$w" = 8 ] || rm -f "$g"
+    done
+  done
+  log "table"
+  W=$W OUT=$OUT python3 - << 'EOF'
+import glob, os, re
+import pandas as pd
+W = float(os.environ["W"])
+line = re.compile(r"streamed run: (\S+) (\S+): .*? (\d+) bytes copied in ([\d.]+) ms of copies .*?, run ([\d.]+) ms")
+rows = []
+for csv in sorted(glob.glob(os.environ["OUT"] + "/streamed_*.csv")):
+    d = pd.read_csv(csv)
+    block = re.search(r"_b(\w+)\.csv$", csv)
+    copies = {}
+    if block:  # per variant: bytes copied over the run time and over the copies' time, medians of the timed runs
+        runs = pd.DataFrame([m.groups() for m in line.finditer(open(csv[:-4] + ".log").read())],
+                            columns=["algorithm", "variant", "bytes", "copy_ms", "run_ms"]).astype(
+                                {"bytes": float, "copy_ms": float, "run_ms": float})
+        for v, r in runs.groupby("variant"):
+            copies[v] = ((r.bytes / r.run_ms / 1e6).median(), (r.bytes / r.copy_ms / 1e6).median())
+    for (v, m), r in d.groupby(["variant", "mode"]):
+        run_gbps, copy_gbps = copies.get(v, (float("nan"), float("nan")))
+        rows.append([r.graph.iloc[0], r.edge_bytes.iloc[0], r.algorithm.iloc[0], v,
+                     m + (f" {block[1]}" if block else ""), r.time_ms.median(), r.iterations.median(),
+                     run_gbps, copy_gbps, run_gbps / W])
+t = pd.DataFrame(rows, columns=["graph", "w", "algorithm", "variant", "mode", "median_ms", "sweeps",
+                                "copied_GBps_run", "copied_GBps_copies", "of_W"])
+print(t.sort_values(["algorithm", "graph", "w", "variant", "mode"]).to_string(index=False, float_format="%.3g"))
+EOF
+fi
+log done
