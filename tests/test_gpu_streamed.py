@@ -209,7 +209,9 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
     race site."""
     for path in (graphs[1], graphs[-1]):
         size = max(2 * ALIGN, longest_list(path) // 2) * entry_bytes(path, algorithm)
-        variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel"]
+        # One variant: the race site is the buffering, which every variant shares (all four under the sanitizer
+        # ran past 7 minutes on an H100 with the rest of this file, 2026-11-25).
+        variants = ["merged-aligned"]
         args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run"]
         args += ["--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants), "--modes", "streamed"]
         args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
