@@ -8,7 +8,7 @@ rule report:
         # the report's own modules; each figure's section is in its script, which its figure's rule reads
         sections=[REPO / f"figures/{m}.py" for m in ("inputs", "report_format", "report_setup", "table2_datasets",
                                                      "micro_report", "claims", "oom_report")],
-        claims=REPO / "paper/claims.yaml",
+        claims=[REPO / f"paper/claims/{p}.yaml" for p in ("emogi", "cxl", "cf17", "graphit")],
         typ=REPO / "paper/report.typ",
         numbers=REPO / "paper/paper_numbers.yaml",
         source="results/tables/source.json",
@@ -37,10 +37,11 @@ rule report:
 
 
 rule claims:
-    # The claims table on its own (the report shows the same rows): paper/claims.yaml against the figures' CSVs.
+    # The claims table on its own (the report shows the same rows): paper/claims/*.yaml against the figures' CSVs.
     input:
-        claims=REPO / "paper/claims.yaml",
+        claims=[REPO / f"paper/claims/{p}.yaml" for p in ("emogi", "cxl", "cf17", "graphit")],
         module=REPO / "figures/claims.py",
+        numbers=REPO / "paper/paper_numbers.yaml",
         figures=expand("results/figures/{figure}.csv", figure=list(FIGURE_INPUTS)),
     output:
         "results/report/claims.csv",
