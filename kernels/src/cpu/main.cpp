@@ -1,0 +1,64 @@
+// emogi_cpu: the CPU side of the study (docs/cpu.md): the thesis' memory micro-benchmark and cache-blocked pull
+// kernels, OpenMP, no GPU needed.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "emogi/cpu/commands.hpp"
+#include "emogi/cpu/machine.hpp"
+
+namespace emogi::cpu {
+namespace {
+
+int run_machine(const CliArgs& args) {
+  apply_openmp_options(args);
+  std::printf("%s\n", machine_json(read_machine()).c_str());
+  return 0;
+}
+
+// OpenMP reads OMP_PROC_BIND and OMP_PLACES once, when the runtime starts (before main): --bind and --places set
+// them and start the binary again, once.
+void reexec_for_pinning(int argc, char** argv) {
+  bool changed = false;
+  for (int i = 1; i + 1 < argc; ++i)
+    for (auto [option, variable] : {std::pair{"--bind", "OMP_PROC_BIND"}, std::pair{"--places", "OMP_PLACES"}})
+      if (std::strcmp(argv[i], option) == 0) {
+        const char* now = std::getenv(variable);
+        if (!now || std::strcmp(now, argv[i + 1]) != 0) {
+          ::setenv(variable, argv[i + 1], 1);
+          changed = true;
+        }
+      }
+  if (changed && !std::getenv("EMOGI_CPU_REEXEC")) {
+    ::setenv("EMOGI_CPU_REEXEC", "1", 1);
+    ::execv("/proc/self/exe", argv);
+    std::perror("emogi_cpu: cannot restart with the pinning asked for");
+  }
+}
+
+}  // namespace
+
+std::vector<OptionSpec> openmp_options() {
+  return {option("threads", "INT", "OpenMP threads (0: OpenMP's default, OMP_NUM_THREADS or every CPU)", "0"),
+          option("schedule", "KIND[,CHUNK]", "the kernels' loop schedule: static, dynamic or guided", "dynamic,1024"),
+          option("bind", "POLICY", "OMP_PROC_BIND for this run: false, close, spread, ..."),
+          option("places", "PLACES", "OMP_PLACES for this run: cores, threads, sockets or a list")};
+}
+
+void apply_openmp_options(const CliArgs& args) { configure_openmp(args.get_u64("threads"), args.get("schedule")); }
+
+CommandSpec machine_command() {
+  return {"machine", "the LLC, NUMA nodes and OpenMP's threads and pinning, as JSON", openmp_options(), run_machine};
+}
+
+}  // namespace emogi::cpu
+
+int main(int argc, char** argv) {
+  using namespace emogi::cpu;
+  reexec_for_pinning(argc, argv);
+  return emogi::run_cli(argc, argv, {machine_command(), membench_command(), pagerank_command()}, "emogi_cpu",
+                        "emogi_cpu: the CPU side of the study: memory micro-benchmark and cache-blocked pull kernels");
+}
