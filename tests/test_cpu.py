@@ -8,9 +8,10 @@ import json
 
 import numpy as np
 import pytest
+from scipy.sparse.csgraph import connected_components
 
 from conftest import run
-from graphs import numpy_pagerank, write_generated, write_lists, write_undirected
+from graphs import numpy_pagerank, scipy_matrix, write_generated, write_lists, write_undirected
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +50,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("segments", ["1", "3", "8", "40"])  # 40: more segments than vertices
 def test_blocked_and_unblocked_match_numpy(cpu_binary, tmp_path, case, segments):
-    pairs, n = CASES[case]
-    path = write_undirected(tmp_path / f"{case}.csr", pairs, n)
+    path = write_undirected(tmp_path / f"{case}.csr", *CASES[case])
     want = numpy_pagerank(path)
     tight = ["--tolerance", "1e-7"]
     (plain,), unblocked = pagerank(cpu_binary, path, tmp_path, "unblocked", segments, *tight)
@@ -92,11 +92,32 @@ def test_directed_graph_is_pulled_over_its_transpose(cpu_binary, tmp_path):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("segments", ["1", "3", "40"])
+def test_cc_blocked_and_unblocked_find_scipys_components(cpu_binary, tmp_path, segments):
+    cases = {name: write_undirected(tmp_path / f"{name}.csr", *CASES[name]) for name in CASES}
+    cases["kron10"] = write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)
+    for name, path in cases.items():
+        want, _ = connected_components(scipy_matrix(path), directed=False)
+        args = [cpu_binary, "cc", "--graph", path, "--segments", segments, "--reps", 1, "--warmup", 0]
+        table = rows(run(args))
+        assert [r["kernel"] for r in table] == ["unblocked", "blocked"], name
+        assert {r["verified"] for r in table} == {"yes"}, name  # label for label against reference_cc
+        assert {int(r["components"]) for r in table} == {want}, name
+        assert table[0]["iterations"] == table[1]["iterations"], name
+
+
+def test_cc_refuses_a_directed_graph(cpu_binary, tmp_path):
+    path = write_lists(tmp_path / "directed.csr", {0: [1]}, 2, directed=True)
+    done = run([cpu_binary, "cc", "--graph", path])
+    assert done.returncode == 1 and "is directed: CC needs an undirected graph" in done.stderr
+
+
 def test_bad_input_is_one_line(cpu_binary, tmp_path):
     path = write_undirected(tmp_path / "g.csr", [(0, 1)], 2)
     base = [cpu_binary, "pagerank", "--graph", path]
     for args, words in [
         (["--segments", "0"], "--segments must be at least 1"),
+        (["--segments", "many"], "--segments expects a non-negative integer"),
         (["--kernels", "push"], "is not unblocked or blocked"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),
         (["--llc-fraction", "0"], "--llc-fraction must lie in (0, 1]"),

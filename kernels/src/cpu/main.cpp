@@ -5,10 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "emogi/cpu/commands.hpp"
 #include "emogi/cpu/machine.hpp"
+#include "emogi/cpu/segments.hpp"
 
 namespace emogi::cpu {
 namespace {
@@ -50,6 +52,20 @@ std::vector<OptionSpec> openmp_options() {
 
 void apply_openmp_options(const CliArgs& args) { configure_openmp(args.get_u64("threads"), args.get("schedule")); }
 
+std::vector<OptionSpec> segment_options() {
+  return {option("segments", "N|auto", "segments of the blocked kernel (auto: from the LLC size)", "auto"),
+          option("llc", "BYTES|auto", "the LLC size auto segments are cut for (auto: sysconf, /sys)", "auto"),
+          option("llc-fraction", "X", "the share of the LLC one segment's source data may fill", "0.5")};
+}
+
+uint64_t blocked_segments(const CliArgs& args, uint64_t num_vertices, uint64_t measured_llc_bytes) {
+  if (args.get("segments") == "0")
+    throw std::invalid_argument("--segments must be at least 1 (0 segments hold no edges)");
+  if (args.get("segments") != "auto") return args.get_u64("segments");
+  const uint64_t llc = args.get("llc") == "auto" ? measured_llc_bytes : parse_bytes(args.get("llc"));
+  return segments_for_cache(num_vertices, 4, llc, std::stod(args.get("llc-fraction")));
+}
+
 CommandSpec machine_command() {
   return {"machine", "the LLC, NUMA nodes and OpenMP's threads and pinning, as JSON", openmp_options(), run_machine};
 }
@@ -59,6 +75,7 @@ CommandSpec machine_command() {
 int main(int argc, char** argv) {
   using namespace emogi::cpu;
   reexec_for_pinning(argc, argv);
-  return emogi::run_cli(argc, argv, {machine_command(), membench_command(), pagerank_command()}, "emogi_cpu",
+  return emogi::run_cli(argc, argv, {machine_command(), membench_command(), pagerank_command(), cc_command()},
+                        "emogi_cpu",
                         "emogi_cpu: the CPU side of the study: memory micro-benchmark and cache-blocked pull kernels");
 }

@@ -18,12 +18,6 @@
 namespace emogi::cpu {
 namespace {
 
-uint64_t segment_count(const CliArgs& args, uint64_t num_vertices, const CpuMachine& m) {
-  if (args.get("segments") != "auto") return args.get_u64("segments");  // 0 is refused by build_segments
-  const uint64_t llc = args.get("llc") == "auto" ? m.llc_bytes : parse_bytes(args.get("llc"));
-  return segments_for_cache(num_vertices, sizeof(float), llc, std::stod(args.get("llc-fraction")));
-}
-
 void write_values(const std::string& path, const std::vector<double>& value) {
   std::vector<float> f(value.begin(), value.end());
   AtomicFile out(path);
@@ -54,7 +48,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     std::unique_ptr<SegmentedGraph<Index>> seg;
     double build_s = 0;
     if (kernel == "blocked") {
-      const uint64_t s = segment_count(args, g.num_vertices(), m);
+      const uint64_t s = blocked_segments(args, g.num_vertices(), m.llc_bytes);
       const auto start = std::chrono::steady_clock::now();
       seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, s));
       build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -96,8 +90,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 
 int run_pagerank(const CliArgs& args) {
   apply_openmp_options(args);
-  if (args.get("segments") == "0")
-    throw std::invalid_argument("--segments must be at least 1 (0 segments hold no edges)");
+  blocked_segments(args, 1, 1);  // refuses --segments 0 before the graph is read
   const MappedCsr g(args.get("graph"));
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
 }
@@ -108,9 +101,6 @@ CommandSpec pagerank_command() {
   std::vector<OptionSpec> options = {
       required("graph", "PATH", "the graph file (emogi CSR); a directed one's transpose is built in memory"),
       option("kernels", "LIST", "unblocked, blocked (segmented subgraphs)", "unblocked,blocked"),
-      option("segments", "N|auto", "segments of the blocked kernel (auto: from the LLC size)", "auto"),
-      option("llc", "BYTES|auto", "the LLC size auto segments are cut for (auto: sysconf, /sys)", "auto"),
-      option("llc-fraction", "X", "the share of the LLC one segment's source data may fill", "0.5"),
       option("alpha", "X", "damping factor", "0.85"),
       option("tolerance", "X", "the residual every vertex may keep when the run ends", "0.001"),
       option("max-iterations", "INT", "rounds before giving up (an error)", "5000"),
@@ -119,6 +109,7 @@ CommandSpec pagerank_command() {
       option("warmup", "INT", "untimed runs first", "1"),
       option("out", "PATH", "write the last kernel's values here, V float32"),
       flag("no-verify", "skip the check against the fixed point")};
+  for (OptionSpec& o : segment_options()) options.push_back(o);
   for (OptionSpec& o : openmp_options()) options.push_back(o);
   return {"pagerank", "pull PageRank, unblocked and cache-blocked, timed and verified, as CSV", options, run_pagerank};
 }
