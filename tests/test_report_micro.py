@@ -168,7 +168,7 @@ def test_figure_list_matches_the_scripts():
     assert set(MICRO_FIGURES) == set(FIGURES)
 
 
-MICRO_GROUPS = ("copy_bandwidth", "zero_copy_toy", "cxl")
+MICRO_GROUPS = ("copy_bandwidth", "zero_copy_toy", "cxl", "cpu_side")
 
 
 def test_micro_paper_numbers_have_sources():
