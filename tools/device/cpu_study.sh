@@ -7,6 +7,7 @@
 #   (device) STEPS="membench pr24" bash tools/device/cpu_study.sh           # ~5 min (kron24: ~70 s to generate)
 #   (device) STEPS="peer" PEER_GRAPHS=kron24 bash tools/device/cpu_study.sh  # one graph per call; carry build/whl-cpu
 #   (device) STEPS="peer" PEER_GRAPHS=urand24 bash tools/device/cpu_study.sh
+#   (device) STEPS="peer_scaling" bash tools/device/cpu_study.sh            # the peer on kron22: 1 thread vs all
 #   (device) STEPS="pr27" bash tools/device/cpu_study.sh                    # optional: ~2.5 min to generate
 #
 # The peer's wheels (python-graphblas, graphblas-algorithms, suitesparse-graphblas, donfig, cffi, pycparser; ~20 MB)
@@ -19,8 +20,10 @@ set -uo pipefail
 . tools/device/setup.sh
 STEPS=${STEPS:-membench pr24}
 PEER_GRAPHS=${PEER_GRAPHS:-kron24}
+PR_GRAPH=${PR_GRAPH:-kron24}            # a smaller one (kron16) for a smoke run
+MEMBENCH_SIZE=${MEMBENCH_SIZE:-2G}
 BIND=${BIND:-close} PLACES=${PLACES:-cores}
-G=/tmp/g
+G=${G:-/tmp/g}
 mkdir -p "$G"
 log start
 build_kernels
@@ -61,13 +64,13 @@ for step in $STEPS; do
   case $step in
     membench)
       log "membench (2 GB array; all threads 3 reps, one thread 1 rep: a random pass takes ~20 s)"
-      $CPU membench --size 2G "${pin[@]}" --pass-threads all --reps 3 > "$OUT/membench.csv" 2> "$OUT/membench.log"
-      $CPU membench --size 2G "${pin[@]}" --pass-threads 1 --reps 1 --warmup 0 2>> "$OUT/membench.log" \
+      $CPU membench --size "$MEMBENCH_SIZE" "${pin[@]}" --pass-threads all --reps 3 > "$OUT/membench.csv" 2> "$OUT/membench.log"
+      $CPU membench --size "$MEMBENCH_SIZE" "${pin[@]}" --pass-threads 1 --reps 1 --warmup 0 2>> "$OUT/membench.log" \
         | tail -n +2 >> "$OUT/membench.csv"
       ;;
     pr24)
-      graph_w4 kron24 && SWEEP="2 4 8" kernel pagerank kron24 --reps 3 --warmup 1 \
-        && SWEEP="2 4 8" kernel cc kron24 --reps 3 --warmup 1
+      graph_w4 "$PR_GRAPH" && SWEEP="2 4 8" kernel pagerank "$PR_GRAPH" --reps 3 --warmup 1 \
+        && SWEEP="2 4 8" kernel cc "$PR_GRAPH" --reps 3 --warmup 1
       ;;
     pr27)
       # kron27 at 4-byte ids: ~35 GB on disk; its 537 MB of floats are 1.7x the 300 MiB L3. Ten rounds, timed
@@ -84,7 +87,17 @@ for step in $STEPS; do
           || { echo "peer $name failed"; tail -3 "$OUT/peer_$name.log"; }
       done
       ;;
-    *) echo "unknown step $step (membench, pr24, pr27, peer)" ;;
+    peer_scaling)
+      # Is the peer parallel in every algorithm? kron22, one thread against all, timings only.
+      graph_w4 kron22 || continue
+      for t in 1 0; do
+        log "peer kron22, threads $t (0: all)"
+        timeout "${PEER_TIMEOUT:-400}" python3 -m emogi.cpu_peer --graph "$G/kron22.w4.csr" --roots "$(cat "$G/kron22.roots")" \
+          --reps 3 --warmup 1 --threads $t --no-check 2>> "$OUT/peer_scaling.log" | { [ $t = 1 ] && cat || tail -n +2; } \
+          >> "$OUT/peer_scaling_kron22.csv"
+      done
+      ;;
+    *) echo "unknown step $step (membench, pr24, pr27, peer, peer_scaling)" ;;
   esac
 done
 
@@ -105,7 +118,7 @@ for f in sorted(out.glob("pagerank_*.csv")) + sorted(out.glob("cc_*.csv")):
     cols = ["kernel", "segments", "duplication", "iterations", "verified", "median_ms", "ms_per_iteration", "gteps"]
     print(f.name)
     print(t[cols].to_string(index=False))
-for f in sorted(out.glob("peer_*.csv")):
+for f in sorted(out.glob("peer_*.csv")):  # peer_<graph>.csv and peer_scaling_kron22.csv
     t = pd.read_csv(f)
     print(f.name)
     print(t[["library", "threads", "algorithm", "root", "median_ms", "edges_per_s", "check", "detail"]].to_string(index=False))

@@ -40,20 +40,20 @@ std::string csv_text(const std::string& s) {
 
 }  // namespace
 
-uint64_t read_llc_bytes(std::string* source) {
-  for (auto [name, level] : {std::pair{_SC_LEVEL3_CACHE_SIZE, "L3"}, std::pair{_SC_LEVEL2_CACHE_SIZE, "L2"}}) {
+uint64_t sysconf_llc_bytes() {
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
     const long bytes = ::sysconf(name);
-    if (bytes > 0) {
-      if (source) *source = std::string("sysconf ") + level;
-      return uint64_t(bytes);
-    }
+    if (bytes > 0) return uint64_t(bytes);
   }
-  // /sys lists each cache as indexN with level, type and size ("32K", "300M").
+  return 0;
+}
+
+uint64_t sys_llc_bytes() {
+  // /sys lists each cache as indexN with level, type and size ("32K", "300M"): the highest-level data cache.
   uint64_t best = 0;
   int best_level = 0;
-  const std::filesystem::path dir = "/sys/devices/system/cpu/cpu0/cache";
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/devices/system/cpu/cpu0/cache", ec)) {
     if (entry.path().filename().string().rfind("index", 0) != 0) continue;
     if (read_line(entry.path() / "type") == "Instruction") continue;
     const int level = std::atoi(read_line(entry.path() / "level").c_str());
@@ -65,8 +65,18 @@ uint64_t read_llc_bytes(std::string* source) {
     } catch (const std::exception&) {
     }
   }
-  if (best && source) *source = dir.string() + " L" + std::to_string(best_level);
   return best;
+}
+
+uint64_t read_llc_bytes(std::string* source) {
+  // The kernel's view first (what lscpu prints); sysconf's comes from CPUID and can differ inside a VM.
+  if (const uint64_t bytes = sys_llc_bytes()) {
+    if (source) *source = "/sys/devices/system/cpu/cpu0/cache";
+    return bytes;
+  }
+  const uint64_t bytes = sysconf_llc_bytes();
+  if (bytes && source) *source = "sysconf";
+  return bytes;
 }
 
 int read_numa_nodes() {
@@ -143,6 +153,7 @@ std::string machine_json(const CpuMachine& m) {
   std::ostringstream out;
   out << "{\"cpu_model\": " << json_string(m.cpu_model) << ", \"logical_cpus\": " << ::sysconf(_SC_NPROCESSORS_ONLN)
       << ", \"llc_bytes\": " << m.llc_bytes << ", \"llc_source\": " << json_string(m.llc_source)
+      << ", \"llc_sys_bytes\": " << sys_llc_bytes() << ", \"llc_sysconf_bytes\": " << sysconf_llc_bytes()
       << ", \"numa_nodes\": " << m.numa_nodes << ", \"numa_note\": " << json_string(numa_note(m.numa_nodes))
       << ", \"threads\": " << m.threads << ", \"proc_bind\": " << json_string(m.proc_bind)
       << ", \"places\": " << json_string(m.places) << ", \"schedule\": " << json_string(m.schedule) << "}";

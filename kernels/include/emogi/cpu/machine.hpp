@@ -17,8 +17,11 @@ struct CpuMachine {
   std::string cpu_model;   // /proc/cpuinfo's first "model name"
 };
 
-// The largest data or unified cache: sysconf(_SC_LEVEL3/2_CACHE_SIZE), else /sys/devices/system/cpu/cpu0/cache.
+// The last-level cache: the highest-level data cache under /sys/devices/system/cpu/cpu0/cache (as lscpu), else
+// sysconf(_SC_LEVEL3/2_CACHE_SIZE) (CPUID; inside a VM it can differ from /sys). 0 when neither tells.
 uint64_t read_llc_bytes(std::string* source);
+uint64_t sys_llc_bytes();
+uint64_t sysconf_llc_bytes();
 // Nodes under /sys/devices/system/node (what libnuma and numactl read); 0 when that folder is missing.
 int read_numa_nodes();
 // "one NUMA node: ..." where there is one node, else what to run to compare local and remote memory.
