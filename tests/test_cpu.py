@@ -47,12 +47,13 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("form", ["jacobi", "delta"])
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("segments", ["1", "3", "8", "40"])  # 40: more segments than vertices
-def test_blocked_and_unblocked_match_numpy(cpu_binary, tmp_path, case, segments):
+def test_blocked_and_unblocked_match_numpy(cpu_binary, tmp_path, case, segments, form):
     path = write_undirected(tmp_path / f"{case}.csr", *CASES[case])
     want = numpy_pagerank(path)
-    tight = ["--tolerance", "1e-7"]
+    tight = ["--tolerance", "1e-7", "--form", form]
     (plain,), unblocked = pagerank(cpu_binary, path, tmp_path, "unblocked", segments, *tight)
     (row,), blocked = pagerank(cpu_binary, path, tmp_path, "blocked", segments, *tight)
     assert row["segments"] == segments and plain["segments"] == ""
@@ -76,18 +77,21 @@ def test_random_graph_and_four_byte_ids(cpu_binary, tmp_path):
     for dtype in (np.uint64, np.uint32):
         path = write_generated(tmp_path / f"kron10-{np.dtype(dtype).itemsize}.csr", "kron", 10, dtype=dtype)
         want = numpy_pagerank(path)
-        for kernel, segments in (("unblocked", "auto"), ("blocked", "auto"), ("blocked", "5")):
-            (row,), got = pagerank(cpu_binary, path, tmp_path, kernel, segments, "--tolerance", "1e-6")
-            assert row["verified"] == "yes" and int(row["index_bytes"]) == np.dtype(dtype).itemsize
-            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+        for form in ("jacobi", "delta"):
+            for kernel, segments in (("unblocked", "auto"), ("blocked", "auto"), ("blocked", "5")):
+                extra = ("--tolerance", "1e-6", "--form", form)
+                (row,), got = pagerank(cpu_binary, path, tmp_path, kernel, segments, *extra)
+                assert row["verified"] == "yes" and int(row["index_bytes"]) == np.dtype(dtype).itemsize
+                assert row["form"] == form
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
 def test_directed_graph_is_pulled_over_its_transpose(cpu_binary, tmp_path):
     lists = {0: [1, 2], 1: [2], 2: [0], 3: [0, 2]}
     path = write_lists(tmp_path / "directed.csr", lists, 5, directed=True)
     want = numpy_pagerank(path)
-    for kernel in ("unblocked", "blocked"):
-        (row,), got = pagerank(cpu_binary, path, tmp_path, kernel, "2", "--tolerance", "1e-7")
+    for kernel, form in (("unblocked", "jacobi"), ("blocked", "jacobi"), ("blocked", "delta")):
+        (row,), got = pagerank(cpu_binary, path, tmp_path, kernel, "2", "--tolerance", "1e-7", "--form", form)
         assert row["verified"] == "yes"
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
@@ -119,6 +123,7 @@ def test_bad_input_is_one_line(cpu_binary, tmp_path):
         (["--segments", "0"], "--segments must be at least 1"),
         (["--segments", "many"], "--segments expects a non-negative integer"),
         (["--kernels", "push"], "is not unblocked or blocked"),
+        (["--form", "gauss"], "is not jacobi or delta"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),
         (["--llc-fraction", "0"], "--llc-fraction must lie in (0, 1]"),
     ]:

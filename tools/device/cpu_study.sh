@@ -47,10 +47,10 @@ graph_w4() {
 }
 
 # kernel CMD NAME EXTRA...: emogi_cpu CMD (pagerank, cc) on NAME, unblocked and blocked at the LLC's segment count,
-# then blocked at each count in SWEEP; one CSV, $OUT/CMD_NAME.csv.
+# then blocked at each count in SWEEP; one CSV, $OUT/CMD[TAG]_NAME.csv.
 kernel() {
   local cmd=$1 name=$2; shift 2
-  local csv="$OUT/${cmd}_$name.csv" logf="$OUT/${cmd}_$name.log"
+  local csv="$OUT/${cmd}${TAG:-}_$name.csv" logf="$OUT/${cmd}${TAG:-}_$name.log"
   log "$cmd $name"
   timeout "${PR_TIMEOUT:-300}" $CPU "$cmd" --graph "$G/$name.w4.csr" "${pin[@]}" "$@" > "$csv" 2> "$logf" \
     || { echo "$cmd $name failed"; tail -3 "$logf"; }
@@ -70,12 +70,14 @@ for step in $STEPS; do
       ;;
     pr24)
       graph_w4 "$PR_GRAPH" && SWEEP="2 4 8" kernel pagerank "$PR_GRAPH" --reps 3 --warmup 1 \
+        && TAG=_delta kernel pagerank "$PR_GRAPH" --form delta --reps 3 --warmup 1 \
         && SWEEP="2 4 8" kernel cc "$PR_GRAPH" --reps 3 --warmup 1
       ;;
     pr27)
       # kron27 at 4-byte ids: ~35 GB on disk; its 537 MB of floats are 1.7x the 300 MiB L3. Ten rounds, timed
       # once each: a round's time is what blocking changes (a run to the tolerance takes ~70 rounds).
       graph_w4 kron27 && SWEEP="8 16" kernel pagerank kron27 --fixed-iterations 10 --reps 1 --warmup 0 \
+        && TAG=_delta kernel pagerank kron27 --form delta --fixed-iterations 10 --reps 1 --warmup 0 \
         && SWEEP="8" kernel cc kron27 --reps 1 --warmup 0 --no-verify
       ;;
     peer)

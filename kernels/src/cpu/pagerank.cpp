@@ -89,9 +89,67 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   return r;
 }
 
+template <class Index>
+PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
+                                       const PullPageRankParams& params) {
+  if (blocked && blocked->num_vertices != in.num_vertices)
+    throw std::invalid_argument("pagerank_delta_pull: segments of another graph");
+  const int64_t n = int64_t(in.num_vertices);
+  auto x = uninitialised<double>(n), r_ = uninitialised<double>(n), sum = uninitialised<double>(n);
+  auto contrib = uninitialised<float>(n);
+  const double alpha = params.alpha, tol = params.tolerance;
+  const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
+  double* r = r_.get();
+
+  PullPageRankResult res;
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    x[v] = 0;
+    r[v] = 1.0 - alpha;
+    sum[v] = 0;
+  }
+  for (;;) {
+    // Fold in the last round's gathered pushes, absorb what exceeds the tolerance, and set this round's shares.
+    uint64_t active = 0;
+    double worst = 0;
+#pragma omp parallel for schedule(static) reduction(+ : active) reduction(max : worst)
+    for (int64_t v = 0; v < n; ++v) {
+      const double rv = r[v] + alpha * sum[v];
+      sum[v] = 0;
+      const uint64_t degree = in.out_degree(uint64_t(v));
+      if (rv > tol) {
+        x[v] += rv;
+        r[v] = 0;
+        contrib[v] = degree ? float(rv / double(degree)) : 0.0f;
+        ++active;
+      } else {
+        r[v] = rv;
+        contrib[v] = 0.0f;
+        worst = std::max(worst, std::fabs(rv));
+      }
+    }
+    res.worst_residual = worst;
+    res.converged = active == 0;
+    if (res.converged || res.iterations == rounds) break;
+    if (blocked)
+      gather_blocked(*blocked, contrib.get(), sum.get());
+    else
+      gather_unblocked(in, contrib.get(), sum.get());
+    ++res.iterations;
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  res.value.assign(x.get(), x.get() + n);
+  return res;
+}
+
 template PullPageRankResult pagerank_pull(const InLists<uint32_t>&, const SegmentedGraph<uint32_t>*,
                                           const PullPageRankParams&);
 template PullPageRankResult pagerank_pull(const InLists<uint64_t>&, const SegmentedGraph<uint64_t>*,
                                           const PullPageRankParams&);
+template PullPageRankResult pagerank_delta_pull(const InLists<uint32_t>&, const SegmentedGraph<uint32_t>*,
+                                                const PullPageRankParams&);
+template PullPageRankResult pagerank_delta_pull(const InLists<uint64_t>&, const SegmentedGraph<uint64_t>*,
+                                                const PullPageRankParams&);
 
 }  // namespace emogi::cpu

@@ -35,13 +35,16 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   params.fixed_iterations = args.get_u64("fixed-iterations");
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   const std::vector<std::string> kernels = args.get_list("kernels");
+  const std::string form = args.get("form");
+  if (form != "jacobi" && form != "delta") throw std::invalid_argument("--form: '" + form + "' is not jacobi or delta");
+  const bool delta = form == "delta";
   for (const std::string& k : kernels)
     if (k != "unblocked" && k != "blocked")
       throw std::invalid_argument("--kernels: '" + k + "' is not unblocked or blocked");
 
   const InLists<Index> in = in_lists<Index>(g);
   std::printf(
-      "graph,vertices,edges,index_bytes,kernel,segments,home_vertices,duplication,build_s,iterations,"
+      "graph,vertices,edges,index_bytes,form,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "converged,verified,worst_residual,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s\n",
       machine_csv_header().c_str());
   for (const std::string& kernel : kernels) {
@@ -56,7 +59,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     std::vector<double> ms;
     PullPageRankResult r;
     for (uint64_t i = 0; i < warmup + reps; ++i) {
-      r = pagerank_pull(in, seg.get(), params);
+      r = delta ? pagerank_delta_pull(in, seg.get(), params) : pagerank_pull(in, seg.get(), params);
       if (i >= warmup) ms.push_back(r.seconds * 1e3);
     }
     const TimingSummary t = summarize(ms);
@@ -75,9 +78,9 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     }
     if (args.has("out")) write_values(args.get("out"), r.value);
     const double edges = double(in.num_edges());
-    std::printf("\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s\n",
+    std::printf("\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s\n",
                 g.path().c_str(), (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(),
-                g.index_bytes(), kernel.c_str(), seg ? std::to_string(seg->num_segments).c_str() : "",
+                g.index_bytes(), form.c_str(), kernel.c_str(), seg ? std::to_string(seg->num_segments).c_str() : "",
                 seg ? std::to_string(seg->total_home()).c_str() : "",
                 seg ? std::to_string(seg->duplication()).c_str() : "", build_s, (unsigned long long)r.iterations,
                 r.converged ? "true" : "false", verified.c_str(), r.worst_residual, t.median, t.min, t.max, t.runs,
@@ -101,6 +104,8 @@ CommandSpec pagerank_command() {
   std::vector<OptionSpec> options = {
       required("graph", "PATH", "the graph file (emogi CSR); a directed one's transpose is built in memory"),
       option("kernels", "LIST", "unblocked, blocked (segmented subgraphs)", "unblocked,blocked"),
+      option("form", "NAME",
+             "jacobi (every value every round) or delta (PageRank-Delta: residuals above the tolerance)", "jacobi"),
       option("alpha", "X", "damping factor", "0.85"),
       option("tolerance", "X", "the residual every vertex may keep when the run ends", "0.001"),
       option("max-iterations", "INT", "rounds before giving up (an error)", "5000"),

@@ -38,4 +38,13 @@ template <class Index>
 PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
                                  const PullPageRankParams& params);
 
+// PageRank-Delta (the thesis' PRDelta, after Ligra) in the dense pull form, to the same definition and stopping
+// rule: the GPU kernels' residual scheme (pagerank.cuh) with the pushes gathered. Each vertex keeps x and a residual
+// r (start: r = 1 - alpha); a round absorbs every r above the tolerance into x and sends alpha r / outdeg as its
+// contribution (others send 0), then adds the gathered contributions to the residuals. The run ends before the
+// first round with nothing to absorb, so every residual is at most the tolerance; `worst_residual` is the largest.
+template <class Index>
+PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
+                                       const PullPageRankParams& params);
+
 }  // namespace emogi::cpu
