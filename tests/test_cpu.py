@@ -63,6 +63,15 @@ def test_blocked_and_unblocked_match_numpy(cpu_binary, tmp_path, case, segments,
     assert row["iterations"] == plain["iterations"]
 
 
+def test_one_row_per_segment_count(cpu_binary, tmp_path):
+    path = write_generated(tmp_path / "kron8.csr", "kron", 8, dtype=np.uint32)
+    done = run([cpu_binary, "pagerank", "--graph", path, "--segments", "auto,2,7", "--llc", "1K", "--reps", 1])
+    table = rows(done)
+    # 256 vertices x 4 bytes in half of a 1 KiB cache: 2 segments for auto
+    assert [(r["kernel"], r["segments"]) for r in table] == [("unblocked", ""), *[("blocked", s) for s in "227"]]
+    assert {r["verified"] for r in table} == {"yes"}
+
+
 def test_duplication_factor_of_a_hub(cpu_binary, tmp_path):
     pairs, n = CASES["hub_in_every_segment"]
     path = write_undirected(tmp_path / "hub.csr", pairs, n)
@@ -121,7 +130,8 @@ def test_bad_input_is_one_line(cpu_binary, tmp_path):
     base = [cpu_binary, "pagerank", "--graph", path]
     for args, words in [
         (["--segments", "0"], "--segments must be at least 1"),
-        (["--segments", "many"], "--segments expects a non-negative integer"),
+        (["--segments", "many"], "--segments expects counts or auto, got 'many'"),
+        (["--segments", "2,0"], "--segments must be at least 1"),
         (["--kernels", "push"], "is not unblocked or blocked"),
         (["--form", "gauss"], "is not jacobi or delta"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),

@@ -22,10 +22,6 @@ template <class Index>
 int run_on(const MappedCsr& g, const CliArgs& args) {
   const CpuMachine m = read_machine();
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
-  const std::vector<std::string> kernels = args.get_list("kernels");
-  for (const std::string& k : kernels)
-    if (k != "unblocked" && k != "blocked")
-      throw std::invalid_argument("--kernels: '" + k + "' is not unblocked or blocked");
   const InLists<Index> in = in_lists<Index>(g);
   std::vector<uint64_t> reference;
   if (!args.flag("no-verify")) reference = reference_cc(g.offsets(), g.edges_as<Index>(), g.num_vertices());
@@ -33,13 +29,13 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
       "graph,vertices,edges,index_bytes,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "components,verified,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s\n",
       machine_csv_header().c_str());
-  for (const std::string& kernel : kernels) {
+  for (const KernelRun& run : kernel_runs(args, g.num_vertices(), m.llc_bytes)) {
+    const std::string& kernel = run.kernel;
     std::unique_ptr<SegmentedGraph<Index>> seg;
     double build_s = 0;
-    if (kernel == "blocked") {
+    if (run.segments) {
       const auto start = std::chrono::steady_clock::now();
-      seg = std::make_unique<SegmentedGraph<Index>>(
-          build_segments(in, blocked_segments(args, g.num_vertices(), m.llc_bytes)));
+      seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, run.segments));
       build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     std::vector<double> ms;
@@ -75,7 +71,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 
 int run_cc(const CliArgs& args) {
   apply_openmp_options(args);
-  blocked_segments(args, 1, 1);  // refuses --segments 0 before the graph is read
+  kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
   const MappedCsr g(args.get("graph"));
   if (g.directed()) throw std::invalid_argument(g.path() + " is directed: CC needs an undirected graph");
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
@@ -84,13 +80,11 @@ int run_cc(const CliArgs& args) {
 }  // namespace
 
 CommandSpec cc_command() {
-  std::vector<OptionSpec> options = {
-      required("graph", "PATH", "the graph file (emogi CSR, undirected)"),
-      option("kernels", "LIST", "unblocked, blocked (segmented subgraphs)", "unblocked,blocked"),
-      option("max-iterations", "INT", "rounds before giving up (an error)", "100000"),
-      option("reps", "INT", "timed runs per kernel (the median is reported)", "3"),
-      option("warmup", "INT", "untimed runs first", "1"),
-      flag("no-verify", "skip the comparison with the reference labels")};
+  std::vector<OptionSpec> options = {required("graph", "PATH", "the graph file (emogi CSR, undirected)"),
+                                     option("max-iterations", "INT", "rounds before giving up (an error)", "100000"),
+                                     option("reps", "INT", "timed runs per kernel (the median is reported)", "3"),
+                                     option("warmup", "INT", "untimed runs first", "1"),
+                                     flag("no-verify", "skip the comparison with the reference labels")};
   for (OptionSpec& o : segment_options()) options.push_back(o);
   for (OptionSpec& o : openmp_options()) options.push_back(o);
   return {"cc", "pull label-propagation CC, unblocked and cache-blocked, timed and verified, as CSV", options, run_cc};

@@ -53,17 +53,38 @@ std::vector<OptionSpec> openmp_options() {
 void apply_openmp_options(const CliArgs& args) { configure_openmp(args.get_u64("threads"), args.get("schedule")); }
 
 std::vector<OptionSpec> segment_options() {
-  return {option("segments", "N|auto", "segments of the blocked kernel (auto: from the LLC size)", "auto"),
-          option("llc", "BYTES|auto", "the LLC size auto segments are cut for (auto: sysconf, /sys)", "auto"),
-          option("llc-fraction", "X", "the share of the LLC one segment's source data may fill", "0.5")};
+  return {
+      option("kernels", "LIST", "unblocked, blocked (segmented subgraphs)", "unblocked,blocked"),
+      option("segments", "LIST", "segment counts of the blocked kernel, each N or auto (from the LLC size)", "auto"),
+      option("llc", "BYTES|auto", "the LLC size auto segments are cut for (auto: /sys, sysconf)", "auto"),
+      option("llc-fraction", "X", "the share of the LLC one segment's source data may fill", "0.5")};
 }
 
-uint64_t blocked_segments(const CliArgs& args, uint64_t num_vertices, uint64_t measured_llc_bytes) {
-  if (args.get("segments") == "0")
-    throw std::invalid_argument("--segments must be at least 1 (0 segments hold no edges)");
-  if (args.get("segments") != "auto") return args.get_u64("segments");
-  const uint64_t llc = args.get("llc") == "auto" ? measured_llc_bytes : parse_bytes(args.get("llc"));
-  return segments_for_cache(num_vertices, 4, llc, std::stod(args.get("llc-fraction")));
+std::vector<KernelRun> kernel_runs(const CliArgs& args, uint64_t num_vertices, uint64_t measured_llc_bytes) {
+  std::vector<uint64_t> counts;
+  for (const std::string& item : args.get_list("segments")) {
+    if (item == "auto") {
+      const uint64_t llc = args.get("llc") == "auto" ? measured_llc_bytes : parse_bytes(args.get("llc"));
+      counts.push_back(segments_for_cache(num_vertices, 4, llc, std::stod(args.get("llc-fraction"))));
+      continue;
+    }
+    const uint64_t s = std::strtoull(item.c_str(), nullptr, 10);
+    if (item.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("--segments expects counts or auto, got '" + item + "'");
+    if (s == 0) throw std::invalid_argument("--segments must be at least 1 (0 segments hold no edges)");
+    counts.push_back(s);
+  }
+  if (counts.empty()) throw std::invalid_argument("--segments names no count");
+  std::vector<KernelRun> runs;
+  for (const std::string& k : args.get_list("kernels")) {
+    if (k == "unblocked")
+      runs.push_back({k, 0});
+    else if (k == "blocked")
+      for (uint64_t s : counts) runs.push_back({k, s});
+    else
+      throw std::invalid_argument("--kernels: '" + k + "' is not unblocked or blocked");
+  }
+  return runs;
 }
 
 CommandSpec machine_command() {

@@ -34,26 +34,22 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   params.max_iterations = args.get_u64("max-iterations");
   params.fixed_iterations = args.get_u64("fixed-iterations");
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
-  const std::vector<std::string> kernels = args.get_list("kernels");
   const std::string form = args.get("form");
   if (form != "jacobi" && form != "delta") throw std::invalid_argument("--form: '" + form + "' is not jacobi or delta");
   const bool delta = form == "delta";
-  for (const std::string& k : kernels)
-    if (k != "unblocked" && k != "blocked")
-      throw std::invalid_argument("--kernels: '" + k + "' is not unblocked or blocked");
 
   const InLists<Index> in = in_lists<Index>(g);
   std::printf(
       "graph,vertices,edges,index_bytes,form,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "converged,verified,worst_residual,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s\n",
       machine_csv_header().c_str());
-  for (const std::string& kernel : kernels) {
+  for (const KernelRun& run : kernel_runs(args, g.num_vertices(), m.llc_bytes)) {
+    const std::string& kernel = run.kernel;
     std::unique_ptr<SegmentedGraph<Index>> seg;
     double build_s = 0;
-    if (kernel == "blocked") {
-      const uint64_t s = blocked_segments(args, g.num_vertices(), m.llc_bytes);
+    if (run.segments) {
       const auto start = std::chrono::steady_clock::now();
-      seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, s));
+      seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, run.segments));
       build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     std::vector<double> ms;
@@ -93,7 +89,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 
 int run_pagerank(const CliArgs& args) {
   apply_openmp_options(args);
-  blocked_segments(args, 1, 1);  // refuses --segments 0 before the graph is read
+  kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
   const MappedCsr g(args.get("graph"));
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
 }
@@ -103,7 +99,6 @@ int run_pagerank(const CliArgs& args) {
 CommandSpec pagerank_command() {
   std::vector<OptionSpec> options = {
       required("graph", "PATH", "the graph file (emogi CSR); a directed one's transpose is built in memory"),
-      option("kernels", "LIST", "unblocked, blocked (segmented subgraphs)", "unblocked,blocked"),
       option("form", "NAME",
              "jacobi (every value every round) or delta (PageRank-Delta: residuals above the tolerance)", "jacobi"),
       option("alpha", "X", "damping factor", "0.85"),

@@ -1,6 +1,7 @@
 // The sub-commands of the `emogi_cpu` binary (docs/cpu.md), declared as the `emogi` binary's are (cli_args.hpp).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "emogi/cli_args.hpp"
@@ -16,9 +17,15 @@ CommandSpec cc_command();        // pull label-propagation CC, unblocked and cac
 std::vector<OptionSpec> openmp_options();
 void apply_openmp_options(const CliArgs& args);
 
-// The options of the blocked kernels' segment count (--segments, --llc, --llc-fraction), and the count they give
-// for vertex data of 4 bytes (auto: from the LLC measured or given). `--segments 0` is refused.
+// The options of the blocked kernels' segment counts (--segments, --llc, --llc-fraction) and of the kernels.
 std::vector<OptionSpec> segment_options();
-uint64_t blocked_segments(const CliArgs& args, uint64_t num_vertices, uint64_t measured_llc_bytes);
+// One timed kernel: unblocked (segments 0) or blocked at a segment count.
+struct KernelRun {
+  std::string kernel;
+  uint64_t segments = 0;
+};
+// --kernels in order, a blocked kernel once per --segments entry (auto: for 4 bytes of vertex data per vertex, from
+// the LLC measured or given). Throws on an unknown kernel or a segment count of 0, before any graph is read.
+std::vector<KernelRun> kernel_runs(const CliArgs& args, uint64_t num_vertices, uint64_t measured_llc_bytes);
 
 }  // namespace emogi::cpu
