@@ -4,7 +4,8 @@
 # GAP reference figures in ../shared/FACTS.md). No GPU needed, but `emogi reference` checks the peer, so the
 # kernels are built as usual.
 #
-#   (device) STEPS="membench pr24" bash tools/device/cpu_study.sh           # ~5 min (kron24: ~70 s to generate)
+#   (device) STEPS="membench" bash tools/device/cpu_study.sh                # the build (first call) + ~1 min
+#   (device) STEPS="pr24" bash tools/device/cpu_study.sh                    # ~5-6 min (kron24: ~70 s to generate)
 #   (device) STEPS="peer" PEER_GRAPHS=kron24 bash tools/device/cpu_study.sh  # one graph per call; carry build/whl-cpu
 #   (device) STEPS="peer" PEER_GRAPHS=urand24 bash tools/device/cpu_study.sh
 #   (device) STEPS="peer_scaling" bash tools/device/cpu_study.sh            # the peer on kron22: 1 thread vs all
@@ -18,7 +19,7 @@
 set -uo pipefail
 [ -d build/whl-cpu ] && export EMOGI_WHEELS=${EMOGI_WHEELS:-build/whl-cpu}
 . tools/device/setup.sh
-STEPS=${STEPS:-membench pr24}
+STEPS=${STEPS:-membench}
 PEER_GRAPHS=${PEER_GRAPHS:-kron24}
 PR_GRAPH=${PR_GRAPH:-kron24}            # a smaller one (kron16) for a smoke run
 MEMBENCH_SIZE=${MEMBENCH_SIZE:-2G}
