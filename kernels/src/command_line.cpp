@@ -54,8 +54,9 @@ CliArgs collect(const CLI::App& sub, const CommandSpec& command) {
 
 }  // namespace
 
-int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands) {
-  CLI::App app{"emogi: GPU graph traversal over edge lists in host memory (zero-copy) vs UVM", "emogi"};
+int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands, const std::string& program,
+            const std::string& about) {
+  CLI::App app{about, program};
   app.require_subcommand(1, 1);
   const std::string first = argc > 1 ? argv[1] : "";
   bool known = first == "--help" || first == "-h";
@@ -66,8 +67,8 @@ int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands) {
     known = known || first == c.name;
   }
   if (!known) {
-    std::fprintf(stderr, "usage: emogi {%s} [--option value ...]; emogi --help or emogi COMMAND --help says more\n",
-                 names.c_str());
+    std::fprintf(stderr, "usage: %s {%s} [--option value ...]; %s --help or %s COMMAND --help says more\n",
+                 program.c_str(), names.c_str(), program.c_str(), program.c_str());
     return 2;
   }
   try {
@@ -75,7 +76,7 @@ int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands) {
   } catch (const CLI::Success& e) {  // --help
     return app.exit(e, std::cout, std::cerr);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "emogi %s: error: %s\n", first.c_str(), e.what());
+    std::fprintf(stderr, "%s %s: error: %s\n", program.c_str(), first.c_str(), e.what());
     return 1;
   }
   for (const CommandSpec& c : commands) {
@@ -84,7 +85,7 @@ int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands) {
     try {
       return c.run(collect(*sub, c));
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "emogi %s: error: %s\n", c.name.c_str(), e.what());
+      std::fprintf(stderr, "%s %s: error: %s\n", program.c_str(), c.name.c_str(), e.what());
       return 1;
     }
   }

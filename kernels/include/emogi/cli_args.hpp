@@ -55,8 +55,10 @@ struct CommandSpec {
 };
 
 // Parses argv against the commands and runs the one named (src/command_line.cpp). Exit codes: the command's;
-// 0 for --help; 1 for an error (one line on stderr); 2 for a missing or unknown command.
-int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands);
+// 0 for --help; 1 for an error (one line on stderr); 2 for a missing or unknown command. `program` and `about`
+// name the binary in --help and in the errors.
+int run_cli(int argc, char** argv, const std::vector<CommandSpec>& commands, const std::string& program = "emogi",
+            const std::string& about = "emogi: GPU graph traversal over edge lists in host memory (zero-copy) vs UVM");
 
 // "4K", "256M", "1G" (binary units) or plain bytes.
 uint64_t parse_bytes(const std::string& text);

@@ -1,0 +1,45 @@
+// The in-neighbour lists a pull kernel reads: an undirected (symmetric) graph's own lists, or, for a directed
+// graph, its transpose built in memory (with progress on stderr), since no converter writes one beside the file.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "emogi/csr.hpp"
+
+namespace emogi::cpu {
+
+template <class Index>
+struct InLists {
+  InLists() = default;
+  InLists(const InLists&) = delete;  // the pointers may point into the owned vectors, which a move keeps
+  InLists(InLists&&) = default;
+  uint64_t num_vertices = 0;
+  const uint64_t* offsets = nullptr;  // in-list of v: edges[offsets[v], offsets[v + 1])
+  const Index* edges = nullptr;
+  const uint64_t* out_offsets = nullptr;  // out-degrees (the shares a vertex sends): the graph's own offsets
+  std::vector<uint64_t> owned_offsets;    // the transpose's, when built
+  std::vector<Index> owned_edges;
+
+  uint64_t num_edges() const { return offsets[num_vertices]; }
+  uint64_t out_degree(uint64_t v) const { return out_offsets[v + 1] - out_offsets[v]; }
+};
+
+// Plain lists as given (tests, and graphs already in memory): symmetric, so in-lists are out-lists.
+template <class Index>
+InLists<Index> symmetric_lists(const uint64_t* offsets, const Index* edges, uint64_t num_vertices) {
+  InLists<Index> in;
+  in.num_vertices = num_vertices;
+  in.offsets = in.out_offsets = offsets;
+  in.edges = edges;
+  return in;
+}
+
+// The transpose of out-lists (each in-list in ascending source order).
+template <class Index>
+InLists<Index> transpose_lists(const uint64_t* offsets, const Index* edges, uint64_t num_vertices, bool progress);
+
+// A graph file's in-lists: its own when undirected, else its transpose.
+template <class Index>
+InLists<Index> in_lists(const MappedCsr& g, bool progress = true);
+
+}  // namespace emogi::cpu

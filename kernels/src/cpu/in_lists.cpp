@@ -1,0 +1,42 @@
+#include "emogi/cpu/in_lists.hpp"
+
+#include <cstdio>
+
+namespace emogi::cpu {
+
+template <class Index>
+InLists<Index> transpose_lists(const uint64_t* offsets, const Index* edges, uint64_t num_vertices, bool progress) {
+  InLists<Index> in;
+  in.num_vertices = num_vertices;
+  in.out_offsets = offsets;
+  const uint64_t e = offsets[num_vertices];
+  in.owned_offsets.assign(num_vertices + 1, 0);
+  for (uint64_t i = 0; i < e; ++i) ++in.owned_offsets[uint64_t(edges[i]) + 1];
+  for (uint64_t v = 0; v < num_vertices; ++v) in.owned_offsets[v + 1] += in.owned_offsets[v];
+  std::vector<uint64_t> next(in.owned_offsets.begin(), in.owned_offsets.end() - 1);
+  in.owned_edges.resize(e);
+  const uint64_t report_every = uint64_t(1) << 28;
+  for (uint64_t u = 0; u < num_vertices; ++u) {
+    for (uint64_t i = offsets[u]; i < offsets[u + 1]; ++i) in.owned_edges[next[edges[i]]++] = Index(u);
+    if (progress && offsets[u + 1] / report_every != offsets[u] / report_every)
+      std::fprintf(stderr, "transpose: %.0f%% of %llu edges\n", 100.0 * double(offsets[u + 1]) / double(e),
+                   (unsigned long long)e);
+  }
+  in.offsets = in.owned_offsets.data();
+  in.edges = in.owned_edges.data();
+  return in;
+}
+
+template <class Index>
+InLists<Index> in_lists(const MappedCsr& g, bool progress) {
+  if (!g.directed()) return symmetric_lists(g.offsets(), g.edges_as<Index>(), g.num_vertices());
+  if (progress) std::fprintf(stderr, "%s is directed: building its transpose in memory\n", g.path().c_str());
+  return transpose_lists(g.offsets(), g.edges_as<Index>(), g.num_vertices(), progress);
+}
+
+template InLists<uint32_t> transpose_lists(const uint64_t*, const uint32_t*, uint64_t, bool);
+template InLists<uint64_t> transpose_lists(const uint64_t*, const uint64_t*, uint64_t, bool);
+template InLists<uint32_t> in_lists(const MappedCsr&, bool);
+template InLists<uint64_t> in_lists(const MappedCsr&, bool);
+
+}  // namespace emogi::cpu

@@ -1,0 +1,155 @@
+#include "emogi/cpu/pagerank.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+namespace emogi::cpu {
+namespace {
+
+// sum[v] = the contributions over v's whole in-list.
+template <class Index>
+void gather_unblocked(const InLists<Index>& in, const float* contrib, double* sum) {
+  const int64_t n = int64_t(in.num_vertices);
+#pragma omp parallel for schedule(runtime)
+  for (int64_t v = 0; v < n; ++v) {
+    double acc = 0;
+    for (uint64_t i = in.offsets[v]; i < in.offsets[v + 1]; ++i) acc += contrib[in.edges[i]];
+    sum[v] = acc;
+  }
+}
+
+// sum[v] += the contributions from segment s's sources, one segment after the other (all threads on one segment,
+// so a destination is written by one thread at a time; the implicit barrier orders the segments).
+template <class Index>
+void gather_blocked(const SegmentedGraph<Index>& g, const float* contrib, double* sum) {
+  for (uint64_t s = 0; s < g.num_segments; ++s) {
+    const int64_t begin = int64_t(g.home_begin[s]), end = int64_t(g.home_begin[s + 1]);
+#pragma omp parallel for schedule(runtime)
+    for (int64_t j = begin; j < end; ++j) {
+      double acc = 0;
+      for (uint64_t i = g.edge_begin[j]; i < g.edge_begin[j + 1]; ++i) acc += contrib[g.edges[i]];
+      sum[g.home[j]] += acc;
+    }
+  }
+}
+
+template <class T>
+std::unique_ptr<T[]> uninitialised(uint64_t n) {
+  return std::unique_ptr<T[]>(new T[n]);
+}
+
+}  // namespace
+
+template <class Index>
+PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
+                                 const PullPageRankParams& params) {
+  if (blocked && blocked->num_vertices != in.num_vertices)
+    throw std::invalid_argument("pagerank_pull: segments of another graph");
+  const int64_t n = int64_t(in.num_vertices);
+  auto x = uninitialised<double>(n), next = uninitialised<double>(n), sum = uninitialised<double>(n);
+  auto contrib = uninitialised<float>(n);
+  const double b = 1.0 - params.alpha, alpha = params.alpha;
+  const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
+
+  PullPageRankResult r;
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    x[v] = 0;
+    sum[v] = 0;
+    contrib[v] = 0;
+  }
+  while (r.iterations < rounds) {
+    if (blocked)
+      gather_blocked(*blocked, contrib.get(), sum.get());
+    else
+      gather_unblocked(in, contrib.get(), sum.get());
+    ++r.iterations;
+    double worst = 0;
+#pragma omp parallel for schedule(static) reduction(max : worst)
+    for (int64_t v = 0; v < n; ++v) {
+      const double nx = b + alpha * sum[v];
+      worst = std::max(worst, std::fabs(nx - x[v]));
+      next[v] = nx;
+      const uint64_t degree = in.out_degree(uint64_t(v));
+      contrib[v] = degree ? float(nx / double(degree)) : 0.0f;
+      sum[v] = 0;
+    }
+    r.worst_residual = worst;
+    // x (not next) is what the residuals were measured at: the result, when the run ends here.
+    r.converged = worst <= params.tolerance;
+    if ((r.converged && !params.fixed_iterations) || r.iterations == rounds) break;
+    std::swap(x, next);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.value.assign(x.get(), x.get() + n);
+  return r;
+}
+
+template <class Index>
+PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
+                                       const PullPageRankParams& params) {
+  if (blocked && blocked->num_vertices != in.num_vertices)
+    throw std::invalid_argument("pagerank_delta_pull: segments of another graph");
+  const int64_t n = int64_t(in.num_vertices);
+  auto x = uninitialised<double>(n), r_ = uninitialised<double>(n), sum = uninitialised<double>(n);
+  auto contrib = uninitialised<float>(n);
+  const double alpha = params.alpha, tol = params.tolerance;
+  const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
+  double* r = r_.get();
+
+  PullPageRankResult res;
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    x[v] = 0;
+    r[v] = 1.0 - alpha;
+    sum[v] = 0;
+  }
+  for (;;) {
+    // Fold in the last round's gathered pushes, absorb what exceeds the tolerance, and set this round's shares.
+    uint64_t active = 0;
+    double worst = 0;
+#pragma omp parallel for schedule(static) reduction(+ : active) reduction(max : worst)
+    for (int64_t v = 0; v < n; ++v) {
+      const double rv = r[v] + alpha * sum[v];
+      sum[v] = 0;
+      const uint64_t degree = in.out_degree(uint64_t(v));
+      if (rv > tol) {
+        x[v] += rv;
+        r[v] = 0;
+        contrib[v] = degree ? float(rv / double(degree)) : 0.0f;
+        ++active;
+      } else {
+        r[v] = rv;
+        contrib[v] = 0.0f;
+        worst = std::max(worst, std::fabs(rv));
+      }
+    }
+    res.worst_residual = worst;
+    res.converged = active == 0;
+    if (res.converged || res.iterations == rounds) break;
+    if (blocked)
+      gather_blocked(*blocked, contrib.get(), sum.get());
+    else
+      gather_unblocked(in, contrib.get(), sum.get());
+    ++res.iterations;
+  }
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  res.value.assign(x.get(), x.get() + n);
+  return res;
+}
+
+template PullPageRankResult pagerank_pull(const InLists<uint32_t>&, const SegmentedGraph<uint32_t>*,
+                                          const PullPageRankParams&);
+template PullPageRankResult pagerank_pull(const InLists<uint64_t>&, const SegmentedGraph<uint64_t>*,
+                                          const PullPageRankParams&);
+template PullPageRankResult pagerank_delta_pull(const InLists<uint32_t>&, const SegmentedGraph<uint32_t>*,
+                                                const PullPageRankParams&);
+template PullPageRankResult pagerank_delta_pull(const InLists<uint64_t>&, const SegmentedGraph<uint64_t>*,
+                                                const PullPageRankParams&);
+
+}  // namespace emogi::cpu

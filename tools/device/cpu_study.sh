@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The CPU side of the study (docs/cpu.md, issue 23) on the GPU host's CPU: the thesis' memory micro-benchmark,
+# unblocked against cache-blocked pull PageRank, and the CPU peer library, on the GAP graphs at 4-byte ids (as the
+# GAP reference figures in ../shared/FACTS.md). No GPU needed, but `emogi reference` checks the peer, so the
+# kernels are built as usual.
+#
+#   (device) STEPS="membench" bash tools/device/cpu_study.sh                # the build (first call) + ~1 min
+#   (device) STEPS="pr24" bash tools/device/cpu_study.sh                    # ~5-6 min (kron24: ~70 s to generate)
+#   (device) STEPS="peer" PEER_GRAPHS=kron24 bash tools/device/cpu_study.sh  # one graph per call; carry build/whl-cpu
+#   (device) STEPS="peer" PEER_GRAPHS=urand24 bash tools/device/cpu_study.sh
+#   (device) STEPS="peer_scaling" bash tools/device/cpu_study.sh            # the peer on kron22: 1 thread vs all
+#   (device) STEPS="pr27" bash tools/device/cpu_study.sh                    # optional: ~2.5 min to generate
+#
+# The peer's wheels (python-graphblas, graphblas-algorithms, suitesparse-graphblas, donfig, cffi, pycparser; ~20 MB)
+# come from `bash tools/cpu_peer_wheels.sh` here, into build/whl-cpu: carry ["build/whl-cpu"] (the script sets
+# EMOGI_WHEELS to it when present). Threads: all cores, OMP_PROC_BIND=close, OMP_PLACES=cores unless set.
+# Output in $OUT: machine.json, lscpu.txt, membench.csv, pagerank_<graph>.csv, cc_<graph>.csv, peer_<graph>.csv, the logs, and
+# cpu_study.tgz with all of them; a short table is printed last.
+set -uo pipefail
+[ -d build/whl-cpu ] && export EMOGI_WHEELS=${EMOGI_WHEELS:-build/whl-cpu}
+. tools/device/setup.sh
+STEPS=${STEPS:-membench}
+PEER_GRAPHS=${PEER_GRAPHS:-kron24}
+PR_GRAPH=${PR_GRAPH:-kron24}            # a smaller one (kron16) for a smoke run
+MEMBENCH_SIZE=${MEMBENCH_SIZE:-2G}
+BIND=${BIND:-close} PLACES=${PLACES:-cores}
+G=${G:-/tmp/g}
+mkdir -p "$G"
+log start
+build_kernels
+CPU=build/emogi_cpu
+pin=(--bind "$BIND" --places "$PLACES")
+
+$CPU machine "${pin[@]}" | tee "$OUT/machine.json"
+lscpu > "$OUT/lscpu.txt" 2>&1
+command -v numactl > /dev/null && numactl --hardware >> "$OUT/lscpu.txt" 2>&1
+grep -E "Model name|^CPU\(s\)|L3|NUMA node\(s\)" "$OUT/lscpu.txt"
+
+# graph_w4 NAME: GAP graph NAME (kron24, urand24, kron27) with 4-byte ids, seed 24 as the bench's, and its 2 roots
+# (the bench's draw) in $G/NAME.roots.
+graph_w4() {
+  local kind=${1%%[0-9]*} scale=${1##*[a-z]}
+  [ -f "$G/$1.w4.csr" ] || timeout "${GEN_TIMEOUT:-400}" python3 -m emogi.datasets.generators --kind "$kind" \
+    --scale "$scale" --edge-factor 16 --seed 24 --weights-seed 24 --index-bytes 4 --out "$G/$1.w4.csr" \
+    > "$OUT/generate_$1.log" 2>&1 || { echo "generating $1 failed"; tail -3 "$OUT/generate_$1.log"; return 1; }
+  python3 -m emogi.datasets.roots "$G/$1.w4.csr" --count 2 --seed 24 --out "$G/$1.roots.txt" \
+    && paste -sd, "$G/$1.roots.txt" > "$G/$1.roots"
+}
+
+# kernel CMD NAME EXTRA...: emogi_cpu CMD (pagerank, cc) on NAME: unblocked, then blocked at each of SEGMENTS
+# (auto: the LLC's count), in one run of the binary (the graph is read and checked once); $OUT/CMD[TAG]_NAME.csv.
+kernel() {
+  local cmd=$1 name=$2; shift 2
+  local csv="$OUT/${cmd}${TAG:-}_$name.csv" logf="$OUT/${cmd}${TAG:-}_$name.log"
+  log "$cmd${TAG:-} $name, segments ${SEGMENTS:-auto}"
+  timeout "${PR_TIMEOUT:-300}" $CPU "$cmd" --graph "$G/$name.w4.csr" "${pin[@]}" --segments "${SEGMENTS:-auto}" "$@" \
+    > "$csv" 2> "$logf" || { echo "$cmd $name failed"; tail -3 "$logf"; }
+}
+
+for step in $STEPS; do
+  case $step in
+    membench)
+      log "membench (2 GB array; all threads 3 reps, one thread 1 rep: a random pass takes ~20 s)"
+      $CPU membench --size "$MEMBENCH_SIZE" "${pin[@]}" --pass-threads all --reps 3 > "$OUT/membench.csv" 2> "$OUT/membench.log"
+      $CPU membench --size "$MEMBENCH_SIZE" "${pin[@]}" --pass-threads 1 --reps 1 --warmup 0 2>> "$OUT/membench.log" \
+        | tail -n +2 >> "$OUT/membench.csv"
+      ;;
+    pr24)
+      graph_w4 "$PR_GRAPH" && SEGMENTS=auto,2,4,8 kernel pagerank "$PR_GRAPH" --reps 3 --warmup 1 \
+        && TAG=_delta kernel pagerank "$PR_GRAPH" --form delta --reps 3 --warmup 1 \
+        && SEGMENTS=auto,2,4,8 kernel cc "$PR_GRAPH" --reps 3 --warmup 1
+      ;;
+    pr27)
+      G=${G27:-$PWD/resources/cpu-graphs}  # the 64 GiB disk (as generator_bench.sh); /tmp may be smaller
+      mkdir -p "$G"
+      free_gib=$(( $(df --output=avail -B1 "$G" | tail -1) >> 30 ))
+      if [ ! -f "$G/kron27.w4.csr" ] && [ "$free_gib" -lt 45 ]; then  # ~35 GB file plus its bucket files
+        echo "pr27 skipped: $free_gib GiB free in $G, kron27 at 4-byte ids needs ~45 (remove other graphs first)"
+        continue
+      fi
+      # kron27 at 4-byte ids: ~35 GB on disk; its 537 MB of floats are 1.7x the 300 MiB L3. Ten rounds, timed
+      # once each: a round's time is what blocking changes (a run to the tolerance takes ~70 rounds).
+      graph_w4 kron27 && SEGMENTS=auto,8,16 kernel pagerank kron27 --fixed-iterations 10 --reps 1 --warmup 0 \
+        && TAG=_delta kernel pagerank kron27 --form delta --fixed-iterations 10 --reps 1 --warmup 0 \
+        && SEGMENTS=auto,8 kernel cc kron27 --reps 1 --warmup 0 --no-verify
+      ;;
+    peer)
+      for name in $PEER_GRAPHS; do
+        graph_w4 "$name" || continue
+        log "peer $name"
+        timeout "${PEER_TIMEOUT:-420}" python3 -m emogi.cpu_peer --graph "$G/$name.w4.csr" --roots "$(cat "$G/$name.roots")" \
+          --reps 3 --warmup 1 --emogi build/emogi > "$OUT/peer_$name.csv" 2> "$OUT/peer_$name.log" \
+          || { echo "peer $name failed"; tail -3 "$OUT/peer_$name.log"; }
+      done
+      ;;
+    peer_scaling)
+      # Is the peer parallel in every algorithm? kron22, one thread against all, timings only.
+      graph_w4 kron22 || continue
+      for t in 1 0; do
+        log "peer kron22, threads $t (0: all)"
+        timeout "${PEER_TIMEOUT:-400}" python3 -m emogi.cpu_peer --graph "$G/kron22.w4.csr" --roots "$(cat "$G/kron22.roots")" \
+          --reps 3 --warmup 1 --threads $t --no-check 2>> "$OUT/peer_scaling.log" | { [ $t = 1 ] && cat || tail -n +2; } \
+          >> "$OUT/peer_scaling_kron22.csv"
+      done
+      ;;
+    *) echo "unknown step $step (membench, pr24, pr27, peer, peer_scaling)" ;;
+  esac
+done
+
+log done
+tar -czf "$OUT/cpu_study.tgz" -C "$OUT" $(cd "$OUT" && ls *.csv *.json *.log *.txt 2> /dev/null)
+python3 - "$OUT" << 'EOF'
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+out = Path(sys.argv[1])
+for f in sorted(out.glob("membench.csv")):
+    t = pd.read_csv(f)
+    print(t[["pattern", "pass_threads", "seconds", "ns_per_access", "array_gb_s"]].to_string(index=False))
+for f in sorted(out.glob("pagerank_*.csv")) + sorted(out.glob("cc_*.csv")):
+    t = pd.read_csv(f)
+    cols = ["kernel", "segments", "duplication", "iterations", "verified", "median_ms", "ms_per_iteration", "gteps"]
+    print(f.name)
+    print(t[cols].to_string(index=False))
+for f in sorted(out.glob("peer_*.csv")):  # peer_<graph>.csv and peer_scaling_kron22.csv
+    t = pd.read_csv(f)
+    print(f.name)
+    print(t[["library", "threads", "algorithm", "root", "median_ms", "edges_per_s", "check", "detail"]].to_string(index=False))
+EOF
