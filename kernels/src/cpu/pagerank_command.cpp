@@ -1,6 +1,5 @@
 // `emogi_cpu pagerank`: pull PageRank on a graph file, unblocked and cache-blocked, timed (median of reps after
 // warm-up) and verified against the project's PageRank check (references.hpp); one CSV row per kernel.
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -45,13 +44,8 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
       machine_csv_header().c_str());
   for (const KernelRun& run : kernel_runs(args, g.num_vertices(), m.llc_bytes)) {
     const std::string& kernel = run.kernel;
-    std::unique_ptr<SegmentedGraph<Index>> seg;
     double build_s = 0;
-    if (run.segments) {
-      const auto start = std::chrono::steady_clock::now();
-      seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, run.segments));
-      build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
+    const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, run.segments, build_s);
     std::vector<double> ms;
     PullPageRankResult r;
     for (uint64_t i = 0; i < warmup + reps; ++i) {

@@ -5,6 +5,7 @@
 // of R_i only, which is chosen to fit the last-level cache. The duplication factor alpha = sum |V_i| / |V| (the
 // thesis' Table 5.2) counts how often a destination is written per pass.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <memory>
 
@@ -45,5 +46,17 @@ struct SegmentedGraph {
 // no edge is copied twice. Throws on segments = 0 or above kMaxSegments.
 template <class Index>
 SegmentedGraph<Index> build_segments(const InLists<Index>& in, uint64_t segments);
+
+// A run's segmented graph (none for segments = 0: the unblocked kernel) and the seconds building it took, which
+// the commands report beside the kernel's time.
+template <class Index>
+std::unique_ptr<SegmentedGraph<Index>> timed_segments(const InLists<Index>& in, uint64_t segments, double& build_s) {
+  build_s = 0;
+  if (!segments) return nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  auto seg = std::make_unique<SegmentedGraph<Index>>(build_segments(in, segments));
+  build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return seg;
+}
 
 }  // namespace emogi::cpu
