@@ -284,7 +284,7 @@ OOM_PLACEMENT_COLUMNS = [
 ]
 OOM_TABLES = {"oom": OOM_RUN_COLUMNS, "oom_simulated": OOM_SIMULATED_COLUMNS, "oom_placement": OOM_PLACEMENT_COLUMNS}
 
-# Tables written outside a study, by commands the device tools run (tools/device/list_ceiling.sh).
+# Tables written outside a study, by commands such as `emogi lists` (archive/list-ceiling-h100-2026-11-21/).
 TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS, "trace_summary": TRACE_SUMMARY_COLUMNS, **OOM_TABLES}
 
 

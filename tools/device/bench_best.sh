@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The paper's merged+aligned and this project's faster variants, zero-copy, on the GAP-24 graphs the artifact
 # was timed on (../shared/FACTS.md), with a prebuilt binary (`snakemake bench`, bench_target; needs the wheels):
-#   (device) EMOGI_BINARY=build/exp/emogi-d4 bash tools/device/bench_best.sh   -> $OUT/<algorithm>/summary.csv
+#   (device) bash tools/device/bench_best.sh   -> $OUT/<algorithm>/summary.csv (EMOGI_BINARY=path: a prebuilt binary)
 set -uo pipefail
 . tools/device/setup.sh
 build_kernels

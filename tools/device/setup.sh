@@ -1,5 +1,5 @@
-# Sourced at the start of every device call: installs the carried wheels (snakemake, typst; see
-# ../../../shared/tools/device-wheels.sh) and puts the repository on PYTHONPATH.
+# Sourced at the start of every device call: installs the carried wheels (snakemake, typst; see README.md here)
+# and puts the repository on PYTHONPATH.
 # A call that needs neither may carry none (they count against the 64 MiB a call carries); EMOGI_WHEELS names
 # another folder, e.g. build/whl without typst (34 MB) for a call that draws no report.
 wheels=${EMOGI_WHEELS:-.whl}

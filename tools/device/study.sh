@@ -2,7 +2,7 @@
 # The default study on a GPU machine exactly as a user runs it, then the new archive:
 #   snakemake --cores all && snakemake --cores all archive
 # Brings back $OUT/study.tgz (archive/, results/{tables,figures,model,report}, logs/) and $OUT/study.log.
-# Checks beside it: tools/device/footprint_check.sh, tools/device/uvm_replay_check.sh; tests: python3 -m pytest.
+# Tests: tools/device/gpu_tests.sh.
 set -uo pipefail
 . tools/device/setup.sh
 
