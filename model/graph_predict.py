@@ -84,15 +84,20 @@ def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: 
         raise GraphPredictError(
             f"the model does not cover {algorithm}/{variant} (known: {', '.join(SUPPORTED[algorithm])})"
         )
-    eb = graph.index_bytes
-    p = _costs_for(gpu_work_costs() if costs is None else costs, algorithm, variant, eb)
     if algorithm in ("bfs", "sssp") and root is None:
         root = default_root(graph)
     options = {"delta": default_delta(graph)} if (algorithm, variant) == ("sssp", "frontier") else {}
     trace = derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
-    per = launch_features(trace, graph.offsets, variant, eb).assign(one=1.0, cell=0)
+    return workload_from_trace(trace, graph.offsets, variant, costs, share)
+
+
+def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = True) -> dict:
+    """D, d, floor and chain steps of the run `trace` describes, read by `variant` (trace.edge_bytes wide)."""
+    algorithm, eb, root = trace.algorithm, trace.edge_bytes, trace.root
+    p = _costs_for(gpu_work_costs() if costs is None else costs, algorithm, variant, eb)
+    per = launch_features(trace, offsets, variant, eb).assign(one=1.0, cell=0)
     floor_ms = float(Launches(per, 1).predict(p, "max")[0])
-    req = np.array(trace_requests(trace, graph.offsets, variant, share), dtype=float).reshape(-1, 3)
+    req = np.array(trace_requests(trace, offsets, variant, share), dtype=float).reshape(-1, 3)
     requests, sectors, needed = req.sum(axis=0) if len(req) else (0.0, 0.0, 0.0)
     # the longest list walked, in round trips (model.predict.chain_bytes_per_step: a sector for naive, else the
     # k warp steps read together)
@@ -102,7 +107,7 @@ def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: 
         "algorithm": algorithm,
         "variant": variant,
         "edge_bytes": eb,
-        "root": root if algorithm in ("bfs", "sssp") else None,
+        "root": root if root is not None and root >= 0 else None,
         "launches": trace.num_launches,
         "fidelity": trace.fidelity,
         "bytes_needed": needed,
