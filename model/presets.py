@@ -125,9 +125,9 @@ def load_presets(parameters=None, path=PRESETS_FILE) -> dict[str, Preset]:
     return presets
 
 
-def get_preset(name: str, parameters=None) -> Preset:
-    """One preset; an unknown name raises KeyError listing the known ones."""
-    presets = load_presets(parameters)
+def get_preset(name: str, parameters=None, path=None) -> Preset:
+    """One preset (from `path`, default PRESETS_FILE); an unknown name raises KeyError listing the known ones."""
+    presets = load_presets(parameters, path or PRESETS_FILE)
     if name not in presets:
         known = sorted(presets) + ([] if parameters is not None else [f"{MEASURED} (needs a parameters.json)"])
         raise KeyError(f"unknown preset {name!r}; known presets: {', '.join(known)}")

@@ -11,6 +11,11 @@ rule the predictions use.
         --graph kron23 --variant merged-aligned --mode zerocopy --json
     python -m model.whatif --preset h100-measured --parameters results/model/parameters.json --D-bytes ... --d-bytes ...
 
+Predict (no run needed): from a graph file, D and d from the CPU-derived trace and the floor from the fitted
+GPU-work model (model/graph_predict.py); --algorithm all answers every algorithm, --mode zerocopy, device or both:
+    python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
+Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
+
 Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]) exits
 with status 2 and a message that names the problem.
 
@@ -82,16 +87,23 @@ def workload_from_profile(
 
 
 def resolve_params(
-    preset: str, parameters=None, W_gbps=None, N_max=None, L_us=None, added_latency_us=None, S_miops=None
+    preset: str,
+    parameters=None,
+    W_gbps=None,
+    N_max=None,
+    L_us=None,
+    added_latency_us=None,
+    S_miops=None,
+    presets_file=None,
 ) -> Preset:
     """A preset with overrides; S_miops = inf means not limiting. Raises WhatIfError naming a bad value."""
     if preset == MEASURED and parameters is None:
         raise WhatIfError(f"preset {MEASURED!r} needs --parameters (a parameters.json of model.fit)")
     try:
-        base = get_preset(preset, parameters)
+        base = get_preset(preset, parameters, presets_file)
     except KeyError as e:
         raise WhatIfError(e.args[0]) from None
-    except ValueError as e:  # a bad parameters.json
+    except (ValueError, OSError) as e:  # a bad parameters.json or presets file, a preset lacking a value
         raise WhatIfError(str(e)) from None
     if L_us is not None and added_latency_us is not None:
         raise WhatIfError("give --L-us or --added-latency-us, not both")
@@ -254,6 +266,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--variant", help="with --profile: the kernel variant, e.g. merged-aligned")
     ap.add_argument("--mode", help="with --profile: the memory mode, e.g. zerocopy")
     ap.add_argument("--edge-bytes", type=int, help="with --profile: 4 or 8 (needed where the profile has both)")
+    ap.add_argument("--graph-file", type=Path, help="predict from this CSR file alone (no profile, no GPU run)")
+    ap.add_argument("--algorithm", default="all", help="with --graph-file: bfs, sssp, cc, pagerank or all")
+    ap.add_argument("--root", type=int, help="with --graph-file: BFS/SSSP source (default: the largest degree)")
+    ap.add_argument("--meta", type=Path, help="with --graph-file: metadata JSON (default: the .json beside it)")
+    ap.add_argument("--presets-file", type=Path, help="presets YAML (default: model/presets.yaml)")
     ap.add_argument("--rule", default="sum", help="sum or max (model/predict.py)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     return ap
@@ -289,10 +306,35 @@ def _workload(a) -> dict:
     return w
 
 
+def _from_graph(a, params) -> int:
+    from model import graph_predict as gp  # trace derivation: only needed here
+
+    if a.profile is not None or a.D_bytes is not None or a.d_bytes is not None:
+        raise WhatIfError("give --graph-file or a measured workload (--profile, --D-bytes), not both")
+    algorithms = gp.ALGORITHMS if a.algorithm == "all" else (a.algorithm,)
+    modes = gp.MODES if a.mode in (None, "both") else (a.mode,)
+    try:
+        graph = gp.load_graph(a.graph_file, a.meta)
+        out = gp.predictions(graph, algorithms, a.variant or gp.DEFAULT_VARIANT, modes, params, a.root)
+    except gp.GraphPredictError as e:
+        raise WhatIfError(str(e)) from None
+    if a.json:
+        print(out.to_json(orient="records", indent=2))
+        return 0
+    print(f"{a.graph_file.name} on {a.preset}: W {params.W_gbps:g} GB/s, L {params.L_us:g} us")
+    cols = ["algorithm", "variant", "mode", "launches", "D_bytes", "d_bytes", "floor_ms", "chain_steps", "predicted_ms"]
+    print(out[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    return 0
+
+
 def main(argv=None) -> int:
     a = _parser().parse_args(argv)
     try:
-        params = resolve_params(a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops)
+        params = resolve_params(
+            a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops, a.presets_file
+        )
+        if a.graph_file is not None:
+            return _from_graph(a, params)
         w = _workload(a)
         result = {
             "preset": a.preset,

@@ -156,21 +156,45 @@ def test_link_bound_table():
     assert row["achieved_gbps"] == pytest.approx(5.0)
 
 
-def test_the_gpu_work_term_recovers_known_costs():
-    """model.gpu_work on cells made from known costs (a = 0.01 ms per launch, c = 1e-6 ms per entry): fitted exactly
-    where it was fitted."""
+def _gpu_work_table(scales, cost):
+    """Cells of made-up launches (grid V = 2**scale, entries and longest walk varying) timed by `cost`."""
     import pandas as pd
 
+    cells, launches = [], []
+    for scale in scales:
+        for root, (n, k) in enumerate(((10**6, 10), (3 * 10**6, 50_000), (2 * 10**6, 300), (10**5, 90_000))):
+            key = {"kind": "kron", "scale": scale, "seed": 1, "algorithm": "bfs", "family": "scan", "root": root,
+                   "variant": "naive", "edge_bytes": 8}  # fmt: skip
+            rows = [key | {"launch": i, "lists": 1, "entries": n * (i + 1), "grid": 2**scale, "walk": k // (i + 1)}
+                    for i in range(3)]  # fmt: skip
+            launches += rows
+            cells.append(key | {"device_ms": sum(cost(r) for r in rows)})
+    return pd.DataFrame(cells), pd.DataFrame(launches)
+
+
+def test_the_gpu_work_term_recovers_known_costs():
+    """model.gpu_work (v2, max form) on launches timed by known costs (b = 1e-7 ms per grid vertex, c = 1e-6 ms
+    per entry, s = 2e-4 ms per walk step, a = 0): recovered, and it extrapolates exactly to a held-out scale."""
     from model import gpu_work
 
-    rows = []
-    for scale in (21, 23):
-        for launches, entries in ((5, 10**6), (9, 3 * 10**6), (7, 2 * 10**6)):
-            rows.append({"algorithm": "bfs", "variant": "merged", "edge_bytes": 8, "scale": scale,
-                         "launches": launches, "cpu_entries": entries,
-                         "device_ms": 0.01 * launches + 1e-6 * entries})  # fmt: skip
-    cells, params = gpu_work.predict(pd.DataFrame(rows))
-    assert abs(cells[cells["split"] == "fit"]["error"]).max() < 1e-6
-    # one scale in the fit set: launches and vertices scanned are proportional there, so a and b are not told
-    # apart and a different V extrapolates wrongly (the archived result's README says so)
-    assert abs(cells[cells["split"] == "validation"]["error"]).max() > 0.01
+    def cost(r):
+        return max(1e-7 * r["grid"] + 1e-6 * r["entries"], 2e-4 * r["walk"])
+
+    cells, launches = _gpu_work_table((21, 23), cost)
+    out, params = gpu_work.predict(cells, launches)
+    assert set(out["split"]) == {"fit", "held-out"}
+    assert out["error_max"].abs().max() < 1e-4
+    fitted = params[params["form"] == "max"].iloc[0]
+    assert fitted["s_ms"] == pytest.approx(2e-4, rel=1e-3) and fitted["a_ms"] == 0
+
+
+def test_the_gpu_work_split_is_enforced():
+    """A held-out scale in the training table is refused (docs/model.md's split), whatever put it there."""
+    from model import gpu_work
+
+    cells, _ = _gpu_work_table((21, 24), lambda r: 1.0)
+    cells["split"] = "fit"
+    with pytest.raises(gpu_work.GpuWorkError, match="held-out scale"):
+        gpu_work.check_split(cells)
+    assert 21 in gpu_work.FIT_SCALES and not set(gpu_work.FIT_SCALES) & set(gpu_work.HELD_OUT_SCALES)
+    assert {23, 24, 25} <= set(gpu_work.HELD_OUT_SCALES)

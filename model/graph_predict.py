@@ -1,0 +1,141 @@
+"""A traversal's time predicted from the graph file alone (issue 24; docs/model.md, "Prediction from the graph"):
+the CPU-derived trace (emogi/trace_derive.py) gives per launch the lists read; from them and the graph's offsets
+come D and d (model/link_requests.py), the GPU-work floor (model/gpu_work.py's fitted costs, max form, over
+model/gpu_features.py's per-launch counts) and the critical path (the longest list, as model/predict.py counts it).
+
+    zero-copy: t = D / T(d) + floor + chain_steps · L      (model.predict.predict_runtime_ms, rule "sum")
+    device:    t = floor
+
+The fitted costs are H100 device-mode costs (archive/gpu-work-term-2026-11-25-v2, with that README's errors):
+the floor of another GPU is the H100's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi.csr import GraphFormatError, read_csr
+from emogi.trace_derive import SUPPORTED, default_delta, derive
+from model.gpu_features import WARP, launch_features
+from model.gpu_work import PARAMS, Launches
+from model.link_requests import trace_requests
+from model.predict import SECTOR_BYTES, predict_runtime_ms
+
+ROOT = Path(__file__).resolve().parents[1]
+GPU_WORK_PARAMS = ROOT / "archive" / "gpu-work-term-2026-11-25-v2" / "gpu_work_params.csv"
+ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+DEFAULT_VARIANT = "merged-aligned"  # the paper's EMOGI
+LOADS_IN_FLIGHT = 4  # build.loads_in_flight's default (docs/kernels.md)
+MODES = ("zerocopy", "device")
+
+
+class GraphPredictError(ValueError):
+    """Input the graph-file prediction cannot answer; one line."""
+
+
+def load_graph(path, meta=None):
+    """The graph at `path`, its checksum checked against the file and against its metadata (`meta`, default
+    the .json beside it, if any)."""
+    path = Path(path)
+    try:
+        graph = read_csr(path)
+    except (GraphFormatError, OSError) as e:
+        raise GraphPredictError(str(e)) from None
+    meta = Path(meta) if meta else path.with_suffix(".json")
+    if meta.exists():
+        want = json.loads(meta.read_text()).get("checksum")
+        have = f"{graph.header.checksum:016x}"
+        if want is not None and want != have:
+            raise GraphPredictError(f"{path}: checksum {have} differs from its metadata {meta} ({want})")
+    return graph
+
+
+def gpu_work_costs(path=GPU_WORK_PARAMS) -> pd.DataFrame:
+    costs = pd.read_csv(path)
+    return costs[costs["form"] == "max"]
+
+
+def _costs_for(costs, algorithm, variant, edge_bytes) -> np.ndarray:
+    row = costs[(costs["algorithm"] == algorithm) & (costs["variant"] == variant) & (costs["edge_bytes"] == edge_bytes)]
+    if row.empty:
+        have = sorted(set(zip(costs["algorithm"], costs["variant"], strict=True)))
+        raise GraphPredictError(
+            f"the GPU-work model does not cover {algorithm}/{variant} at {edge_bytes} bytes "
+            f"(it covers: {', '.join(f'{a}/{v}' for a, v in have)})"
+        )
+    return row[PARAMS].to_numpy(float)[0]
+
+
+def default_root(graph) -> int:
+    """The vertex of largest out-degree (a root that reaches the giant component)."""
+    return int(np.argmax(np.diff(graph.offsets.astype(np.int64))))
+
+
+def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: bool = True) -> dict:
+    """D, d, floor and chain steps of one run, from the graph alone."""
+    if algorithm not in SUPPORTED:
+        raise GraphPredictError(f"the model does not cover algorithm {algorithm!r} (known: {', '.join(SUPPORTED)})")
+    if variant not in SUPPORTED[algorithm]:
+        raise GraphPredictError(
+            f"the model does not cover {algorithm}/{variant} (known: {', '.join(SUPPORTED[algorithm])})"
+        )
+    if algorithm in ("bfs", "sssp") and root is None:
+        root = default_root(graph)
+    options = {"delta": default_delta(graph)} if (algorithm, variant) == ("sssp", "frontier") else {}
+    trace = derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
+    return workload_from_trace(trace, graph.offsets, variant, costs, share)
+
+
+def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = True) -> dict:
+    """D, d, floor and chain steps of the run `trace` describes, read by `variant` (trace.edge_bytes wide)."""
+    algorithm, eb, root = trace.algorithm, trace.edge_bytes, trace.root
+    p = _costs_for(gpu_work_costs() if costs is None else costs, algorithm, variant, eb)
+    per = launch_features(trace, offsets, variant, eb).assign(one=1.0, cell=0)
+    floor_ms = float(Launches(per, 1).predict(p, "max")[0])
+    req = np.array(trace_requests(trace, offsets, variant, share), dtype=float).reshape(-1, 3)
+    requests, sectors, needed = req.sum(axis=0) if len(req) else (0.0, 0.0, 0.0)
+    # the longest list walked, in round trips (model.predict.chain_bytes_per_step: a sector for naive, else the
+    # k warp steps read together)
+    longest = float(per["walk"].max()) if len(per) else 0.0
+    chain = longest * (1 if variant != "naive" else eb) / (LOADS_IN_FLIGHT if variant != "naive" else SECTOR_BYTES)
+    return {
+        "algorithm": algorithm,
+        "variant": variant,
+        "edge_bytes": eb,
+        "root": root if root is not None and root >= 0 else None,
+        "launches": trace.num_launches,
+        "fidelity": trace.fidelity,
+        "bytes_needed": needed,
+        "requests": requests,
+        "D_bytes": SECTOR_BYTES * sectors,
+        "d_bytes": SECTOR_BYTES * sectors / requests if requests else math.nan,
+        "floor_ms": floor_ms,
+        "chain_steps": math.ceil(chain),
+    }
+
+
+def predict(w: dict, mode: str, params) -> float:
+    if mode == "device":
+        return w["floor_ms"]
+    if mode != "zerocopy":
+        raise GraphPredictError(f"the model does not cover mode {mode!r} (known: {', '.join(MODES)})")
+    if not w["requests"]:
+        return w["floor_ms"]
+    return predict_runtime_ms(w["D_bytes"], w["d_bytes"], params, w["floor_ms"], "sum", w["chain_steps"])
+
+
+def predictions(graph, algorithms, variant, modes, params, root=None, costs=None) -> pd.DataFrame:
+    rows = []
+    for algorithm in algorithms:
+        w = workload(graph, algorithm, variant, root, costs)
+        for mode in modes:
+            rows.append({**w, "mode": mode, "predicted_ms": predict(w, mode, params)})
+    return pd.DataFrame(rows)
+
+
+__all__ = ["ALGORITHMS", "GraphPredictError", "WARP", "load_graph", "predictions", "workload"]
