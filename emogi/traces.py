@@ -171,6 +171,20 @@ def load_trace(path, graph=None) -> Trace:
 # ---------------------------------------------------------------------------------------------- byte ranges
 
 
+def launch_entries(trace: Trace, offsets, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Launch `i`'s selected vertices in id order and the list entries [begin, end) it reads of each (a part of a
+    list where the trace records one; empty lists kept), for the model's per-launch counts."""
+    off = np.asarray(offsets)
+    sel = np.flatnonzero(trace.mask(i))
+    begin = off[sel].astype(np.int64)
+    end = off[sel + 1].astype(np.int64)
+    if i in trace.parts:
+        first, count = trace.parts[i]
+        begin = np.minimum(begin + first, end)
+        end = np.minimum(begin + count, end)
+    return sel, begin, end
+
+
 def launch_ranges(trace: Trace, offsets, i: int, lo: int = 0, hi: int | None = None, mask=None):
     """Byte ranges [start, end) launch `i` reads for its selected vertices in [lo, hi), a bounded vertex range at
     a time: yields (edge ranges, weight ranges or None), each a (start, end) pair of int64 arrays in address

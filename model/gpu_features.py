@@ -23,7 +23,7 @@ from emogi.atomic import write_csv
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError
 from emogi.csr_header import read_header
-from emogi.traces import TraceError, load_trace
+from emogi.traces import TraceError, launch_entries, load_trace
 
 WARP = 32
 LINE_BYTES = 128
@@ -65,13 +65,7 @@ def launch_features(trace, offsets, variant: str, edge_bytes: int) -> pd.DataFra
     off = np.asarray(offsets)
     rows = []
     for i in range(trace.num_launches):
-        sel = np.flatnonzero(trace.mask(i))
-        begin = off[sel].astype(np.int64)
-        end = off[sel + 1].astype(np.int64)
-        if i in trace.parts:
-            first, count = trace.parts[i]
-            begin = np.minimum(begin + first, end)
-            end = np.minimum(begin + count, end)
+        sel, begin, end = launch_entries(trace, off, i)
         deg = end - begin
         steps = walk_steps(variant, begin, deg, edge_bytes)
         if variant == "chunked" and len(sel):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from emogi.traces import launch_entries
 from model.gpu_features import WARP
 
 LINE = 128
@@ -74,13 +75,7 @@ def trace_requests(trace, offsets, variant: str, share: bool = True):
     off = np.asarray(offsets)
     out = []
     for i in range(trace.num_launches):
-        sel = np.flatnonzero(trace.mask(i))
-        begin = off[sel].astype(np.int64)
-        end = off[sel + 1].astype(np.int64)
-        if i in trace.parts:
-            first, count = trace.parts[i]
-            begin = np.minimum(begin + first, end)
-            end = np.minimum(begin + count, end)
+        _, begin, end = launch_entries(trace, off, i)
         r, s = list_requests(variant, begin, end, trace.edge_bytes, share)
         needed = int((end - begin).sum()) * (trace.edge_bytes + trace.weight_bytes)
         if trace.weight_bytes:
