@@ -141,12 +141,13 @@ start() {
 }
 
 stop() {
-  for d in slurmd slurmctld slurmdbd; do
-    pidfile=/run/$d.pid
-    if [ -s "$pidfile" ]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
+  # slurmd first, the database last; each is waited for, so that a `start` right after finds none running.
+  for pidfile in /run/slurmd.pid /run/slurmctld.pid /run/slurmdbd.pid /run/mysqld/mysqld.pid /run/munge/munged.pid; do
+    [ -s "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || continue
+    wait_for 60 "the end of pid $pid ($pidfile)" sh -c "! kill -0 $pid" || true
   done
-  if [ -s /run/mysqld/mysqld.pid ]; then kill "$(cat /run/mysqld/mysqld.pid)" 2>/dev/null || true; fi
-  if [ -s /run/munge/munged.pid ]; then kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true; fi
   say "stopped"
 }
 
