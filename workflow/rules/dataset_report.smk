@@ -48,7 +48,7 @@ rule fig06_degree_cdf:
         script=REPO / "figures/fig06_degree_cdf.py",
         degrees=expand("results/datasets/{graph}.degrees.csv", graph=GRAPHS),
     output:
-        png="results/figures/fig06_degree_cdf.png",
+        png=report("results/figures/fig06_degree_cdf.png", category="Datasets"),
         csv="results/figures/fig06_degree_cdf.csv",
     log:
         "logs/figures/fig06_degree_cdf.log",

@@ -46,7 +46,7 @@ rule figure:
             | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
         ),
     output:
-        png="results/figures/{figure}.png",
+        png=report("results/figures/{figure}.png", category="Figures", labels={"figure": "{figure}"}),
         csv="results/figures/{figure}.csv",
     params:
         args=lambda w, input: " ".join(f"--{flag} {input[flag.replace('-', '_')]}" for flag in FIGURE_INPUTS[w.figure]),

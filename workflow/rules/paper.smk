@@ -25,7 +25,7 @@ rule report:
         fig06_csv="results/figures/fig06_degree_cdf.csv",
         oom_source=OOM_SOURCE_FILE,
     output:
-        "results/report/report.pdf",
+        report("results/report/report.pdf", category="Report"),
     log:
         "logs/paper/report.log",
     conda:
@@ -44,7 +44,7 @@ rule claims:
         numbers=REPO / "paper/paper_numbers.yaml",
         figures=expand("results/figures/{figure}.csv", figure=list(FIGURE_INPUTS)),
     output:
-        "results/report/claims.csv",
+        report("results/report/claims.csv", category="Claims"),
     log:
         "logs/paper/claims.log",
     conda:
