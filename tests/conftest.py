@@ -9,6 +9,7 @@ import pytest
 
 from emogi import toolchain
 from emogi.gpu import detect_gpu
+from graphs import write_generated
 
 REPO = Path(__file__).resolve().parent.parent
 HAS_GPU, GPU_DETAIL = detect_gpu()
@@ -49,6 +50,13 @@ def emogi_binary(tmp_path_factory):
             return toolchain.build(REPO / "kernels", build_dir, architectures="native" if HAS_GPU else "90", log=log)
         except toolchain.ToolchainError as err:
             pytest.fail(f"{err}\n{(build_dir / 'build.log').read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def large_graph(tmp_path_factory):
+    """kron scale 23, edge factor 16, with weights: ~250 M edge entries, a ~1.9 GiB edge list at 8-byte ids; made
+    once per session for every GPU test over 1 GiB (test_gpu_algorithms, test_gpu_streamed)."""
+    return write_generated(tmp_path_factory.mktemp("large") / "kron23.w8.csr", "kron", 23, seed=5, edge_factor=16)
 
 
 def run(cmd, **kwargs):

@@ -287,12 +287,6 @@ def test_directed_graphs_are_refused_where_undefined(emogi_binary, tmp_path):
         assert done.returncode == 1 and "directed" in done.stderr
 
 
-@pytest.fixture(scope="module")
-def large_graph(tmp_path_factory):
-    """kron scale 23, edge factor 16, with weights: ~250 M edge entries, a ~1.9 GiB edge list (8-byte ids)."""
-    return write_generated(tmp_path_factory.mktemp("large") / "kron23.w8.csr", "kron", 23, seed=5, edge_factor=16)
-
-
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
     assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30

@@ -220,12 +220,6 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
         assert SANITIZER_CLEAN[tool] in done.stdout + done.stderr
 
 
-@pytest.fixture(scope="module")
-def large_graph(tmp_path_factory):
-    """kron scale 23, edge factor 16, with weights: ~250 M entries, a ~1.9 GiB edge list at 8-byte ids."""
-    return write_generated(tmp_path_factory.mktemp("large") / "kron23.w8.csr", "kron", 23, seed=5, edge_factor=16)
-
-
 @pytest.mark.parametrize("algorithm", sorted(STREAMED))
 def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
     assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
