@@ -32,13 +32,8 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     const std::string& kernel = run.kernel;
     double build_s = 0;
     const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, run.segments, build_s);
-    std::vector<double> ms;
-    PullCcResult r;
-    for (uint64_t i = 0; i < warmup + reps; ++i) {
-      r = cc_pull(in, seg.get(), args.get_u64("max-iterations"));
-      if (i >= warmup) ms.push_back(r.seconds * 1e3);
-    }
-    const TimingSummary t = summarize(ms);
+    const auto [r, t] =
+        timed_runs(warmup, reps, [&] { return cc_pull(in, seg.get(), args.get_u64("max-iterations")); });
     uint64_t components = 0;
     for (uint64_t v = 0; v < r.label.size(); ++v) components += r.label[v] == v;
     std::string verified = "skipped";

@@ -46,13 +46,9 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     const std::string& kernel = run.kernel;
     double build_s = 0;
     const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, run.segments, build_s);
-    std::vector<double> ms;
-    PullPageRankResult r;
-    for (uint64_t i = 0; i < warmup + reps; ++i) {
-      r = delta ? pagerank_delta_pull(in, seg.get(), params) : pagerank_pull(in, seg.get(), params);
-      if (i >= warmup) ms.push_back(r.seconds * 1e3);
-    }
-    const TimingSummary t = summarize(ms);
+    const auto [r, t] = timed_runs(warmup, reps, [&] {
+      return delta ? pagerank_delta_pull(in, seg.get(), params) : pagerank_pull(in, seg.get(), params);
+    });
     std::string verified = "skipped";
     if (!r.converged) {
       verified = "not converged";
