@@ -8,6 +8,7 @@
 # so the step's own exit status is the job's); the short ones write their log only.
 from emogi.datasets import sources  # noqa: E402
 from emogi.bench import graph_specs as bench_graph_specs  # noqa: E402
+from emogi.registry import vocabulary  # noqa: E402
 
 # The kernel benchmark's GAP graphs (config bench.graphs, kind:scale; bench.smk) are made here too, by the same
 # rules and under the same names (kron:21 -> resources/graphs/kron21.w8.csr); the study measures only its own.
@@ -117,6 +118,39 @@ rule import_bel:
     shell:
         "python3 -m emogi.datasets.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
         " {params.args} 2>&1 | tee {log} >&2"
+
+
+# A directed graph's transpose (its in-lists, docs/graph-format.md "Transpose"), beside it by the naming rule
+# G.csr -> G.t.csr, for the variants that read in-lists (the registry's in_lists: direction-optimizing BFS). Made
+# only where a run needs it (transpose_input), as each graph's 4-byte copy is.
+rule transpose_graph:
+    input:
+        "resources/graphs/{graph}.w{width}.csr",
+    output:
+        "resources/graphs/{graph}.w{width}.t.csr",
+    log:
+        "logs/datasets/transpose_{graph}.w{width}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.csr transpose {input} --out {output} 2>&1 | tee {log} >&2"
+
+
+IN_LIST_VARIANTS = [v.name for v in vocabulary().variants if v.in_lists]
+
+
+def transpose_input(variants):
+    """An input function: the transpose of the rule's graph and width where `variants` (a list, or a function of
+    the wildcards) read in-lists on a directed graph (emogi.datasets.sources.needs_transpose), else nothing."""
+
+    def inputs(w):
+        names = variants(w) if callable(variants) else variants
+        graph = f"resources/graphs/{w.graph}.w{w.width}.csr"
+        catalog = sources.load_catalog(CATALOG) if sources.source_of(GRAPH_SPECS[w.graph]) in sources.DOWNLOADED else {}
+        needed = sources.needs_transpose(w.graph, GRAPH_SPECS[w.graph], catalog, graph, names, IN_LIST_VARIANTS)
+        return [f"resources/graphs/{w.graph}.w{w.width}.t.csr"] if needed else []
+
+    return inputs
 
 
 rule narrow_graph:
