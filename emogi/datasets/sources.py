@@ -170,6 +170,21 @@ def needs_transpose(name: str, spec: dict, catalog: dict, graph_file, variants, 
     return bool(known)
 
 
+def transpose_input(graphs: dict, catalog_path, in_list_variants, variants):
+    """A Snakemake input function: the transpose of the rule's graph and width (wildcards graph, width) where
+    `variants` (a list, or a function of the wildcards) read in-lists on a directed graph, else nothing."""
+
+    def inputs(w):
+        names = variants(w) if callable(variants) else variants
+        spec = graphs[w.graph]
+        catalog = load_catalog(catalog_path) if source_of(spec) in DOWNLOADED else {}
+        graph = GRAPH_DIR / f"{w.graph}.w{w.width}.csr"
+        needed = needs_transpose(w.graph, spec, catalog, graph, names, in_list_variants)
+        return [str(GRAPH_DIR / f"{w.graph}.w{w.width}.t.csr")] if needed else []
+
+    return inputs
+
+
 # ---------------------------------------------------------------------------------------------- preflight
 
 
