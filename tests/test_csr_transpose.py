@@ -2,7 +2,9 @@
 scipy and a brute force, the file's header tying it to its graph, the refusals (another graph's transpose, a
 missing one, an undirected graph), the directed generator, and where the workflow needs a transpose."""
 
+import json
 import struct
+import sys
 
 import numpy as np
 import pytest
@@ -43,8 +45,11 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
-def test_in_lists_match_a_brute_force_and_scipy(case, dtype, monkeypatch):
+@pytest.mark.parametrize("keys", [True, False])
+def test_in_lists_match_a_brute_force_and_scipy(case, dtype, keys, monkeypatch):
     monkeypatch.setattr(csr_transpose, "_BLOCK_EDGES", 5)  # many blocks: lists cross block boundaries
+    if not keys:  # the path of graphs with more than 2^32 vertices: a stable sort of the destinations
+        monkeypatch.setattr(csr_transpose, "_KEY_VERTICES", 0)
     lists, n = CASES[case]
     offsets, edges = arrays(lists, n, dtype)
     t_offsets, t_edges = csr_transpose.transpose_arrays(offsets, edges, n)
@@ -67,11 +72,30 @@ def test_the_transpose_of_the_transpose_is_the_graph():
     assert np.array_equal(back_offsets, g.offsets) and np.array_equal(back_edges, g.edges)
 
 
+def test_progress_lines(monkeypatch):
+    monkeypatch.setattr(csr_transpose, "_BLOCK_EDGES", 100)
+    g = generate("urand", 8, 4, seed=2, directed=True)
+    lines = []
+    csr_transpose.transpose_arrays(g.offsets, g.edges, g.num_vertices, lines.append)
+    assert lines[-2] == f"transpose: keys for 100% of {g.num_edges} edges"
+    assert lines[-1] == f"transpose: sorting {g.num_edges} keys" and len(lines) == 11
+
+
 def test_the_directed_generator_keeps_one_direction():
     d, u = generate("urand", 8, 4, seed=2, directed=True), generate("urand", 8, 4, seed=2)
     assert d.directed and not u.directed and d.num_edges < u.num_edges
     pairs = set(zip(np.repeat(np.arange(d.num_vertices), np.diff(d.offsets.astype(np.int64))), d.edges.tolist()))
     assert any((v, w) not in pairs for w, v in pairs)  # not symmetric
+
+
+def test_the_generators_command_line_makes_a_directed_graph(tmp_path):
+    out, meta = tmp_path / "d.csr", tmp_path / "d.json"
+    args = ["--kind", "urand", "--scale", 8, "--edge-factor", 4, "--seed", 2, "--directed", "--out", out]
+    done = run([sys.executable, "-m", "emogi.datasets.generators", *args, "--meta", meta])
+    assert done.returncode == 0, done.stderr
+    g, want = csr.read_csr(out), generate("urand", 8, 4, seed=2, directed=True)
+    assert g.directed and np.array_equal(g.offsets, want.offsets) and np.array_equal(g.edges, want.edges)
+    assert json.loads(meta.read_text())["source"]["symmetrized"] is False
 
 
 def test_the_file_beside_the_graph_names_its_graph(tmp_path):
@@ -112,14 +136,14 @@ def test_transposes_is_reserved_without_the_flag(tmp_path):
 
 def test_the_command_line(tmp_path):
     path = write_directed(tmp_path / "g.csr", "urand", 8, transpose=False)
-    done = run(["python", "-m", "emogi.csr", "transpose", path])
+    done = run([sys.executable, "-m", "emogi.csr", "transpose", path])
     assert done.returncode == 0 and (tmp_path / "g.t.csr").exists(), done.stderr
     csr.verify_csr(tmp_path / "g.t.csr")
     undirected = write_lists(tmp_path / "u.csr", {0: [1], 1: [0]}, 2, directed=False)
-    done = run(["python", "-m", "emogi.csr", "transpose", undirected, "--out", tmp_path / "u.t.csr"])
+    done = run([sys.executable, "-m", "emogi.csr", "transpose", undirected, "--out", tmp_path / "u.t.csr"])
     assert done.returncode == 1 and "is undirected: its lists are their own transpose" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "u.t.csr").exists()
-    done = run(["python", "-m", "emogi.csr", "transpose", tmp_path / "g.t.csr"])
+    done = run([sys.executable, "-m", "emogi.csr", "transpose", tmp_path / "g.t.csr"])
     assert done.returncode == 1 and "is itself a transpose" in done.stderr
 
 
