@@ -1,6 +1,6 @@
-"""The CPU peer (docs/cpu.md): a well-kept graph library runs BFS, SSSP, CC and PageRank on a project graph file,
+"""The CPU peer (docs/cpu.md): a well-kept graph library runs BFS, SSSP, CC, PageRank and SpMV on a project graph file,
 converted in memory from our CSR; every result is checked against the project's references (the `emogi reference`
-command: BFS depths, SSSP distances, CC labels; PageRank against `emogi_cpu pagerank`'s values, by L1 distance
+command: BFS depths, SSSP distances, CC labels, SpMV's y; PageRank against `emogi_cpu pagerank`'s values, by L1 distance
 after normalising both to sum 1) and timed (median of reps after warm-up; the conversion is timed apart). One CSV
 row per algorithm and root on stdout.
 
@@ -8,7 +8,7 @@ Libraries: `graphblas` (python-graphblas on SuiteSparse:GraphBLAS with graphblas
 docs/cpu.md) and `networkit` (measured as a candidate; its BFS and Dijkstra run on one thread).
 
 CLI:
-    python -m emogi.cpu_peer --graph G.csr [--library graphblas] [--algorithms bfs,sssp,cc,pagerank]
+    python -m emogi.cpu_peer --graph G.csr [--library graphblas] [--algorithms bfs,sssp,cc,pagerank[,spmv]]
         [--roots 0,5] [--reps 3] [--warmup 1] [--threads N] [--emogi build/emogi]
 """
 
@@ -29,7 +29,10 @@ import numpy as np
 from emogi.csr import GraphFormatError, read_csr
 
 UNREACHED = 0xFFFFFFFF
-ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+ALGORITHMS = ("bfs", "sssp", "cc", "pagerank", "spmv")
+DEFAULT_ALGORITHMS = ALGORITHMS[:4]  # the traversals; SpMV (graphblas only) when asked for
+# SpMV's y may differ from the reference's (double, row order) by this much relative to it: another summation order.
+SPMV_RTOL = 1e-9
 # PageRank as GAP's reference stops it: the L1 change of the normalised ranks below 1e-4.
 PR_ALPHA, PR_L1_CHANGE = 0.85, 1e-4
 # What the peer's normalised ranks may differ from ours by (L1): both stop at about 1e-4 of change.
@@ -71,6 +74,10 @@ class GraphBlasPeer:
             w = np.asarray(graph.weights, np.uint32)
             self.weighted = self.ga.Graph(self.gb.Matrix.from_csr(indptr, cols, w, nrows=n, ncols=n))
         self.n = n
+        # SpMV (CF'17's case study): values are the weights (1.0 without), x as the kernels' (spmv_vector.hpp)
+        values = np.asarray(graph.weights, np.float64) if graph.weights is not None else 1.0
+        self.matrix = self.gb.Matrix.from_csr(indptr, cols, values, nrows=n, ncols=n)
+        self.x = self.gb.Vector.from_dense(spmv_x(n))
 
     def _dense(self, vector, fill, dtype):
         out = np.full(self.n, fill, dtype=dtype)
@@ -111,6 +118,18 @@ class GraphBlasPeer:
 
     def pagerank_values(self, result):
         return self._dense(result, 0.0, np.float64)
+
+    def spmv(self, _root=None):
+        return self.matrix.mxv(self.x, self.gb.semiring.plus_times).new()
+
+    def spmv_values(self, result):
+        return self._dense(result, 0.0, np.float64)
+
+
+def spmv_x(n: int) -> np.ndarray:
+    """The kernels' x (kernels/include/emogi/spmv_vector.hpp): x_i = 1 + (i mod 7) / 7 in float32, as float64."""
+    i = np.arange(n)
+    return (np.float32(1) + (i % 7).astype(np.float32) / np.float32(7)).astype(np.float64)
 
 
 class NetworkitPeer:
@@ -167,6 +186,9 @@ class NetworkitPeer:
     def pagerank_values(self, result):
         return np.asarray(result.scores(), dtype=np.float64)
 
+    def spmv(self, _root=None):
+        raise PeerError("networkit has no sparse matrix-vector product (use --library graphblas)")
+
 
 PEERS = {"graphblas": GraphBlasPeer, "networkit": NetworkitPeer}
 
@@ -193,7 +215,8 @@ class References:
         out = self.workdir / f"{algorithm}-{root}.bin"
         args = [self.binary, "reference", "--graph", self.graph, "--algorithm", algorithm, "--out", out]
         args += ["--root", root] if root is not None else []
-        return self._run(args, out, np.uint64 if algorithm == "cc" else np.uint32)
+        dtype = {"cc": np.uint64, "spmv": np.float64}.get(algorithm, np.uint32)
+        return self._run(args, out, dtype)
 
     def pagerank(self):
         cpu = self.binary.parent / "emogi_cpu"
@@ -212,6 +235,10 @@ def check(peer, refs: References, algorithm: str, root, result) -> tuple[str, st
         got, want = canonical_labels(peer.cc_labels(result)), refs.array("cc")
         detail = f"{len(np.unique(want))} components"
         return ("ok" if np.array_equal(got, want) else "MISMATCH"), detail
+    elif algorithm == "spmv":
+        got, want = peer.spmv_values(result), refs.array("spmv")
+        worst = float(np.max(np.abs(got - want) / np.maximum(np.abs(want), 1e-300), initial=0.0))
+        return ("ok" if worst <= SPMV_RTOL else "MISMATCH"), f"max relative difference {worst:.3g}"
     else:
         got, want = peer.pagerank_values(result), refs.pagerank()
         l1 = float(np.abs(got / got.sum() - want / want.sum()).sum())
@@ -239,7 +266,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m emogi.cpu_peer", description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", required=True, type=Path)
     parser.add_argument("--library", choices=sorted(PEERS), default="graphblas")
-    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    parser.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS), help=f"any of {','.join(ALGORITHMS)}")
     parser.add_argument("--roots", default="0", help="BFS and SSSP sources, comma-separated")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=1)
@@ -251,7 +278,7 @@ def main(argv=None) -> int:
         algorithms = [a for a in args.algorithms.split(",") if a]
         unknown = sorted(set(algorithms) - set(ALGORITHMS))
         if unknown:
-            raise PeerError(f"unknown algorithm {unknown[0]!r} (bfs, sssp, cc, pagerank)")
+            raise PeerError(f"unknown algorithm {unknown[0]!r} ({', '.join(ALGORITHMS)})")
         if args.reps < 1:
             raise PeerError("--reps must be at least 1")
         if not args.no_check and not args.emogi.exists():

@@ -55,3 +55,13 @@ def test_bad_input_is_one_line(emogi_binary, tmp_path, capsys):
         assert err.startswith("cpu_peer: error:") and words in err and err.count("\n") == 1, err
     assert cpu_peer.main(["--graph", str(tmp_path / "missing.csr"), "--no-check"]) == 1
     assert "cpu_peer: error:" in capsys.readouterr().err
+
+
+def test_spmv_matches_the_reference(emogi_binary, tmp_path, capsys):
+    """CF'17's case study on the CPU: GraphBLAS's y = A·x equals the reference's, weighted or not."""
+    graphs = [write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)]
+    spec = EDGE_CASES["isolated_and_components"]
+    graphs.append(write_undirected(tmp_path / "iso.csr", spec["pairs"], spec["num_vertices"]))
+    for path in graphs:
+        rows = peer_rows(capsys, "--graph", path, "--algorithms", "spmv", "--reps", 1, "--emogi", emogi_binary)
+        assert [(r["algorithm"], r["check"]) for r in rows] == [("spmv", "ok")], rows
