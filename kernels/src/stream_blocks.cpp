@@ -45,4 +45,19 @@ StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, ui
   return plan;
 }
 
+std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active) {
+  std::vector<uint8_t> marks(plan.blocks.size(), 0);
+  for (size_t k = 0; k < plan.blocks.size(); ++k)
+    for (uint64_t v = plan.blocks[k].first_vertex; v < plan.blocks[k].last_vertex && !marks[k]; ++v)
+      marks[k] = active.at(v) != 0;
+  return marks;
+}
+
+std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks) {
+  std::vector<size_t> order;
+  for (size_t k = 0; k < num_blocks; ++k)
+    if (!marks || marks[k]) order.push_back(k);
+  return order;
+}
+
 }  // namespace emogi

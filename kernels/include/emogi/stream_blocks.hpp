@@ -3,6 +3,7 @@
 // Whole lists while they fit; a list longer than a block is split across consecutive blocks, so a vertex may
 // appear in several (its list's parts in entry order). Host code only, so CPU tests check it.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,5 +31,19 @@ struct StreamPlan {
 // std::invalid_argument when the capacity is below two alignments (no room to make progress after rounding).
 StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, uint64_t capacity_entries,
                               uint64_t align_entries);
+
+// Frontier-aware skipping. marks[k] says whether block k holds a vertex active in the pass (a split list's every
+// part holds its vertex): the host form of streamed_lists.cuh's stream_block_activity, over a per-vertex
+// `active` array. A block left unmarked holds no entry of an active vertex, so a pass that reads only active
+// vertices' lists loses nothing by skipping it.
+std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active);
+// The blocks a sweep takes, in plan order: every block, or (with marks) the marked ones.
+std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks);
+// The buffer the sweep's j-th block (block k of num_blocks) goes into: the buffers in turn, so that the next
+// buffers - 1 blocks are copied while one is read; or block k's own buffer where every block has one, so that a
+// block once copied stays where it is whatever a pass skips.
+inline size_t sweep_buffer(size_t j, size_t k, size_t num_blocks, size_t buffers) {
+  return num_blocks <= buffers ? k : j % buffers;
+}
 
 }  // namespace emogi
