@@ -65,7 +65,8 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
   if (skip_inactive_ && !plan_.blocks.empty()) {
     const size_t n = plan_.blocks.size();
     std::vector<uint64_t> bounds;
-    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_vertex), bounds.push_back(b.last_vertex);
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_vertex);
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_vertex);
     bounds_ = static_cast<uint64_t*>(budgeted_malloc(2 * n * sizeof(uint64_t), "the streamed blocks' marks"));
     marks_ = static_cast<uint8_t*>(budgeted_malloc(n, "the streamed blocks' marks"));
     EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), 2 * n * sizeof(uint64_t), cudaMemcpyHostToDevice));

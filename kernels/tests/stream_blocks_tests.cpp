@@ -155,7 +155,7 @@ void marks_follow_the_active_vertices() {
 // nothing).
 void skipped_blocks_hold_no_active_entry() {
   std::mt19937_64 rng(2222);
-  bool covered = true, needed = true;
+  bool covered = true, needed = true, found = true;
   for (int trial = 0; trial < 200; ++trial) {
     const uint64_t n = 1 + rng() % 300, align = uint64_t(1) << (rng() % 6), capacity = 2 * align + rng() % 500;
     V degrees(n);
@@ -169,18 +169,20 @@ void skipped_blocks_hold_no_active_entry() {
     std::vector<uint64_t> seen(n, 0);  // entries of each vertex's list in marked blocks
     for (size_t k = 0; k < p.blocks.size(); ++k) {
       const StreamBlock& b = p.blocks[k];
-      bool any = false;
+      bool any = false;  // by brute force: block k holds an active vertex
       for (uint64_t v = b.first_vertex; v < b.last_vertex; ++v) {
         any |= active[v] != 0;
         if (marks[k])
           seen[v] += std::min(b.last_entry, off[v + 1]) - std::min(std::max(b.first_entry, off[v]), off[v + 1]);
       }
       needed &= !marks[k] || any;
+      found &= !any || marks[k];
     }
     for (uint64_t v = 0; v < n; ++v) covered &= !active[v] || seen[v] == degrees[v];
   }
   expect_eq(covered, true, "random plans: an active vertex's whole list lies in marked blocks");
   expect_eq(needed, true, "random plans: every marked block holds an active vertex");
+  expect_eq(found, true, "random plans: every block that holds an active vertex is marked");
 }
 
 // The sweep's buffers: any `buffers` consecutive blocks of a sweep go to distinct buffers (one is read while the

@@ -14,6 +14,7 @@
 // taking the buffers in turn among them. A block skipped so does nothing in its kernel anyway (every vertex of it
 // returns early), so the results stay those of the full sweep.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -41,16 +42,19 @@ struct FlagSet {
   __device__ bool operator()(uint64_t v) const { return flag[v] != 0; }
 };
 
-// Block k of the plan (bounds[2k], bounds[2k + 1]: its first and past-last vertex) is marked when it holds a vertex
-// for which active(v) holds; a thread block per stream block.
+// Marks (marked[k] = 1) the blocks that hold a vertex v with active(v) (for_blocks_holding); `marked` zeroed first.
+// A thread per vertex: a pass reads the vertices' flags once, at the GPU's memory bandwidth, and only active
+// vertices search the blocks' bounds (a few KiB, in cache).
 template <class Active>
-__global__ void stream_block_activity(const uint64_t* __restrict__ bounds, Active active,
+__global__ void stream_block_activity(const uint64_t* __restrict__ first, const uint64_t* __restrict__ last,
+                                      uint64_t num_blocks, uint64_t num_vertices, Active active,
                                       uint8_t* __restrict__ marked) {
-  const uint64_t k = blockIdx.x, last = bounds[2 * k + 1];
-  bool any = false;
-  for (uint64_t v = bounds[2 * k] + threadIdx.x; v < last && !any; v += blockDim.x) any = active(v);
-  any = __syncthreads_or(any);
-  if (threadIdx.x == 0) marked[k] = any;
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < num_vertices; v += stride)
+    if (active(v))
+      for_blocks_holding(first, last, num_blocks, v, [&](uint64_t k) {
+        if (!marked[k]) marked[k] = 1;  // many vertices mark one block: most find it marked
+      });
 }
 
 // What one run did: blocks swept (launched), blocks left out for having no active vertex, copies issued and skipped
@@ -88,7 +92,11 @@ class StreamedLists {
   template <class Active>
   void mark_active(cudaStream_t compute, Active active) {
     if (!skip_inactive_ || plan_.blocks.empty()) return;
-    stream_block_activity<Active><<<dim3(unsigned(plan_.blocks.size())), 256, 0, compute>>>(bounds_, active, marks_);
+    const uint64_t n = plan_.blocks.size(), vertices = plan_.blocks.back().last_vertex;
+    EMOGI_CUDA_CHECK(cudaMemsetAsync(marks_, 0, n, compute));
+    const uint64_t grid = std::max<uint64_t>(1, std::min<uint64_t>((vertices + 255) / 256, 65535));
+    stream_block_activity<Active>
+        <<<dim3(unsigned(grid)), 256, 0, compute>>>(bounds_, bounds_ + n, n, vertices, active, marks_);
     EMOGI_CHECK_LAUNCH();
     EMOGI_CUDA_CHECK(cudaMemcpyAsync(host_marks_, marks_, plan_.blocks.size(), cudaMemcpyDeviceToHost, compute));
     EMOGI_CUDA_CHECK(cudaStreamSynchronize(compute));
@@ -136,7 +144,7 @@ class StreamedLists {
   unsigned index_bytes_, weight_bytes_;
   uint64_t buffer_entries_ = 0;  // entries one buffer holds: the largest block's copy
   bool poison_, skip_inactive_;
-  uint64_t* bounds_ = nullptr;     // GPU memory, 2 per block: its first and past-last vertex (mark_active)
+  uint64_t* bounds_ = nullptr;     // GPU memory: the blocks' first vertices, then their past-last ones (mark_active)
   uint8_t* marks_ = nullptr;       // GPU memory, 1 per block: mark_active's marks
   uint8_t* host_marks_ = nullptr;  // pinned: the same, read by the sweep
   bool marked_ = false;            // the next sweep takes only the marked blocks
