@@ -32,19 +32,23 @@ PLACED = re.compile(
 )
 RUN = re.compile(
     r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) blocks, (\d+) inactive, (\d+) copies, (\d+) skipped, "
-    r"(\d+) bytes copied in ([\d.]+) ms of copies \(([\d.]+) GB/s\), run ([\d.]+) ms"
+    r"(\d+) bytes copied in ([\d.]+) ms of copies \([\d.]+ GB/s\), run [\d.]+ ms \([\d.]+ GB/s\), "
+    r"blocks per sweep ([\d,]*)"
 )
-FIELDS = ("algorithm", "variant", "sweeps", "blocks", "inactive", "copies", "skipped", "bytes", "copy_ms")
+FIELDS = ("algorithm", "variant", "sweeps", "blocks", "inactive", "copies", "skipped", "bytes", "copy_ms", "per_sweep")
 
 
 def runs_of(stderr):
-    """The timed runs' `streamed run:` lines, as dicts of FIELDS (numbers as int or float)."""
+    """The timed runs' `streamed run:` lines, as dicts of FIELDS (numbers as int or float, blocks per sweep as a
+    list)."""
     out = []
     for m in RUN.finditer(stderr):
         r = dict(zip(FIELDS, m.groups()))
-        out.append(
-            {k: (x if k in ("algorithm", "variant") else float(x) if k == "copy_ms" else int(x)) for k, x in r.items()}
-        )
+        for k in FIELDS[2:-2]:
+            r[k] = int(r[k])
+        r["copy_ms"] = float(r["copy_ms"])
+        r["per_sweep"] = [int(x) for x in r["per_sweep"].split(",") if x]
+        out.append(r)
     return out
 
 
@@ -129,6 +133,8 @@ def check_runs(done, out, algorithm, variants, path, skipping=True):
     for r, (_, row) in zip(runs, rows.iterrows()):
         assert r["variant"] == row["variant"]
         assert r["blocks"] + r["inactive"] == blocks * r["sweeps"]  # every block of every sweep: launched or skipped
+        assert len(r["per_sweep"]) == r["sweeps"] and sum(r["per_sweep"]) == r["blocks"]
+        assert all(n <= blocks for n in r["per_sweep"])
         assert r["copies"] + r["skipped"] == r["blocks"]  # every launched block: copied, or still in its buffer
         assert r["bytes"] <= r["sweeps"] * (lists + blocks * ALIGN * e)  # never more than one alignment of slack
         if not skipping or algorithm != "sssp":  # the first sweep copies every block (CC, PageRank: all active)

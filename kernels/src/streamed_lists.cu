@@ -147,6 +147,12 @@ StreamRunStats StreamedLists::finish_run() {
   return stats_;
 }
 
+std::string StreamRunStats::per_sweep_text() const {
+  std::string out;
+  for (uint64_t n : per_sweep) out += (out.empty() ? "" : ",") + std::to_string(n);
+  return out;
+}
+
 std::string StreamedLists::describe() const {
   char buf[400];
   std::snprintf(

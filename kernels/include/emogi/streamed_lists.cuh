@@ -63,6 +63,8 @@ __global__ void stream_block_activity(const uint64_t* __restrict__ first, const 
 struct StreamRunStats {
   uint64_t sweeps = 0, blocks = 0, inactive = 0, copies = 0, skipped = 0, bytes = 0;
   double copy_ms = 0;
+  std::vector<uint64_t> per_sweep;     // blocks launched in each sweep (the active fraction's numerator)
+  std::string per_sweep_text() const;  // "40,12,3"
 };
 
 // The blocks a graph is cut into for `options` (checked: throws std::invalid_argument with the option's name).
@@ -110,6 +112,7 @@ class StreamedLists {
     order_ = sweep_order(plan_.blocks.size(), marked_ ? host_marks_ : nullptr);
     stats_.inactive += plan_.blocks.size() - order_.size();
     stats_.blocks += order_.size();
+    stats_.per_sweep.push_back(order_.size());
     marked_ = false;
     const size_t n = order_.size(), buffers = edge_buffers_.size();
     ++stats_.sweeps;
