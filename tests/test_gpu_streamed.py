@@ -218,14 +218,6 @@ def test_what_does_not_stream_is_refused(emogi_binary, graphs, tmp_path, algorit
     assert not (tmp_path / "r.csv").exists()
 
 
-@pytest.mark.parametrize("args", [["--stream-skip", "maybe"], ["--modes", "zerocopy", "--stream-skip", "off"]])
-def test_stream_skip_takes_on_or_off_in_the_streamed_mode_only(emogi_binary, graphs, tmp_path, args):
-    cmd = [emogi_binary, "run", "--algorithm", "cc", "--graph", graphs[0], "--variants", "merged-aligned"]
-    cmd += ["--modes", "streamed", "--stream-block-bytes", "1M", "--out", tmp_path / "o.csv", *args]
-    done = run(cmd)
-    assert done.returncode == 1 and "--stream-skip" in done.stderr, done.stderr[-2000:]
-
-
 def test_the_buffers_count_against_the_budget(emogi_binary, graphs, tmp_path):
     """Room beside the vertex data for one buffer and a half: two buffers are refused, one runs."""
     path = graphs[0]
