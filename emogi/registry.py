@@ -32,6 +32,7 @@ class Algorithm:
     weight_bytes: int
     variants: tuple[str, ...]
     requires: dict = field(default_factory=dict)  # requirement -> why it matters
+    streamed: tuple[str, ...] = ()  # the variants the streamed mode runs (streamed_lists.cuh)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,10 @@ class Vocabulary:
     def variants_of(self) -> dict[str, tuple[str, ...]]:
         return {a.name: a.variants for a in self.algorithms}
 
+    def streamed_of(self) -> dict[str, tuple[str, ...]]:
+        """algorithm -> the variants the streamed mode runs (the rest are refused in that mode)."""
+        return {a.name: a.streamed for a in self.algorithms}
+
     def styled(self, kind: str, key: str, names=None) -> dict:
         """name -> style[key] for the entries of `kind` that have it (in registry order, limited to `names`)."""
         entries = [e for e in getattr(self, kind) if key in e.style and (names is None or e.name in names)]
@@ -129,6 +134,10 @@ def _check(v: Vocabulary) -> None:
         unknown = [x for x in a.variants if x not in variants]
         if unknown:
             raise RegistryError(f"algorithm '{a.name}' lists unknown variants {unknown}")
+        if set(a.streamed) - set(a.variants):
+            raise RegistryError(
+                f"algorithm '{a.name}' streams variants it lacks {sorted(set(a.streamed) - set(a.variants))}"
+            )
     for entry in (*v.algorithms, *v.variants):
         unknown = set(entry.requires) - set(v.requirements)
         if unknown:
@@ -152,7 +161,11 @@ def load(path=None) -> Vocabulary:
     vocab = Vocabulary(
         requirements=dict(raw.get("requirements") or {}),
         algorithms=tuple(
-            _build(Algorithm, {**a, "variants": tuple(a.get("variants", ()))}, "algorithm")
+            _build(
+                Algorithm,
+                {**a, "variants": tuple(a.get("variants", ())), "streamed": tuple(a.get("streamed", ()))},
+                "algorithm",
+            )
             for a in _entries(raw, "algorithms")
         ),
         variants=tuple(_build(Variant, v, "variant") for v in _entries(raw, "variants")),

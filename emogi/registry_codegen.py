@@ -63,6 +63,13 @@ def header_text(v: Vocabulary, matrix_columns) -> str:
         return ", ".join(f"Variant::{v.variant(n).enum}" for n in a.variants)
 
     variants_of = "\n".join(f"    case Algorithm::{a.enum}:\n      return {{{variant_list(a)}}};" for a in algorithms)
+
+    def streamed_test(a):
+        return " || ".join(f"v == Variant::{v.variant(n).enum}" for n in a.streamed)
+
+    streamed_cases = "\n".join(
+        f"  if (a == Algorithm::{a.enum}) return {streamed_test(a)};" for a in algorithms if a.streamed
+    )
     weight_cases = "\n".join(
         f"    case Algorithm::{a.enum}:\n      return {a.weight_bytes};" for a in algorithms if a.weight_bytes
     )
@@ -122,6 +129,13 @@ inline std::vector<Variant> variants_of(Algorithm a) {{
 {variants_of}
   }}
   return {{}};
+}}
+
+// Whether the streamed mode runs `variant` of `algorithm` (the registry's `streamed`; streamed_refusal says why not).
+inline bool streams(Algorithm a, Variant v) {{
+{streamed_cases}
+  (void)v;
+  return false;
 }}
 
 // Why `variant` of `algorithm` cannot run on `graph` (its name, for the message), or "" when it can.

@@ -9,8 +9,18 @@ block's entries over the per-entry rate of a device-memory run of the same kerne
 sweep per round; where every block stays in a buffer (n <= buffers) only its first sweep copies, as the streamed
 mode does. `per_block_ms` adds a fixed cost to every kernel (launch and tail), 0 unless measured.
 
+Frontier-aware skipping (--stream-skip): sweep s copies and launches only the blocks holding an active vertex, a
+fraction a_s of them (`active`, one per sweep; `active_from_log` reads them from a run's `streamed run:` line:
+its `blocks per sweep` over the plan's blocks). The model charges sweep s the pipeline over ceil(a_s n) blocks,
+plus `per_sweep_ms` (the marking kernel and its wait, 0 unless measured); a sweep with no active block costs only
+that. Which blocks
+are active is not modelled: with uniform blocks it does not matter. Resident blocks (n <= buffers) are copied once,
+in the first sweep that has them active; the model charges the copies of the most blocks any sweep has active to
+one sweep and only the kernels to the rest (an approximation: the copies of blocks that later sweeps activate
+overlap other kernels in the run, not in the model).
+
     python -m model.streamed --link link.csv --device-runs spmv.csv --lists-bytes 6.2e9 --entry-bytes 12 \\
-        --blocks 16M,64M,256M,1G [--sweeps 1] [--buffers 2]
+        --blocks 16M,64M,256M,1G [--sweeps 1 | --active 1,0.4,0.05 | --active-log run.log] [--buffers 2]
 
 prints the predicted time per block size and the best of them. No GPU needed.
 """
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from dataclasses import dataclass
 
@@ -83,6 +94,37 @@ def sweep_ms(copy: list[float], compute: list[float]) -> float:
     return copy[0] + sum(max(c, k) for c, k in zip(compute, nxt))
 
 
+RUN_LINE = re.compile(
+    r"streamed run: (?P<algorithm>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, (?P<blocks>\d+) blocks, "
+    r"(?P<inactive>\d+) inactive, .*, blocks per sweep (?P<per_sweep>[\d,]*)$",
+    re.M,
+)
+
+
+def active_from_log(text: str, algorithm: str | None = None, variant: str | None = None) -> list[list[float]]:
+    """The active fractions of each timed run an `emogi run` log shows (its `streamed run:` lines, in order): the
+    blocks each sweep launched over the plan's blocks ((blocks + inactive) / sweeps), for `algorithm` and
+    `variant` where given."""
+    runs = []
+    for m in RUN_LINE.finditer(text):
+        if (algorithm and m["algorithm"] != algorithm) or (variant and m["variant"] != variant):
+            continue
+        sweeps = int(m["sweeps"])
+        plan = (int(m["blocks"]) + int(m["inactive"])) // max(sweeps, 1)
+        counts = [int(x) for x in m["per_sweep"].split(",") if x]
+        if len(counts) != sweeps or plan == 0:
+            raise ValueError(f"a streamed run line with {len(counts)} counts for {sweeps} sweeps of {plan} blocks")
+        runs.append([c / plan for c in counts])
+    return runs
+
+
+def active_blocks(n: int, fraction: float) -> int:
+    """Blocks a sweep with `fraction` of n blocks active takes: ceil(fraction n), any activity at least one."""
+    if not 0 <= fraction <= 1:
+        raise ValueError(f"an active fraction lies in [0, 1], not {fraction}")
+    return min(n, math.ceil(fraction * n - 1e-9))
+
+
 def predict_ms(
     blocks: list[float],
     entry_bytes: float,
@@ -91,21 +133,29 @@ def predict_ms(
     sweeps: int = 1,
     buffers: int = 2,
     per_block_ms: float = 0.0,
+    active: list[float] | None = None,
+    per_sweep_ms: float = 0.0,
 ) -> float:
-    """Predicted time of `sweeps` sweeps over `blocks` (bytes each, ids and weights of entry_bytes per entry)."""
+    """Predicted time of `sweeps` sweeps over `blocks` (bytes each, ids and weights of entry_bytes per entry); with
+    `active` (one fraction per sweep, which then sets the sweeps), only that fraction of the blocks in each."""
     if buffers < 1 or sweeps < 0 or entries_per_ms <= 0:
         raise ValueError("buffers >= 1, sweeps >= 0 and a positive compute rate are needed")
     copy = [link.copy_ms(b) for b in blocks]
     compute = [b / entry_bytes / entries_per_ms + per_block_ms for b in blocks]
-    if buffers == 1:  # no overlap: each copy waits for the kernel before it
-        one = sum(copy) + sum(compute)
-    else:
-        one = sweep_ms(copy, compute)
-    if sweeps == 0:
+
+    def one(k: int) -> float:  # a sweep over the first k blocks, copies included
+        if buffers == 1:  # no overlap: each copy waits for the kernel before it
+            return sum(copy[:k]) + sum(compute[:k])
+        return sweep_ms(copy[:k], compute[:k])
+
+    counts = [len(blocks)] * sweeps if active is None else [active_blocks(len(blocks), a) for a in active]
+    if not counts:
         return 0.0
-    if len(blocks) <= buffers:  # resident after the first sweep: the rest only compute
-        return one + (sweeps - 1) * sum(compute)
-    return sweeps * one
+    extra = 0.0 if active is None else per_sweep_ms * len(counts)
+    if len(blocks) <= buffers:  # resident: copied once (the most any sweep has active), then only computed
+        most = max(counts)
+        return one(most) + sum(sum(compute[:k]) for k in counts) - sum(compute[:most]) + extra
+    return sum(one(k) for k in counts) + extra
 
 
 def best_block(
@@ -136,10 +186,23 @@ def main(argv=None) -> int:
     ap.add_argument("--entry-bytes", required=True, type=float, help="bytes per list entry (ids and weights)")
     ap.add_argument("--blocks", required=True, help="candidate block sizes, comma-separated (K, M, G: binary)")
     ap.add_argument("--sweeps", type=int, default=1)
+    ap.add_argument("--active", help="skipping: the fraction of blocks active in each sweep, comma-separated")
+    ap.add_argument(
+        "--active-log",
+        help="skipping: the fractions of the first timed run of --algorithm --variant in "
+        "this `emogi run` log (its `streamed run:` lines)",
+    )
+    ap.add_argument("--per-sweep-ms", type=float, default=0.0, help="skipping: marking cost per sweep")
     ap.add_argument("--buffers", type=int, default=2)
     ap.add_argument("--per-block-ms", type=float, default=0.0)
     a = ap.parse_args(argv)
     try:
+        active = [float(x) for x in a.active.split(",")] if a.active else None
+        if a.active_log:
+            runs = active_from_log(open(a.active_log).read(), a.algorithm, a.variant)
+            if not runs:
+                raise ValueError(f"{a.active_log} has no streamed run of {a.algorithm} {a.variant}")
+            active = runs[0]
         link = LinkCurve.from_table(pd.read_csv(a.link))
         rate = device_rate(pd.read_csv(a.device_runs), a.algorithm, a.variant)
         best, table = best_block(
@@ -151,6 +214,8 @@ def main(argv=None) -> int:
             sweeps=a.sweeps,
             buffers=a.buffers,
             per_block_ms=a.per_block_ms,
+            active=active,
+            per_sweep_ms=a.per_sweep_ms,
         )
     except (OSError, ValueError, KeyError) as e:
         print(f"model.streamed: {e}", file=sys.stderr)

@@ -1,10 +1,11 @@
 """On a GPU: the streamed mode (issue 22, CF'17's streamed blocks; kernels/include/emogi/streamed_lists.cuh) verifies
-every variant that streams (SpMV's four, PageRank's scan variants and gauss-seidel) at several block sizes, one of
-them smaller than the longest list (split lists), with 1 to 3 buffers; copies every block once per sweep unless a
-buffer still holds it, and reports the bytes it copied; still verifies with every buffer poisoned before each copy
-(a kernel that read a buffer before its copy landed would read ids far past any vertex); refuses what it cannot
-stream; counts its buffers against --gpu-memory-budget; runs clean under compute-sanitizer; and verifies on a
-graph of over 1 GiB."""
+every variant that streams (the registry's `streamed`: SpMV's four, PageRank's scan variants and gauss-seidel, CC's
+and SSSP's scan variants) at several block sizes, one of them smaller than the longest list (split lists), with 1
+to 3 buffers; copies every block it launches once per sweep unless a buffer still holds it, and reports the bytes it
+copied; skips the blocks without an active vertex (--stream-skip on, the default) with the same verified results as
+without; still verifies with every buffer poisoned before each copy (a kernel that read a buffer before its copy
+landed would read ids far past any vertex); refuses what it cannot stream; counts its buffers against
+--gpu-memory-budget; runs clean under compute-sanitizer; and verifies on a graph of over 1 GiB."""
 
 import re
 import shutil
@@ -15,29 +16,61 @@ import pytest
 
 from conftest import run
 from emogi import csr
+from emogi.registry import vocabulary
+from emogi.schema import WEIGHT_BYTES
 from graphs import write_generated, write_lists, write_undirected
 
 pytestmark = pytest.mark.gpu
 
 # What streams (streamed_refusal): the rest is refused.
-STREAMED = {
-    "spmv": ("naive", "merged", "merged-aligned", "chunked"),
-    "pagerank": ("naive", "merged", "merged-aligned", "chunked", "gauss-seidel"),
-}
+STREAMED = {a: v for a, v in vocabulary().streamed_of().items() if v}
+ITERATIVE = ("cc", "pagerank", "sssp")  # say which vertices are active in a pass (ListReads::only_active)
 ALIGN = 32  # entries: copies start on a multiple (streamed_lists.cu)
 PLACED = re.compile(
     r"placed streamed: (\d+) blocks of at most (\d+) entries, (\d+) buffers of (\d+) bytes in GPU memory, "
     r"(\d+) lists split"
 )
 RUN = re.compile(
-    r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) copies, (\d+) skipped, (\d+) bytes copied in ([\d.]+) ms "
-    r"of copies \(([\d.]+) GB/s\), run ([\d.]+) ms"
+    r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) blocks, (\d+) inactive, (\d+) copies, (\d+) skipped, "
+    r"(\d+) bytes copied in ([\d.]+) ms of copies \([\d.]+ GB/s\), run [\d.]+ ms \([\d.]+ GB/s\), "
+    r"blocks per sweep ([\d,]*)"
 )
+FIELDS = ("algorithm", "variant", "sweeps", "blocks", "inactive", "copies", "skipped", "bytes", "copy_ms", "per_sweep")
+
+
+def runs_of(stderr):
+    """The timed runs' `streamed run:` lines, as dicts of FIELDS (numbers as int or float, blocks per sweep as a
+    list)."""
+    out = []
+    for m in RUN.finditer(stderr):
+        r = dict(zip(FIELDS, m.groups()))
+        for k in FIELDS[2:-2]:
+            r[k] = int(r[k])
+        r["copy_ms"] = float(r["copy_ms"])
+        r["per_sweep"] = [int(x) for x in r["per_sweep"].split(",") if x]
+        out.append(r)
+    return out
 
 
 def entry_bytes(path, algorithm):
     header = csr.read_header(path)
-    return header.index_bytes + (4 if algorithm == "spmv" and header.has_weights else 0)
+    return header.index_bytes + (WEIGHT_BYTES.get(algorithm, 0) if header.has_weights else 0)
+
+
+def roots(path):
+    """SSSP's roots: the first and the last vertex with out-edges and the one with the longest list (the star: its
+    hub and a leaf)."""
+    degrees = np.diff(np.asarray(csr.read_csr(path).offsets))
+    some = np.flatnonzero(degrees)
+    return sorted({int(some[0]), int(some[-1]), int(degrees.argmax())})
+
+
+def runs_on(path, algorithm):
+    """Whether `algorithm` applies to the graph (SSSP needs weights and an edge, CC an undirected graph)."""
+    header = csr.read_header(path)
+    if algorithm == "cc":
+        return not header.directed
+    return algorithm != "sssp" or (header.has_weights and header.num_edges > 0)
 
 
 def longest_list(path):
@@ -62,10 +95,16 @@ def graphs(tmp_path_factory):
     ]
 
 
-def run_streamed(binary, path, algorithm, out, block_bytes, variants=None, buffers=2, reps=2, extra=()):
+def run_streamed(
+    binary, path, algorithm, out, block_bytes, variants=None, buffers=2, reps=2, extra=(), skip=None, sources=None
+):
     args = [binary, "run", "--algorithm", algorithm, "--graph", path, "--modes", "streamed"]
     args += ["--variants", ",".join(variants or STREAMED[algorithm]), "--reps", reps, "--warmup", "1"]
     args += ["--stream-block-bytes", block_bytes, "--stream-buffers", buffers, "--out", out, *extra]
+    if algorithm == "sssp":
+        args += ["--roots", ",".join(map(str, sources or roots(path)))]
+    if skip is not None:
+        args += ["--stream-skip", skip]
     return run(args)
 
 
@@ -79,36 +118,42 @@ def block_sizes(path, algorithm):
     return [lists + ALIGN * e, max(lists // 5, 2 * ALIGN * e), small]
 
 
-def check_runs(done, out, algorithm, variants, path):
+def check_runs(done, out, algorithm, variants, path, skipping=True):
     assert done.returncode == 0, done.stderr[-3000:]
     rows = pd.read_csv(out)
     assert rows["verified"].all() and set(rows["variant"]) == set(variants) and (rows["mode"] == "streamed").all()
     placed = PLACED.search(done.stderr)
     assert placed, done.stderr[-2000:]
     blocks = int(placed[1])
-    runs = RUN.findall(done.stderr)
+    runs = runs_of(done.stderr)
     assert len(runs) == len(rows), done.stderr[-2000:]  # one line per timed run
     header = csr.read_header(path)
-    lists = header.num_edges * entry_bytes(path, algorithm)
-    for (_, variant, sweeps, copies, skipped, copied, copy_ms, _, run_ms), (_, row) in zip(runs, rows.iterrows()):
-        sweeps, copies, skipped, copied = map(int, (sweeps, copies, skipped, copied))
-        assert variant == row["variant"]
-        assert copies + skipped == blocks * sweeps  # every block of every sweep: copied, or still in its buffer
-        # The first sweep copies every block (cold), the alignment slack included, never more than one alignment each.
-        assert lists <= copied <= sweeps * (lists + blocks * ALIGN * entry_bytes(path, algorithm))
+    e = entry_bytes(path, algorithm)
+    lists = header.num_edges * e
+    for r, (_, row) in zip(runs, rows.iterrows()):
+        assert r["variant"] == row["variant"]
+        assert r["blocks"] + r["inactive"] == blocks * r["sweeps"]  # every block of every sweep: launched or skipped
+        assert len(r["per_sweep"]) == r["sweeps"] and sum(r["per_sweep"]) == r["blocks"]
+        assert all(n <= blocks for n in r["per_sweep"])
+        assert r["copies"] + r["skipped"] == r["blocks"]  # every launched block: copied, or still in its buffer
+        assert r["bytes"] <= r["sweeps"] * (lists + blocks * ALIGN * e)  # never more than one alignment of slack
+        if not skipping or algorithm != "sssp":  # the first sweep copies every block (CC, PageRank: all active)
+            assert lists <= r["bytes"]
+        if not skipping or algorithm not in ITERATIVE:
+            assert r["inactive"] == 0
         if algorithm == "spmv":
-            assert sweeps == 1 and copies == blocks and skipped == 0
-        elif variant == "gauss-seidel":
-            assert sweeps == row["iterations"] + 1  # the last sweep pushes nothing and ends the run
+            assert r["sweeps"] == 1 and r["copies"] == blocks and r["skipped"] == 0
+        elif r["variant"] == "gauss-seidel":
+            assert r["sweeps"] == row["iterations"] + 1  # the last sweep pushes nothing and ends the run
         else:
-            assert sweeps == row["iterations"]
-        assert float(copy_ms) > 0 or copied == 0
+            assert r["sweeps"] == row["iterations"]
+        assert r["copy_ms"] > 0 or r["bytes"] == 0
     return rows, blocks, runs
 
 
 @pytest.mark.parametrize("algorithm", sorted(STREAMED))
 def test_every_streamed_variant_verifies_at_several_block_sizes(emogi_binary, graphs, tmp_path, algorithm):
-    for path in graphs:
+    for path in (g for g in graphs if runs_on(g, algorithm)):
         for size in block_sizes(path, algorithm):
             # gauss-seidel where no list is split: a list and the alignment slack before it fit a block
             whole = size // entry_bytes(path, algorithm) >= longest_list(path) + 2 * ALIGN
@@ -126,15 +171,15 @@ def test_one_to_three_buffers(emogi_binary, graphs, tmp_path, algorithm, buffers
     done = run_streamed(emogi_binary, path, algorithm, tmp_path / "b.csv", size, variants, buffers=buffers)
     _, blocks, runs = check_runs(done, tmp_path / "b.csv", algorithm, variants, path)
     assert int(PLACED.search(done.stderr)[3]) == min(buffers, blocks)
-    if algorithm == "pagerank" and blocks <= buffers:  # every block stays in its buffer after the first sweep
-        assert all(int(r[3]) == blocks for r in runs)
+    if algorithm in ITERATIVE and blocks <= buffers:  # a block, once copied, stays in its own buffer
+        assert all(r["copies"] <= blocks for r in runs)
 
 
 def test_a_list_longer_than_a_block_is_split_and_read_in_parts(emogi_binary, graphs, tmp_path):
-    """The star's hub (999 entries) in blocks of 64 entries: split across 16 blocks; SpMV and the PageRank scan
-    variants verify; gauss-seidel is refused, naming the hub."""
+    """The star's hub (999 entries) in blocks of 64 entries: split across 16 blocks or more; SpMV, CC, SSSP (from the
+    hub and from a leaf) and the PageRank scan variants verify; gauss-seidel is refused, naming the hub."""
     star = graphs[-1]
-    for algorithm in ("spmv", "pagerank"):
+    for algorithm in sorted(STREAMED):
         size = 2 * ALIGN * entry_bytes(star, algorithm)
         variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel"]
         done = run_streamed(emogi_binary, star, algorithm, tmp_path / "x.csv", size, variants)
@@ -157,15 +202,19 @@ def test_a_poisoned_buffer_is_never_read(emogi_binary, graphs, tmp_path, algorit
                 emogi_binary, path, algorithm, tmp_path / "p.csv", size, variants, buffers, extra=["--stream-poison"]
             )
             _, _, runs = check_runs(done, tmp_path / "p.csv", algorithm, variants, path)
-            assert "poisoned before every copy" in done.stderr and all(int(r[4]) == 0 for r in runs)
+            assert "poisoned before every copy" in done.stderr and all(r["skipped"] == 0 for r in runs)
 
 
-@pytest.mark.parametrize("algorithm,variant", [("bfs", "merged-aligned"), ("cc", "naive"), ("pagerank", "frontier")])
+@pytest.mark.parametrize(
+    "algorithm,variant",
+    [("bfs", "merged-aligned"), ("cc", "afforest"), ("sssp", "frontier"), ("pagerank", "frontier")],
+)
 def test_what_does_not_stream_is_refused(emogi_binary, graphs, tmp_path, algorithm, variant):
     args = [emogi_binary, "run", "--algorithm", algorithm, "--graph", graphs[0], "--variants", variant]
     args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--out", tmp_path / "r.csv", "--roots", "0"]
     done = run(args)
     assert done.returncode == 1 and "does not stream its lists" in done.stderr, done.stderr[-2000:]
+    assert len([line for line in done.stderr.splitlines() if "does not stream" in line]) == 1  # one line
     assert not (tmp_path / "r.csv").exists()
 
 
@@ -192,7 +241,35 @@ def test_spmv_without_weights_reads_ids_only(emogi_binary, graphs, tmp_path):
     done = run_streamed(emogi_binary, plain, "spmv", tmp_path / "w.csv", 1 << 30, ["merged-aligned"])
     _, _, runs = check_runs(done, tmp_path / "w.csv", "spmv", ["merged-aligned"], plain)
     header = csr.read_header(plain)
-    assert all(int(r[5]) < header.num_edges * 8 + ALIGN * 8 for r in runs)
+    assert all(r["bytes"] < header.num_edges * 8 + ALIGN * 8 for r in runs)
+
+
+@pytest.mark.parametrize("algorithm", ITERATIVE)
+def test_skipping_inactive_blocks_keeps_the_verified_result(emogi_binary, graphs, tmp_path, algorithm):
+    """--stream-skip on and off on kron12 (8- and 4-byte ids) and the star, in small blocks (many blocks, split
+    lists; gauss-seidel's hold the longest list), 2 buffers: every run verifies either way; off launches every block
+    of every sweep; on copies no more per sweep than a full sweep, and SSSP's first pass (only the root active)
+    leaves blocks out."""
+    for path in (graphs[0], graphs[2], graphs[-1]):
+        size = max(2 * ALIGN, longest_list(path) // 4) * entry_bytes(path, algorithm)
+        variants = [v for v in STREAMED[algorithm] if v != "gauss-seidel" or path != graphs[-1]]
+        if algorithm == "pagerank" and path != graphs[-1]:
+            size = (longest_list(path) + 2 * ALIGN) * entry_bytes(path, algorithm)  # gauss-seidel: no list split
+        per_sweep = {}
+        for skip in ("off", "on"):
+            out = tmp_path / f"{skip}.csv"
+            done = run_streamed(emogi_binary, path, algorithm, out, size, variants, skip=skip)
+            _, blocks, runs = check_runs(done, out, algorithm, variants, path, skipping=skip == "on")
+            # At least twice the buffers: no buffer holds a block a sweep begins with, so a full sweep copies all.
+            assert blocks >= 4, done.stderr[-2000:]
+            for r in runs:
+                per_sweep.setdefault((skip, r["variant"]), []).append(r["bytes"] / r["sweeps"])
+                if skip == "off":
+                    assert r["inactive"] == 0 and r["blocks"] == blocks * r["sweeps"]
+                elif algorithm == "sssp":
+                    assert r["inactive"] > 0, r
+        for v in variants:
+            assert max(per_sweep[("on", v)]) <= min(per_sweep[("off", v)]), (v, per_sweep)
 
 
 SANITIZER_CLEAN = {
@@ -215,6 +292,8 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
         args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run"]
         args += ["--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants), "--modes", "streamed"]
         args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+        if algorithm == "sssp":
+            args += ["--roots", ",".join(map(str, roots(path)))]
         done = run(args)
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
         assert SANITIZER_CLEAN[tool] in done.stdout + done.stderr
@@ -224,13 +303,15 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
 def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
     assert csr.read_header(large_graph).num_edges * 8 >= 1 << 30
     variants = ["merged-aligned"] + (["gauss-seidel"] if algorithm == "pagerank" else [])
-    done = run_streamed(emogi_binary, large_graph, algorithm, tmp_path / "l.csv", "256M", variants, reps=1)
+    # SSSP from the hub alone: the CPU reference takes seconds per root at this size.
+    hub = [int(np.diff(np.asarray(csr.read_csr(large_graph).offsets)).argmax())]
+    done = run_streamed(emogi_binary, large_graph, algorithm, tmp_path / "l.csv", "256M", variants, reps=1, sources=hub)
     check_runs(done, tmp_path / "l.csv", algorithm, variants, large_graph)
 
 
 def test_a_graph_without_edges(emogi_binary, tmp_path):
-    path = write_lists(tmp_path / "empty.csr", {}, 5, weights_seed=1)
-    for algorithm in sorted(STREAMED):
+    path = write_lists(tmp_path / "empty.csr", {}, 5, directed=False, weights_seed=1)
+    for algorithm in sorted(a for a in STREAMED if runs_on(path, a)):
         done = run_streamed(emogi_binary, path, algorithm, tmp_path / "e.csv", "1M", ["merged-aligned"])
         assert done.returncode == 0, done.stderr[-2000:]
         assert pd.read_csv(tmp_path / "e.csv")["verified"].all()

@@ -1,5 +1,5 @@
 """model/streamed.py, CF'17's model of streamed blocks, on worked examples: the pipeline sum, the copy-bandwidth
-curve, resident blocks across sweeps, one buffer, and the best block size. No GPU needed."""
+curve, resident blocks across sweeps, one buffer, the best block size and skipped blocks. No GPU needed."""
 
 import math
 import sys
@@ -8,7 +8,16 @@ import pandas as pd
 import pytest
 
 from conftest import REPO, run
-from model.streamed import LinkCurve, best_block, device_rate, predict_ms, sweep_ms, uniform_blocks
+from model.streamed import (
+    LinkCurve,
+    active_blocks,
+    active_from_log,
+    best_block,
+    device_rate,
+    predict_ms,
+    sweep_ms,
+    uniform_blocks,
+)
 
 FLAT = LinkCurve((1.0, 1e12), (50.0, 50.0))  # 50 GB/s at every size: 1 GB copies in 20 ms
 
@@ -96,3 +105,86 @@ def test_cli_prints_the_table_and_the_best_block(tmp_path):
     assert "best block: 100000000 bytes" in done.stdout
     bad = run([*args, "--entry-bytes", "12", "--blocks", "1M", "--algorithm", "bfs"], cwd=REPO)
     assert bad.returncode == 2 and "no device-mode runs of bfs" in bad.stderr
+
+
+def test_skipping_charges_each_sweep_its_active_blocks():
+    # Ten 100 MB blocks (2 ms copies at 50 GB/s), kernels of 1 ms, 2 buffers; three sweeps with all, 40 % and
+    # 5 % of the blocks active, 0.05 ms of marking per sweep:
+    #   all:  fill 2 + 9 steps of max(1, 2) + the last kernel 1 = 21 ms
+    #   40 %: four blocks: 2 + 3 x 2 + 1 = 9 ms
+    #   5 %:  ceil(0.5) = one block: 2 + 1 = 3 ms
+    # total 33 ms + 3 x 0.05 = 33.15 ms, against 63 ms for three full sweeps without skipping.
+    blocks = uniform_blocks(1e9, 1e8)
+    rate = 1e8 / 12 / 1
+    assert predict_ms(blocks, 12, FLAT, rate, sweeps=3) == pytest.approx(63)
+    got = predict_ms(blocks, 12, FLAT, rate, active=[1.0, 0.4, 0.05], per_sweep_ms=0.05)
+    assert got == pytest.approx(33.15)
+    assert predict_ms(blocks, 12, FLAT, rate, active=[1.0, 1.0, 1.0]) == pytest.approx(63)  # nothing to skip
+    assert predict_ms(blocks, 12, FLAT, rate, active=[0.0], per_sweep_ms=0.05) == pytest.approx(0.05)
+    assert active_blocks(10, 0.05) == 1 and active_blocks(10, 0.4) == 4 and active_blocks(10, 0) == 0
+    with pytest.raises(ValueError, match="active fraction"):
+        active_blocks(10, 1.5)
+    # Resident (10 blocks in 10 buffers): the most active blocks (all ten) copied once, 2 + 9 x 2 + 1 = 21 ms;
+    # the other sweeps only their kernels: 4 + 1 ms.
+    assert predict_ms(blocks, 12, FLAT, rate, buffers=10, active=[1.0, 0.4, 0.05]) == pytest.approx(21 + 4 + 1)
+
+
+def test_cli_takes_active_fractions(tmp_path):
+    link = tmp_path / "link.csv"
+    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
+        link, index=False
+    )
+    runs = tmp_path / "runs.csv"
+    pd.DataFrame(
+        {"algorithm": ["sssp"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e8 / 12],
+         "time_ms": [1.0]}
+    ).to_csv(runs, index=False)  # fmt: skip
+    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    args += ["--algorithm", "sssp", "--entry-bytes", "12", "--blocks", "100000000", "--active", "1,0.4,0.05"]
+    done = run([*args, "--per-sweep-ms", "0.05"], cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "33.15" in done.stdout
+
+
+# A synthetic log (made up for the test, not a measurement): two timed runs of SSSP over a plan of 10 blocks.
+LOG = """sssp: placed streamed: 10 blocks of at most 8388608 entries, 2 buffers of 100663296 bytes in GPU memory
+streamed run: sssp merged-aligned: 3 sweeps, 15 blocks, 15 inactive, 15 copies, 0 skipped, 1500000000 bytes copied \
+in 30.000 ms of copies (50.00 GB/s), run 33.150 ms (45.25 GB/s), blocks per sweep 10,4,1
+streamed run: sssp merged-aligned: 2 sweeps, 11 blocks, 9 inactive, 11 copies, 0 skipped, 1100000000 bytes copied \
+in 22.000 ms of copies (50.00 GB/s), run 25.000 ms (44.00 GB/s), blocks per sweep 10,1
+streamed run: sssp chunked: 1 sweeps, 10 blocks, 0 inactive, 10 copies, 0 skipped, 1000000000 bytes copied \
+in 20.000 ms of copies (50.00 GB/s), run 21.000 ms (47.62 GB/s), blocks per sweep 10
+"""
+
+
+def test_active_fractions_come_from_the_runs_log_line(tmp_path):
+    assert active_from_log(LOG, "sssp", "merged-aligned") == [[1.0, 0.4, 0.1], [1.0, 0.1]]
+    assert active_from_log(LOG, variant="chunked") == [[1.0]]
+    assert active_from_log(LOG, "cc") == []
+    with pytest.raises(ValueError, match="2 counts for 3 sweeps"):
+        active_from_log(LOG.replace("blocks per sweep 10,4,1", "blocks per sweep 10,4"))
+    # The first run's fractions, through the CLI: ceil(0.1 x 10) = 1 block in the last sweep, 21 + 9 + 3 = 33 ms.
+    (tmp_path / "run.log").write_text(LOG)
+    link = tmp_path / "link.csv"
+    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
+        link, index=False
+    )
+    runs = tmp_path / "runs.csv"
+    pd.DataFrame(
+        {"algorithm": ["sssp"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e8 / 12],
+         "time_ms": [1.0]}
+    ).to_csv(runs, index=False)  # fmt: skip
+    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    args += [
+        "--algorithm",
+        "sssp",
+        "--entry-bytes",
+        "12",
+        "--blocks",
+        "100000000",
+        "--active-log",
+        tmp_path / "run.log",
+    ]
+    done = run(args, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "33.0" in done.stdout.splitlines()[1], done.stdout  # the table's one row

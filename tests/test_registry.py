@@ -82,6 +82,7 @@ def test_dummy_variant_reaches_the_binarys_list(dummy_registry, tmp_path):
         (lambda r: r["modes"][0].update(origin="elsewhere"), "origin 'elsewhere'"),
         (lambda r: r["variants"][0].update(colour="#000"), "variant 'naive'"),
         (lambda r: r["algorithms"][1].update(requires={"sorted": "x"}), "requires ['sorted']"),
+        (lambda r: r["algorithms"][4]["streamed"].append("frontier"), "streams variants it lacks ['frontier']"),
     ],
 )
 def test_malformed_registry_is_refused(tmp_path, edit, message):

@@ -78,16 +78,17 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
   return transpose;
 }
 
-// The streamed mode's block size (required), buffers and poisoning; none of them without the mode, nor traces with it
-// (a streamed launch is one kernel per block, and records nothing).
+// The streamed mode's block size (required), buffers, poisoning and skipping; none of them without the mode, nor traces
+// with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
-  const bool options =
-      args.has("stream-block-bytes") || args.get("stream-buffers") != "2" || args.flag("stream-poison");
+  const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
+                       args.flag("stream-poison") || args.get("stream-skip") != "on";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers and --stream-poison apply to the streamed mode only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison and --stream-skip apply to the streamed mode "
+          "only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -100,6 +101,9 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
     throw std::invalid_argument("--stream-buffers must lie in 1..64, not " + args.get("stream-buffers"));
   s.buffers = unsigned(buffers);
   s.poison = args.flag("stream-poison");
+  const std::string skip = args.get("stream-skip");
+  if (skip != "on" && skip != "off") throw std::invalid_argument("--stream-skip is on or off, not '" + skip + "'");
+  s.skip_inactive = skip == "on";
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -175,6 +179,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("stream-buffers", "INT", "streamed: GPU buffers the blocks take turns in (copy one, compute another)",
                  "2"),
           flag("stream-poison", "streamed: fill a buffer with 0xFF bytes before every copy into it (tests)"),
+          option("stream-skip", "on|off",
+                 "streamed: neither copy nor launch a block without an active vertex in the pass (sssp, cc and "
+                 "pagerank say which are active)",
+                 "on"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
                  "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "

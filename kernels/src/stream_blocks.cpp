@@ -45,4 +45,21 @@ StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, ui
   return plan;
 }
 
+std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active) {
+  std::vector<uint64_t> first, last;
+  for (const StreamBlock& b : plan.blocks) first.push_back(b.first_vertex), last.push_back(b.last_vertex);
+  std::vector<uint8_t> marks(plan.blocks.size(), 0);
+  const uint64_t vertices = plan.blocks.empty() ? 0 : plan.blocks.back().last_vertex;
+  for (uint64_t v = 0; v < vertices; ++v)
+    if (active.at(v)) for_blocks_holding(first.data(), last.data(), first.size(), v, [&](uint64_t k) { marks[k] = 1; });
+  return marks;
+}
+
+std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks) {
+  std::vector<size_t> order;
+  for (size_t k = 0; k < num_blocks; ++k)
+    if (!marks || marks[k]) order.push_back(k);
+  return order;
+}
+
 }  // namespace emogi

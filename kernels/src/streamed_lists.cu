@@ -27,21 +27,6 @@ void* pinned_copy(const void* src, size_t bytes) {
 
 }  // namespace
 
-std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan) {
-  const std::string what = std::string(name_of(algorithm)) + " " + name_of(variant);
-  if (algorithm == Algorithm::Spmv) return "";
-  if (algorithm == Algorithm::PageRank && is_access_variant(variant)) return "";
-  if (algorithm == Algorithm::PageRank && variant == Variant::GaussSeidel) {
-    if (plan.split_lists == 0) return "";
-    return what + ": vertex " + std::to_string(plan.first_split) + "'s list (and " +
-           std::to_string(plan.split_lists - 1) + " more) is longer than a streamed block of " +
-           std::to_string(plan.capacity_entries) +
-           " entries; gauss-seidel takes a vertex's residual once and pushes it along the whole list, so it cannot "
-           "split a list: give a larger --stream-block-bytes or a scan variant";
-  }
-  return what + " does not stream its lists (streamed runs spmv, pagerank's scan variants and gauss-seidel)";
-}
-
 StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOptions& options) {
   const uint64_t entry_bytes = g.index_bytes() + (with_weights ? sizeof(uint32_t) : 0);
   if (options.buffers < 1 || options.buffers > 64)
@@ -56,7 +41,8 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
 
 StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const StreamOptions& options)
     : plan_(streamed_plan(g, with_weights, options)), index_bytes_(g.index_bytes()),
-      weight_bytes_(with_weights ? sizeof(uint32_t) : 0), poison_(options.poison) {
+      weight_bytes_(with_weights ? sizeof(uint32_t) : 0), poison_(options.poison),
+      skip_inactive_(options.skip_inactive) {
   // Buffers as large as the largest copy, not the option: a graph smaller than a block takes only what it needs.
   uint64_t most = 1;
   for (const StreamBlock& b : plan_.blocks) most = std::max(most, b.copied_entries());
@@ -76,6 +62,16 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
   }
   held_.assign(buffers, kNone);
   EMOGI_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
+  if (skip_inactive_ && !plan_.blocks.empty()) {
+    const size_t n = plan_.blocks.size();
+    std::vector<uint64_t> bounds;
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_vertex);
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_vertex);
+    bounds_ = static_cast<uint64_t*>(budgeted_malloc(2 * n * sizeof(uint64_t), "the streamed blocks' marks"));
+    marks_ = static_cast<uint8_t*>(budgeted_malloc(n, "the streamed blocks' marks"));
+    EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), 2 * n * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    EMOGI_CUDA_CHECK(cudaHostAlloc(&host_marks_, n, cudaHostAllocDefault));
+  }
 }
 
 StreamedLists::~StreamedLists() {
@@ -86,6 +82,9 @@ StreamedLists::~StreamedLists() {
   for (cudaEvent_t e : consumed_) cudaEventDestroy(e);
   for (cudaEvent_t e : timing_) cudaEventDestroy(e);
   if (copy_stream_) cudaStreamDestroy(copy_stream_);
+  budgeted_free(bounds_, 2 * plan_.blocks.size() * sizeof(uint64_t));
+  budgeted_free(marks_, plan_.blocks.size());
+  cudaFreeHost(host_marks_);
   cudaFreeHost(host_edges_);
   cudaFreeHost(host_weights_);
 }
@@ -93,12 +92,13 @@ StreamedLists::~StreamedLists() {
 void StreamedLists::prepare_run() {
   EMOGI_CUDA_CHECK(cudaStreamSynchronize(copy_stream_));
   std::fill(held_.begin(), held_.end(), kNone);
+  marked_ = false;
   stats_ = {};
   timed_ = 0;
 }
 
-void StreamedLists::issue_copy(size_t k) {
-  const size_t b = k % held_.size();
+void StreamedLists::issue_copy(size_t j) {
+  const size_t b = buffer_of(j), k = order_[j];
   if (held_[b] == k && !poison_) {  // the buffer still holds the block: the kernel that waits finds it there
     ++stats_.skipped;
     return;
@@ -147,15 +147,22 @@ StreamRunStats StreamedLists::finish_run() {
   return stats_;
 }
 
+std::string StreamRunStats::per_sweep_text() const {
+  std::string out;
+  for (uint64_t n : per_sweep) out += (out.empty() ? "" : ",") + std::to_string(n);
+  return out;
+}
+
 std::string StreamedLists::describe() const {
-  char buf[320];
+  char buf[400];
   std::snprintf(
       buf, sizeof buf,
       "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, %llu lists split "
-      "(longest: vertex %llu, %llu entries)%s",
+      "(longest: vertex %llu, %llu entries)%s%s",
       plan_.blocks.size(), (unsigned long long)plan_.capacity_entries, held_.size(), (unsigned long long)buffer_bytes(),
       (unsigned long long)plan_.split_lists, (unsigned long long)plan_.longest_vertex,
-      (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "");
+      (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "",
+      skip_inactive_ ? ", blocks without an active vertex skipped" : "");
   return buf;
 }
 

@@ -1,15 +1,19 @@
 // plan_stream_blocks (stream_blocks.hpp): every entry in exactly one block, blocks within the buffer, vertex ranges
 // that cover every vertex and its whole list, split lists where a list is longer than a block; empty and
-// single-vertex graphs.
+// single-vertex graphs. Frontier-aware skipping: a block left unmarked holds no entry of an active vertex, and the
+// sweep's buffers keep the pipeline's distinct turns (or each block its own buffer). What the streamed mode runs
+// (the registry's `streamed`) and its one-line refusals.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emogi/stream_blocks.hpp"
+#include "emogi/streamed_refusal.hpp"
 #include "expect.hpp"
 
 namespace emogi::testing {
@@ -124,6 +128,120 @@ void random_graphs_keep_the_invariants() {
   }
 }
 
+// Marks on a hand-made case: the hub of 100 (v1) split across blocks, only v1 active: every block with a part of
+// the hub is marked, the rest not; nothing active: nothing marked.
+void marks_follow_the_active_vertices() {
+  const V off = offsets_of({2, 100, 3, 0, 4});
+  const StreamPlan p = plan_stream_blocks(off.data(), 5, 16, 8);
+  const std::vector<uint8_t> marks = mark_active_blocks(p, {0, 1, 0, 0, 0});
+  bool hub_blocks_marked = true, others_not = true;
+  for (size_t k = 0; k < p.blocks.size(); ++k) {
+    const bool holds_hub = p.blocks[k].first_vertex <= 1 && 1 < p.blocks[k].last_vertex;
+    hub_blocks_marked &= !holds_hub || marks[k];
+    others_not &= holds_hub || !marks[k];
+  }
+  expect_eq(hub_blocks_marked, true, "only the hub active: every block with a part of its list is marked");
+  expect_eq(others_not, true, "only the hub active: no other block is marked");
+  const std::vector<uint8_t> none = mark_active_blocks(p, std::vector<uint8_t>(5, 0));
+  expect_eq(size_t(std::count(none.begin(), none.end(), 0)), p.blocks.size(), "nothing active: nothing marked");
+  expect_eq(sweep_order(p.blocks.size(), none.data()).size(), size_t(0), "nothing active: the sweep takes none");
+  expect_eq(sweep_order(3, nullptr), std::vector<size_t>{0, 1, 2}, "no marks: the sweep takes every block");
+  const uint8_t some[] = {0, 1, 1, 0, 1};
+  expect_eq(sweep_order(5, some), std::vector<size_t>{1, 2, 4}, "marks: the marked blocks in plan order");
+}
+
+// Random graphs, plans and active sets: every entry of an active vertex's list lies in a marked block (so a skipped
+// block holds nothing a pass reads), and every marked block holds an active vertex (so nothing is copied for
+// nothing).
+void skipped_blocks_hold_no_active_entry() {
+  std::mt19937_64 rng(2222);
+  bool covered = true, needed = true, found = true;
+  for (int trial = 0; trial < 200; ++trial) {
+    const uint64_t n = 1 + rng() % 300, align = uint64_t(1) << (rng() % 6), capacity = 2 * align + rng() % 500;
+    V degrees(n);
+    for (auto& d : degrees) d = rng() % 4 == 0 ? rng() % 2000 : rng() % 20;
+    const V off = offsets_of(degrees);
+    const StreamPlan p = plan_stream_blocks(off.data(), n, capacity, align);
+    const unsigned density = unsigned(rng() % 5);  // none, few, ..., all active
+    std::vector<uint8_t> active(n);
+    for (auto& a : active) a = density == 4 || (density > 0 && rng() % (1u << (2 * (4 - density))) == 0);
+    const std::vector<uint8_t> marks = mark_active_blocks(p, active);
+    std::vector<uint64_t> seen(n, 0);  // entries of each vertex's list in marked blocks
+    for (size_t k = 0; k < p.blocks.size(); ++k) {
+      const StreamBlock& b = p.blocks[k];
+      bool any = false;  // by brute force: block k holds an active vertex
+      for (uint64_t v = b.first_vertex; v < b.last_vertex; ++v) {
+        any |= active[v] != 0;
+        if (marks[k])
+          seen[v] += std::min(b.last_entry, off[v + 1]) - std::min(std::max(b.first_entry, off[v]), off[v + 1]);
+      }
+      needed &= !marks[k] || any;
+      found &= !any || marks[k];
+    }
+    for (uint64_t v = 0; v < n; ++v) covered &= !active[v] || seen[v] == degrees[v];
+  }
+  expect_eq(covered, true, "random plans: an active vertex's whole list lies in marked blocks");
+  expect_eq(needed, true, "random plans: every marked block holds an active vertex");
+  expect_eq(found, true, "random plans: every block that holds an active vertex is marked");
+}
+
+// The sweep's buffers: any `buffers` consecutive blocks of a sweep go to distinct buffers (one is read while the
+// others are copied into), whichever blocks the marks leave; and with at most as many blocks as buffers each
+// block has its own, so a block copied once is never copied again, whatever later passes skip.
+void sweep_buffers_take_turns_or_stay() {
+  bool distinct = true, own = true;
+  for (size_t blocks = 1; blocks <= 12; ++blocks)
+    for (size_t buffers = 1; buffers <= 4; ++buffers)
+      for (unsigned mask = 0; mask < (1u << blocks); mask += 1 + mask / 7) {
+        std::vector<uint8_t> marks;
+        for (size_t k = 0; k < blocks; ++k) marks.push_back(uint8_t((mask >> k) & 1));
+        const std::vector<size_t> order = sweep_order(blocks, marks.data());
+        for (size_t j = 0; j < order.size(); ++j) {
+          const size_t b = sweep_buffer(j, order[j], blocks, buffers);
+          for (size_t i = j + 1; i < order.size() && i < j + buffers; ++i)
+            distinct &= sweep_buffer(i, order[i], blocks, buffers) != b;
+          if (blocks <= buffers) own &= b == order[j];
+          distinct &= b < buffers;
+        }
+      }
+  expect_eq(distinct, true, "sweeps: consecutive blocks within the buffer count take distinct buffers");
+  expect_eq(own, true, "sweeps: at most as many blocks as buffers, each block keeps its own");
+}
+
+// Every algorithm's scan variants stream (and gauss-seidel where no list is split); the rest are refused in one line
+// that names what does stream.
+void what_streams_and_what_is_refused() {
+  const V off = offsets_of({2, 100, 3});
+  const StreamPlan whole = plan_stream_blocks(off.data(), 3, 256, 32),
+                   split = plan_stream_blocks(off.data(), 3, 64, 32);
+  bool scans = true;
+  for (Algorithm a : {Algorithm::Sssp, Algorithm::Cc, Algorithm::PageRank, Algorithm::Spmv})
+    for (Variant v : {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked})
+      scans &= streamed_refusal(a, v, split).empty();
+  expect_eq(scans, true, "streamed: the scan variants of sssp, cc, pagerank and spmv stream, split lists or not");
+  expect_eq(streamed_refusal(Algorithm::PageRank, Variant::GaussSeidel, whole), std::string(),
+            "streamed: gauss-seidel streams where no list is split");
+  const std::string gs = streamed_refusal(Algorithm::PageRank, Variant::GaussSeidel, split);
+  expect_eq(gs.find("vertex 1's list") != std::string::npos, true, "streamed: gauss-seidel names the split list");
+  const std::string cc = streamed_refusal(Algorithm::Cc, Variant::Afforest, whole);
+  expect_eq(cc,
+            std::string("cc afforest does not stream its lists (streamed runs cc naive, merged, merged-aligned, "
+                        "chunked; emogi/registry.yaml, `streamed`)"),
+            "streamed: afforest refused, naming what streams");
+  bool refused = true, one_line = true;
+  for (auto [a, v] :
+       {std::pair{Algorithm::Sssp, Variant::Frontier}, std::pair{Algorithm::PageRank, Variant::Frontier},
+        std::pair{Algorithm::Bfs, Variant::MergedAligned}, std::pair{Algorithm::Bfs, Variant::Frontier}}) {
+    const std::string why = streamed_refusal(a, v, whole);
+    refused &= why.find("does not stream its lists") != std::string::npos;
+    one_line &= why.find('\n') == std::string::npos;
+  }
+  expect_eq(refused && one_line, true, "streamed: sssp and pagerank frontier and bfs are refused, in one line");
+  expect_eq(streamed_refusal(Algorithm::Bfs, Variant::Naive, whole).find("streamed runs bfs in no variant") !=
+                std::string::npos,
+            true, "streamed: bfs streams in no variant");
+}
+
 }  // namespace
 
 void stream_block_checks() {
@@ -132,6 +250,10 @@ void stream_block_checks() {
   empty_and_single_vertex_graphs();
   too_small_a_block_is_refused();
   random_graphs_keep_the_invariants();
+  marks_follow_the_active_vertices();
+  skipped_blocks_hold_no_active_entry();
+  sweep_buffers_take_turns_or_stay();
+  what_streams_and_what_is_refused();
 }
 
 }  // namespace emogi::testing

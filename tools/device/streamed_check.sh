@@ -3,15 +3,18 @@
 #   1. tests: tests/test_gpu_streamed.py (every streamed variant at several block sizes, split lists, 1-3 buffers,
 #      poisoned buffers, refusals, the budget, compute-sanitizer memcheck and racecheck, a graph over 1 GiB) and
 #      SpMV's cells of tests/test_gpu_algorithms.py, tests/test_gpu_uvm_capped.py and tests/test_gpu_budget.py;
-#   2. sanitizer: compute-sanitizer memcheck and racecheck on one small streamed run of each algorithm, logs kept;
-#   3. time: W (pinned cudaMemcpy, `emogi linkbw`), then SpMV and PageRank on kron24 and urand24 (8- and 4-byte
-#      ids) streamed (blocks of each STREAM_BLOCKS size, 2 buffers) and zero-copy, and a table last: median ms,
-#      GB/s of bytes copied over the run time and over the copies' time, and the first over W.
+#   2. sanitizer: compute-sanitizer memcheck and racecheck on one small streamed run of each algorithm (SpMV,
+#      PageRank, CC, SSSP; blocks without an active vertex skipped, as by default), logs kept;
+#   3. time: W (pinned cudaMemcpy, `emogi linkbw`), then each of ALGORITHMS on kron24 and urand24 (8- and 4-byte
+#      ids) streamed (blocks of each STREAM_BLOCKS size, 2 buffers, --stream-skip SKIP) and zero-copy, and a table
+#      last: median ms, blocks skipped as inactive, GB/s of bytes copied over the run time and over the copies'
+#      time, and the first over W.
 #   (device) bash tools/device/streamed_check.sh   -> $OUT/{gpu_tests,sanitizer_*,linkbw,streamed_*}.{log,csv}
 #   PARTS="tests sanitizer time" (default all three), GRAPHS="kron24 urand24", WIDTHS="8 4",
-#   STREAM_BLOCKS="64M 256M", REPS=3. Estimated (not yet run): tests 5-7 min (two scale-23 graphs are generated),
-#   sanitizer 1 min, time 10-15 min (graph generation ~2 min each, PageRank zero-copy 2-4 s a run): longer than
-#   one device call, so run it detached (tools/device/detached.sh) or one part per call.
+#   STREAM_BLOCKS="64M 256M", REPS=3, ALGORITHMS="spmv pagerank" (add cc sssp), SKIP=on (off: every block every
+#   sweep). Estimated (not yet run): tests 5-7 min (two scale-23 graphs are generated),
+#   sanitizer 2 min, time 10-15 min for spmv and pagerank (graph generation ~2 min each, PageRank zero-copy 2-4 s a
+#   run): longer than one device call, so run it detached (tools/device/detached.sh) or one part per call.
 set -uo pipefail
 . tools/device/setup.sh
 build_kernels
@@ -29,12 +32,20 @@ if has sanitizer; then
   mkdir -p /tmp/g
   python3 -m emogi.datasets.generators --kind urand --scale 12 --edge-factor 16 --seed 24 --weights-seed 24 \
     --out /tmp/g/urand12.w8.csr > "$OUT/gen_small.log" 2>&1 || tail -3 "$OUT/gen_small.log"
+  ROOTS=$(python3 -c "
+import numpy as np
+from emogi import csr
+d = np.diff(np.asarray(csr.read_csr('/tmp/g/urand12.w8.csr').offsets))
+print(f'{int(np.flatnonzero(d)[0])},{int(d.argmax())}')")
   for tool in memcheck racecheck; do
-    for a in spmv pagerank; do
+    for a in spmv pagerank cc sssp; do
       v=$([ $a = pagerank ] && echo naive,merged-aligned,chunked || echo naive,merged,merged-aligned,chunked)
-      # 16K blocks: about 40 of them, more than the buffers, lists split.
+      [ $a = cc ] || [ $a = sssp ] && v=merged-aligned,chunked  # their passes relaunch every block: fewer variants
+      # 16K blocks: about 40 of them, more than the buffers, lists split; SSSP from the first vertex with edges
+      # and from the hub.
       timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$BIN" run --algorithm $a \
         --graph /tmp/g/urand12.w8.csr --variants $v --modes streamed --stream-block-bytes 16K --stream-buffers 2 \
+        $([ $a = sssp ] && echo --roots "$ROOTS") \
         --reps 1 --warmup 0 --out "$OUT/sanitizer_${tool}_$a.csv" > "$OUT/sanitizer_${tool}_$a.log" 2>&1
       echo "$tool $a: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_${tool}_$a.log" | tail -1)"
     done
@@ -56,15 +67,16 @@ print(round(d[(d.direction == 'h2d') & (d.host_memory == 'pinned')].gbps.max(), 
       g=/tmp/g/$name.w$w.csr
       [ "$w" = 8 ] || [ -f "$g" ] || python3 -m emogi.csr narrow /tmp/g/$name.w8.csr --out "$g" \
         --meta /tmp/g/$name.w$w.json > /dev/null
-      for a in spmv pagerank; do
+      for a in ${ALGORITHMS:-spmv pagerank}; do
         v=$([ $a = pagerank ] && echo merged-aligned,gauss-seidel || echo merged-aligned)
         tag=${a}_${name}_w$w
-        timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes zerocopy \
+        roots=$([ $a = sssp ] && echo --roots "$(cat /tmp/g/$name.roots)")
+        timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes zerocopy $roots \
           --reps ${REPS:-3} --warmup 1 --out "$OUT/streamed_${tag}_zerocopy.csv" \
           > "$OUT/streamed_${tag}_zerocopy.log" 2>&1 || tail -3 "$OUT/streamed_${tag}_zerocopy.log"
         for b in ${STREAM_BLOCKS:-64M 256M}; do
-          timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes streamed \
-            --stream-block-bytes "$b" --stream-buffers 2 --reps ${REPS:-3} --warmup 1 \
+          timeout 540 "$BIN" run --algorithm $a --graph "$g" --name "$name" --variants $v --modes streamed $roots \
+            --stream-block-bytes "$b" --stream-buffers 2 --stream-skip ${SKIP:-on} --reps ${REPS:-3} --warmup 1 \
             --out "$OUT/streamed_${tag}_b$b.csv" > "$OUT/streamed_${tag}_b$b.log" 2>&1 \
             || tail -3 "$OUT/streamed_${tag}_b$b.log"
         done
@@ -77,7 +89,8 @@ print(round(d[(d.direction == 'h2d') & (d.host_memory == 'pinned')].gbps.max(), 
 import glob, os, re
 import pandas as pd
 W = float(os.environ["W"])
-line = re.compile(r"streamed run: (\S+) (\S+): .*? (\d+) bytes copied in ([\d.]+) ms of copies .*?, run ([\d.]+) ms")
+line = re.compile(r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) blocks, (\d+) inactive, .*? (\d+) bytes copied in "
+                  r"([\d.]+) ms of copies .*?, run ([\d.]+) ms")
 rows = []
 for csv in sorted(glob.glob(os.environ["OUT"] + "/streamed_*.csv")):
     d = pd.read_csv(csv)
@@ -85,17 +98,20 @@ for csv in sorted(glob.glob(os.environ["OUT"] + "/streamed_*.csv")):
     copies = {}
     if block:  # per variant: bytes copied over the run time and over the copies' time, medians of the timed runs
         runs = pd.DataFrame([m.groups() for m in line.finditer(open(csv[:-4] + ".log").read())],
-                            columns=["algorithm", "variant", "bytes", "copy_ms", "run_ms"]).astype(
-                                {"bytes": float, "copy_ms": float, "run_ms": float})
+                            columns=["algorithm", "variant", "sweeps", "blocks", "inactive", "bytes", "copy_ms",
+                                     "run_ms"]).astype(
+                                {"blocks": float, "inactive": float, "bytes": float, "copy_ms": float,
+                                 "run_ms": float})
         for v, r in runs.groupby("variant"):
-            copies[v] = ((r.bytes / r.run_ms / 1e6).median(), (r.bytes / r.copy_ms / 1e6).median())
+            copies[v] = ((r.bytes / r.run_ms / 1e6).median(), (r.bytes / r.copy_ms / 1e6).median(),
+                         (r.inactive / (r.blocks + r.inactive)).median())
     for (v, m), r in d.groupby(["variant", "mode"]):
-        run_gbps, copy_gbps = copies.get(v, (float("nan"), float("nan")))
+        run_gbps, copy_gbps, inactive = copies.get(v, (float("nan"),) * 3)
         rows.append([r.graph.iloc[0], r.edge_bytes.iloc[0], r.algorithm.iloc[0], v,
-                     m + (f" {block[1]}" if block else ""), r.time_ms.median(), r.iterations.median(),
+                     m + (f" {block[1]}" if block else ""), r.time_ms.median(), r.iterations.median(), inactive,
                      run_gbps, copy_gbps, run_gbps / W])
 t = pd.DataFrame(rows, columns=["graph", "w", "algorithm", "variant", "mode", "median_ms", "sweeps",
-                                "copied_GBps_run", "copied_GBps_copies", "of_W"])
+                                "inactive_frac", "copied_GBps_run", "copied_GBps_copies", "of_W"])
 print(t.sort_values(["algorithm", "graph", "w", "variant", "mode"]).to_string(index=False, float_format="%.3g"))
 EOF
 fi

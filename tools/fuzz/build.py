@@ -37,6 +37,7 @@ TARGETS = {  # name -> (sources beyond the reader's, flags, output name)
             "tests/csr_tests.cpp",
             "tests/stream_blocks_tests.cpp",
             "src/stream_blocks.cpp",
+            "src/streamed_refusal.cpp",
             "src/moved_lists.cpp",
             "src/chunk_lru.cpp",
             "src/gpu_budget.cpp",

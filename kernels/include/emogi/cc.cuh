@@ -101,9 +101,11 @@ RunStats cc_scan(const DeviceGraph<Index>& g, uint64_t max_warps, ListReads& rea
   r.edges_traversed = g.num_edges;  // the first round reads every list
   uint8_t* current = s.current.data();
   uint8_t* next = s.next.data();
+  reads.set_stream(loop.stream());
   loop.start();
   for (;;) {
     loop.reset();
+    reads.only_active(FlagSet{current});  // streamed: blocks without a vertex whose label changed are skipped
     reads.launch(
         n, [&] { return "round " + std::to_string(r.iterations); },
         [&](auto range) {

@@ -34,6 +34,16 @@ class ListReads {
   // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
   // sets it before its first launch; one that does not is refused in the streamed mode (streamed_refusal).
   void set_stream(cudaStream_t stream) { stream_ = stream; }
+  // Before a launch of an iterative algorithm: the vertices active in it are those with active(v) (a device
+  // functor, e.g. FlagSet), and the launch reads no list of another vertex. The streamed mode then skips the blocks
+  // without one (StreamedLists::mark_active); the other modes ignore it.
+  template <class Active>
+  void only_active(Active active) {
+    if (streamed_ && streamed_->skips_inactive()) {
+      if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
+      streamed_->mark_active(stream_, active);
+    }
+  }
 
   // launch_sweep(sweep) launches the kernel(s) of one launch: with AllVertices{V} where nothing is recorded, else
   // with RecordedRange over all vertices, or over sub_launches consecutive ranges (vertex k * V / K up to

@@ -200,14 +200,19 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         }
         if (streamed) {
           const StreamRunStats c = streamed->finish_run();
-          if (out)  // timed runs: what was copied, for the link-use check (bytes over run time, over copy time)
+          // Timed runs: blocks launched and left out as inactive (--stream-skip), copies made and saved (the buffer
+          // held the block), what was copied, for the link-use check (bytes over run time, over copy time), and the
+          // blocks each sweep launched (model.streamed's active fractions: python -m model.streamed --active-log).
+          if (out)
             std::fprintf(stderr,
-                         "streamed run: %s %s: %llu sweeps, %llu copies, %llu skipped, %llu bytes copied in %.3f ms "
-                         "of copies (%.2f GB/s), run %.3f ms (%.2f GB/s)\n",
-                         algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.copies,
-                         (unsigned long long)c.skipped, (unsigned long long)c.bytes, c.copy_ms,
-                         c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0, stats.time_ms,
-                         stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0);
+                         "streamed run: %s %s: %llu sweeps, %llu blocks, %llu inactive, %llu copies, %llu skipped, "
+                         "%llu bytes copied in %.3f ms of copies (%.2f GB/s), run %.3f ms (%.2f GB/s), blocks per "
+                         "sweep %s\n",
+                         algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.blocks,
+                         (unsigned long long)c.inactive, (unsigned long long)c.copies, (unsigned long long)c.skipped,
+                         (unsigned long long)c.bytes, c.copy_ms, c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0,
+                         stats.time_ms, stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0,
+                         c.per_sweep_text().c_str());
         }
         const Verified v = problem.verify(
             source, stats,

@@ -111,6 +111,16 @@ inline std::vector<Variant> variants_of(Algorithm a) {
   return {};
 }
 
+// Whether the streamed mode runs `variant` of `algorithm` (the registry's `streamed`; streamed_refusal says why not).
+inline bool streams(Algorithm a, Variant v) {
+  if (a == Algorithm::Sssp) return v == Variant::Naive || v == Variant::Merged || v == Variant::MergedAligned || v == Variant::Chunked;
+  if (a == Algorithm::Cc) return v == Variant::Naive || v == Variant::Merged || v == Variant::MergedAligned || v == Variant::Chunked;
+  if (a == Algorithm::PageRank) return v == Variant::Naive || v == Variant::Merged || v == Variant::MergedAligned || v == Variant::Chunked || v == Variant::GaussSeidel;
+  if (a == Algorithm::Spmv) return v == Variant::Naive || v == Variant::Merged || v == Variant::MergedAligned || v == Variant::Chunked;
+  (void)v;
+  return false;
+}
+
 // Why `variant` of `algorithm` cannot run on `graph` (its name, for the message), or "" when it can.
 inline std::string unmet_requirement(Algorithm algorithm, Variant variant, const std::string& graph, bool directed,
                                      bool has_weights) {

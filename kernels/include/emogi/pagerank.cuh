@@ -140,6 +140,13 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.flush(counters);
 }
 
+// Gauss-Seidel's activity test: a residual above the tolerance.
+struct AboveTolerance {
+  const float* residual;
+  float tolerance;
+  __device__ bool operator()(uint64_t v) const { return __ldcg(&residual[v]) > tolerance; }
+};
+
 template <class Index>
 RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, const PageRankParams& p,
                                ListReads& reads, PageRankState<Index>& s) {
@@ -152,6 +159,9 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
   loop.start();
   while (r.iterations < p.max_iterations) {
     loop.reset();
+    // Streamed: blocks with no residual above the tolerance as the round begins are skipped (what arrives there
+    // during the round waits for the next one; the run still ends with a round that pushes nothing).
+    reads.only_active(AboveTolerance{s.residual.data(), p.tolerance});
     reads.launch(
         n, [&] { return "round " + std::to_string(r.iterations); },
         [&](auto range) {
@@ -192,6 +202,7 @@ RunStats pagerank(const DeviceGraph<Index>& g, bool scan, uint64_t max_warps, co
     const unsigned long long* c = loop.read();
     if (c[kActive] == 0) break;
     const uint64_t entries = c[kSegments];
+    if (scan) reads.only_active(FlagSet{s.push.data()});  // streamed: blocks without a pushing vertex are skipped
     reads.launch(
         n, [&] { return "round " + std::to_string(r.iterations); },
         [&](auto range) {

@@ -50,7 +50,8 @@ void sssp_start(SsspState<Index>& s, uint64_t root) {
 
 template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
-    sssp_scan_relax(DeviceGraph<Index> g, Sweep sweep, uint8_t* __restrict__ flag, uint32_t* __restrict__ tentative) {
+    sssp_scan_relax(DeviceGraph<Index> g, Sweep sweep, const uint8_t* __restrict__ flag,
+                    uint32_t* __restrict__ tentative) {
   for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
     if (!flag[v]) return;
     sweep.note_read(v, lane);
@@ -59,11 +60,12 @@ __global__ void __launch_bounds__(kBlockThreads)
       const uint32_t nd = d + e.weight;
       if (nd < tentative[e.id]) atomicMin(&tentative[e.id], nd);
     });
-    flag[v] = 0;
   });
 }
 
-// Commits improvements and flags the improved vertices; counts them and their list entries.
+// Commits improvements and flags the improved vertices (and only them: the flags of the pass just relaxed are
+// cleared here, not in the relax kernel, so that every part of a list split across streamed blocks sees its
+// vertex's flag); counts them and their list entries.
 template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     sssp_scan_commit(DeviceGraph<Index> g, uint32_t* __restrict__ dist, const uint32_t* __restrict__ tentative,
@@ -73,10 +75,8 @@ __global__ void __launch_bounds__(kBlockThreads)
   for (uint64_t base = uint64_t(blockIdx.x) * blockDim.x; base < g.num_vertices; base += stride) {
     const uint64_t v = base + threadIdx.x;
     const bool improved = v < g.num_vertices && tentative[v] < dist[v];
-    if (improved) {
-      dist[v] = tentative[v];
-      flag[v] = 1;
-    }
+    if (improved) dist[v] = tentative[v];
+    if (v < g.num_vertices) flag[v] = improved;
     tally.warp_add(kActive, improved);
     tally.warp_add(kEdges, improved ? g.degree(v) : 0);
   }
@@ -92,9 +92,11 @@ RunStats sssp_scan(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warp
   EMOGI_CUDA_CHECK(cudaMemcpy(offsets, g.offsets + root, sizeof offsets, cudaMemcpyDeviceToHost));
   RunStats r;
   r.edges_traversed = offsets[1] - offsets[0];  // the root's list, read in the first sweep
+  reads.set_stream(loop.stream());
   loop.start();
   for (;;) {
     loop.reset();
+    reads.only_active(FlagSet{s.flag.data()});  // streamed: blocks without a vertex whose distance fell are skipped
     reads.launch(
         g.num_vertices, [&] { return "iteration " + std::to_string(r.iterations); },
         [&](auto range) {

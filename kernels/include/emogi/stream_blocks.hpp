@@ -3,8 +3,17 @@
 // Whole lists while they fit; a list longer than a block is split across consecutive blocks, so a vertex may
 // appear in several (its list's parts in entry order). Host code only, so CPU tests check it.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#ifndef EMOGI_HOST_DEVICE
+#ifdef __CUDACC__
+#define EMOGI_HOST_DEVICE __host__ __device__
+#else
+#define EMOGI_HOST_DEVICE
+#endif
+#endif
 
 namespace emogi {
 
@@ -30,5 +39,40 @@ struct StreamPlan {
 // std::invalid_argument when the capacity is below two alignments (no room to make progress after rounding).
 StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, uint64_t capacity_entries,
                               uint64_t align_entries);
+
+// Calls mark(k) for every block k that holds vertex v (its list, a part of a split one, or v with an empty list),
+// given the blocks' first and past-last vertices (first_vertex[0] == 0, both ascending) and v below the last block's
+// end: a binary search for the last block that starts at or before v, then back over the blocks that hold earlier
+// parts of v's list. On the host and the GPU (streamed_lists.cuh's stream_block_activity).
+template <class Mark>
+EMOGI_HOST_DEVICE inline void for_blocks_holding(const uint64_t* first_vertex, const uint64_t* last_vertex,
+                                                 uint64_t num_blocks, uint64_t v, Mark mark) {
+  uint64_t lo = 0, hi = num_blocks;  // first_vertex[lo] <= v, and v < first_vertex[hi] where hi < num_blocks
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (first_vertex[mid] <= v)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  for (uint64_t k = lo;; --k) {
+    mark(k);
+    if (k == 0 || last_vertex[k - 1] <= v) return;
+  }
+}
+
+// Frontier-aware skipping. marks[k] says whether block k holds a vertex active in the pass (a split list's every
+// part holds its vertex): what streamed_lists.cuh's stream_block_activity computes, over a per-vertex `active`
+// array. A block left unmarked holds no entry of an active vertex, so a pass that reads only active vertices'
+// lists loses nothing by skipping it.
+std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active);
+// The blocks a sweep takes, in plan order: every block, or (with marks) the marked ones.
+std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks);
+// The buffer the sweep's j-th block (block k of num_blocks) goes into: the buffers in turn, so that the next
+// buffers - 1 blocks are copied while one is read; or block k's own buffer where every block has one, so that a
+// block once copied stays where it is whatever a pass skips.
+inline size_t sweep_buffer(size_t j, size_t k, size_t num_blocks, size_t buffers) {
+  return num_blocks <= buffers ? k : j % buffers;
+}
 
 }  // namespace emogi

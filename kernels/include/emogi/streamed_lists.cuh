@@ -6,7 +6,15 @@
 // buffer). A buffer that still holds the block asked for is not copied again (a graph of at most B blocks is
 // copied once per run). Every copy is timed by events, so a run reports the bytes it copied and the copy engine's
 // time, measured rather than assumed.
+//
+// Frontier-aware skipping (--stream-skip, on by default): before a sweep, an iterative algorithm says which
+// vertices are active in it (ListReads::only_active: SSSP's vertices whose distance fell, CC's whose label changed,
+// PageRank's above the tolerance). One kernel marks each block that holds an active vertex (a split list's parts
+// count for its vertex), the marks come back to the host, and the sweep copies and launches only marked blocks,
+// taking the buffers in turn among them. A block skipped so does nothing in its kernel anyway (every vertex of it
+// returns early), so the results stay those of the full sweep.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,28 +25,50 @@
 #include "emogi/graph_view.cuh"
 #include "emogi/names.hpp"
 #include "emogi/stream_blocks.hpp"
+#include "emogi/streamed_refusal.hpp"
 
 namespace emogi {
 
 struct StreamOptions {
-  uint64_t block_bytes = 0;  // one buffer: the ids and weights of one block (--stream-block-bytes)
-  unsigned buffers = 2;      // --stream-buffers
-  bool poison = false;       // tests: fill a buffer with 0xFF bytes before each copy into it (--stream-poison)
+  uint64_t block_bytes = 0;   // one buffer: the ids and weights of one block (--stream-block-bytes)
+  unsigned buffers = 2;       // --stream-buffers
+  bool poison = false;        // tests: fill a buffer with 0xFF bytes before each copy into it (--stream-poison)
+  bool skip_inactive = true;  // skip blocks without an active vertex where the algorithm says which are (--stream-skip)
 };
 
-// What one run did: copies issued and skipped (the buffer held the block), bytes copied (ids and weights, the
-// alignment slack included) and the copies' summed event time.
+// The usual activity test: a per-vertex flag (SSSP's `flag`, CC's `current`, PageRank's `push`).
+struct FlagSet {
+  const uint8_t* flag;
+  __device__ bool operator()(uint64_t v) const { return flag[v] != 0; }
+};
+
+// Marks (marked[k] = 1) the blocks that hold a vertex v with active(v) (for_blocks_holding); `marked` zeroed first.
+// A thread per vertex: a pass reads the vertices' flags once, at the GPU's memory bandwidth, and only active
+// vertices search the blocks' bounds (a few KiB, in cache).
+template <class Active>
+__global__ void stream_block_activity(const uint64_t* __restrict__ first, const uint64_t* __restrict__ last,
+                                      uint64_t num_blocks, uint64_t num_vertices, Active active,
+                                      uint8_t* __restrict__ marked) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t v = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; v < num_vertices; v += stride)
+    if (active(v))
+      for_blocks_holding(first, last, num_blocks, v, [&](uint64_t k) {
+        if (!marked[k]) marked[k] = 1;  // many vertices mark one block: most find it marked
+      });
+}
+
+// What one run did: blocks swept (launched), blocks left out for having no active vertex, copies issued and skipped
+// (the buffer held the block), bytes copied (ids and weights, the alignment slack included) and the copies' summed
+// event time.
 struct StreamRunStats {
-  uint64_t sweeps = 0, copies = 0, skipped = 0, bytes = 0;
+  uint64_t sweeps = 0, blocks = 0, inactive = 0, copies = 0, skipped = 0, bytes = 0;
   double copy_ms = 0;
+  std::vector<uint64_t> per_sweep;     // blocks launched in each sweep (the active fraction's numerator)
+  std::string per_sweep_text() const;  // "40,12,3"
 };
 
 // The blocks a graph is cut into for `options` (checked: throws std::invalid_argument with the option's name).
 StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOptions& options);
-
-// Why `variant` of `algorithm` cannot run streamed on a graph cut as `plan`, or "" when it can. Streaming needs
-// every list read to go through ListReads::launch on the algorithm's stream, block by block.
-std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan);
 
 class StreamedLists {
  public:
@@ -57,18 +87,42 @@ class StreamedLists {
   // After a run: waits for its copies and returns what they were.
   StreamRunStats finish_run();
 
-  // One sweep over the blocks on the compute stream: each(block, buffer) launches the block's kernel(s) there.
+  bool skips_inactive() const { return skip_inactive_; }
+
+  // Marks the blocks that hold a vertex v with active(v), in stream order on `compute`, and waits for the marks:
+  // the next sweep copies and launches only those. A no-op without --stream-skip.
+  template <class Active>
+  void mark_active(cudaStream_t compute, Active active) {
+    if (!skip_inactive_ || plan_.blocks.empty()) return;
+    const uint64_t n = plan_.blocks.size(), vertices = plan_.blocks.back().last_vertex;
+    EMOGI_CUDA_CHECK(cudaMemsetAsync(marks_, 0, n, compute));
+    const uint64_t grid = std::max<uint64_t>(1, std::min<uint64_t>((vertices + 255) / 256, 65535));
+    stream_block_activity<Active>
+        <<<dim3(unsigned(grid)), 256, 0, compute>>>(bounds_, bounds_ + n, n, vertices, active, marks_);
+    EMOGI_CHECK_LAUNCH();
+    EMOGI_CUDA_CHECK(cudaMemcpyAsync(host_marks_, marks_, plan_.blocks.size(), cudaMemcpyDeviceToHost, compute));
+    EMOGI_CUDA_CHECK(cudaStreamSynchronize(compute));
+    marked_ = true;
+  }
+
+  // One sweep over the blocks on the compute stream: each(block, buffer) launches the block's kernel(s) there. The
+  // blocks are all of them, or the marked ones after mark_active (the marks hold for this sweep only).
   template <class Each>
   void sweep(cudaStream_t compute, Each each) {
-    const size_t n = plan_.blocks.size(), buffers = edge_buffers_.size();
+    order_ = sweep_order(plan_.blocks.size(), marked_ ? host_marks_ : nullptr);
+    stats_.inactive += plan_.blocks.size() - order_.size();
+    stats_.blocks += order_.size();
+    stats_.per_sweep.push_back(order_.size());
+    marked_ = false;
+    const size_t n = order_.size(), buffers = edge_buffers_.size();
     ++stats_.sweeps;
-    for (size_t k = 0; k < n && k < buffers; ++k) issue_copy(k);
-    for (size_t k = 0; k < n; ++k) {
-      const size_t b = k % buffers;
+    for (size_t j = 0; j < n && j < buffers; ++j) issue_copy(j);
+    for (size_t j = 0; j < n; ++j) {
+      const size_t b = buffer_of(j);
       EMOGI_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[b], 0));
-      each(plan_.blocks[k], unsigned(b));
+      each(plan_.blocks[order_[j]], unsigned(b));
       EMOGI_CUDA_CHECK(cudaEventRecord(consumed_[b], compute));
-      if (k + buffers < n) issue_copy(k + buffers);
+      if (j + buffers < n) issue_copy(j + buffers);
     }
   }
 
@@ -86,13 +140,19 @@ class StreamedLists {
   }
 
  private:
-  void issue_copy(size_t k);  // block k into buffer k mod B on the copy stream, unless the buffer holds it
+  size_t buffer_of(size_t j) const { return sweep_buffer(j, order_[j], plan_.blocks.size(), held_.size()); }
+  void issue_copy(size_t j);  // the sweep's j-th block into its buffer on the copy stream, unless that holds it
 
   StreamPlan plan_;
   unsigned index_bytes_, weight_bytes_;
   uint64_t buffer_entries_ = 0;  // entries one buffer holds: the largest block's copy
-  bool poison_;
-  void* host_edges_ = nullptr;  // pinned copies of the file's arrays
+  bool poison_, skip_inactive_;
+  uint64_t* bounds_ = nullptr;     // GPU memory: the blocks' first vertices, then their past-last ones (mark_active)
+  uint8_t* marks_ = nullptr;       // GPU memory, 1 per block: mark_active's marks
+  uint8_t* host_marks_ = nullptr;  // pinned: the same, read by the sweep
+  bool marked_ = false;            // the next sweep takes only the marked blocks
+  std::vector<size_t> order_;      // the blocks this sweep takes, in plan order
+  void* host_edges_ = nullptr;     // pinned copies of the file's arrays
   void* host_weights_ = nullptr;
   std::vector<void*> edge_buffers_, weight_buffers_;  // GPU memory, one of each per buffer
   std::vector<size_t> held_;                          // the block each buffer holds (kNone: none)

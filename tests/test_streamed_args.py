@@ -1,0 +1,37 @@
+"""The streamed mode's --stream-skip, without a GPU: a value other than on or off, and the option without the mode,
+each stop `emogi run` with one line before it needs the GPU, and write nothing; on and off are taken."""
+
+import pytest
+
+from conftest import run
+from graphs import write_generated
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory):
+    return write_generated(tmp_path_factory.mktemp("streamed_args") / "kron8.csr", "kron", 8)
+
+
+def run_cc(binary, graph, tmp_path, *options):
+    args = [binary, "run", "--algorithm", "cc", "--graph", graph, "--variants", "merged-aligned"]
+    return run([*args, "--out", tmp_path / "x.csv", *options])
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
+        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip apply to the streamed mode only"),
+    ],
+)
+def test_bad_stream_skip_is_refused_in_one_line(emogi_binary, graph, tmp_path, options, message):
+    done = run_cc(emogi_binary, graph, tmp_path, *options)
+    assert done.returncode == 1 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize("value", ["on", "off"])
+def test_on_and_off_are_taken(emogi_binary, graph, tmp_path, value):
+    done = run_cc(emogi_binary, graph, tmp_path, "--modes", "streamed", "--stream-block-bytes", "1M",
+                  "--stream-skip", value, "--reps", "1")  # fmt: skip
+    assert "--stream-skip" not in done.stderr, done.stderr  # accepted (then it runs, or finds no GPU)
