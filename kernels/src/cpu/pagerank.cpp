@@ -53,6 +53,7 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   auto contrib = uninitialised<float>(n);
   const double b = 1.0 - params.alpha, alpha = params.alpha;
   const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
+  const bool total = params.stop == Stop::TotalChange;
 
   PullPageRankResult r;
   const auto start = std::chrono::steady_clock::now();
@@ -68,21 +69,30 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
     else
       gather_unblocked(in, contrib.get(), sum.get());
     ++r.iterations;
-    double worst = 0;
-#pragma omp parallel for schedule(static) reduction(max : worst)
+    double worst = 0, change = 0;
+#pragma omp parallel for schedule(static) reduction(max : worst) reduction(+ : change)
     for (int64_t v = 0; v < n; ++v) {
-      const double nx = b + alpha * sum[v];
-      worst = std::max(worst, std::fabs(nx - x[v]));
+      const double nx = b + alpha * sum[v], d = std::fabs(nx - x[v]);
+      worst = std::max(worst, d);
+      change += d;
       next[v] = nx;
       const uint64_t degree = in.out_degree(uint64_t(v));
       contrib[v] = degree ? float(nx / double(degree)) : 0.0f;
       sum[v] = 0;
     }
     r.worst_residual = worst;
-    // x (not next) is what the residuals were measured at: the result, when the run ends here.
-    r.converged = worst <= params.tolerance;
+    if (total) {
+      // The change is next - x: the result is next, the values GAP's rule reports.
+      r.criterion = n ? change / double(n) : 0.0;
+      r.converged = r.criterion < params.epsilon;
+      std::swap(x, next);
+    } else {
+      // x (not next) is what the residuals were measured at: the result, when the run ends here.
+      r.criterion = worst;
+      r.converged = worst <= params.tolerance;
+    }
     if ((r.converged && !params.fixed_iterations) || r.iterations == rounds) break;
-    std::swap(x, next);
+    if (!total) std::swap(x, next);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.value.assign(x.get(), x.get() + n);
@@ -94,6 +104,8 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
                                        const PullPageRankParams& params) {
   if (blocked && blocked->num_vertices != in.num_vertices)
     throw std::invalid_argument("pagerank_delta_pull: segments of another graph");
+  if (params.stop != Stop::Residual)
+    throw std::invalid_argument("PageRank-Delta stops by its residual threshold only (--stop residual)");
   const int64_t n = int64_t(in.num_vertices);
   auto x = uninitialised<double>(n), r_ = uninitialised<double>(n), sum = uninitialised<double>(n);
   auto contrib = uninitialised<float>(n);
@@ -129,7 +141,7 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
         worst = std::max(worst, std::fabs(rv));
       }
     }
-    res.worst_residual = worst;
+    res.worst_residual = res.criterion = worst;
     res.converged = active == 0;
     if (res.converged || res.iterations == rounds) break;
     if (blocked)
