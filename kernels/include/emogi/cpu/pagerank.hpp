@@ -1,14 +1,17 @@
 // Pull-direction PageRank on the CPU, to the project's definition (pagerank.cuh): unnormalised values solving
 // x = (1 - alpha) + alpha * sum over in-neighbours u of x_u / outdeg(u), a run ending at the first x whose residual
-// b + alpha P^T x - x is at most `tolerance` at every vertex (what references.hpp's check_pagerank verifies).
+// b + alpha P^T x - x is at most `tolerance` at every vertex (what references.hpp's check_pagerank verifies), or
+// by GAP's rule (Stop::TotalChange).
 // Jacobi rounds from x = 0: each round gathers the float contributions x_u / outdeg(u) over the in-lists, then one
 // pass over the vertices forms the next x (double: a hub's value needs more than float's 24 bits to show a residual
 // of 1e-3), the residuals and the next contributions.
 //
-// Unblocked: the gather walks every destination's whole in-list. Blocked (thesis Fig. 3-2): it walks one segment
+// Each in-list is summed in double by four accumulators (one chain would queue every edge's addition behind the
+// last one's random load). Unblocked: one pass per round walks every destination's whole in-list and forms its next
+// value and contribution at once (into a second contribution array). Blocked (thesis Fig. 3-2): it walks one segment
 // at a time (segments.hpp), so the contributions read at random stay within one LLC-sized source range, and each
-// home vertex adds its partial sum to its destination once per segment. Both gathers use the same OpenMP loop
-// (schedule(runtime): configure_openmp) and the same vertex pass.
+// home vertex adds its partial sum to its destination once per segment; a vertex pass then forms the values. Both
+// use the same OpenMP loop (schedule(runtime): configure_openmp) and the same arithmetic per vertex.
 #pragma once
 #include <cstdint>
 #include <vector>
