@@ -46,8 +46,10 @@ std::vector<double> reference_values(const InLists<Index>& in, const std::string
     return ref;
   }
   const auto start = std::chrono::steady_clock::now();
-  ref = pagerank_reference(in, alpha, eps);
-  std::fprintf(stderr, "reference: Gauss-Seidel in double to a total change below %g in %.1f s\n", eps,
+  uint64_t rounds = 0;
+  ref = pagerank_reference(in, alpha, eps, &rounds);
+  std::fprintf(stderr, "reference: Gauss-Seidel in double to a total change below %g: %llu rounds, %.1f s\n", eps,
+               (unsigned long long)rounds,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (!path.empty()) {
     AtomicFile out(path);

@@ -136,11 +136,12 @@ ResidualNorms pagerank_residuals(const InLists<Index>& in, const std::vector<dou
 }
 
 template <class Index>
-std::vector<double> pagerank_reference(const InLists<Index>& in, double alpha, double epsilon) {
+std::vector<double> pagerank_reference(const InLists<Index>& in, double alpha, double epsilon, uint64_t* rounds) {
   const int64_t n = int64_t(in.num_vertices);
   std::vector<double> x(n, 0.0), contrib(n, 0.0);
-  for (uint64_t round = 0;; ++round) {
+  for (uint64_t round = 1;; ++round) {
     const Sweep s = sweep(in, alpha, x.data(), contrib.data());
+    if (rounds) *rounds = round;
     if (!n || s.change / double(n) < epsilon) break;
     if (round > 100000) throw std::runtime_error("pagerank_reference: no convergence in 100000 rounds");
   }
@@ -160,7 +161,7 @@ template PullPageRankResult pagerank_gauss_seidel_pull(const InLists<uint32_t>&,
 template PullPageRankResult pagerank_gauss_seidel_pull(const InLists<uint64_t>&, const PullPageRankParams&);
 template ResidualNorms pagerank_residuals(const InLists<uint32_t>&, const std::vector<double>&, double);
 template ResidualNorms pagerank_residuals(const InLists<uint64_t>&, const std::vector<double>&, double);
-template std::vector<double> pagerank_reference(const InLists<uint32_t>&, double, double);
-template std::vector<double> pagerank_reference(const InLists<uint64_t>&, double, double);
+template std::vector<double> pagerank_reference(const InLists<uint32_t>&, double, double, uint64_t*);
+template std::vector<double> pagerank_reference(const InLists<uint64_t>&, double, double, uint64_t*);
 
 }  // namespace emogi::cpu

@@ -79,9 +79,11 @@ template <class Index>
 ResidualNorms pagerank_residuals(const InLists<Index>& in, const std::vector<double>& x, double alpha);
 
 // A tightly converged reference: Gauss-Seidel in double (contributions too) until the total change / V is below
-// `epsilon`; its L1 distance to the fixed point, normalised, is at most alpha / (1 - alpha) * epsilon.
+// `epsilon`; its L1 distance to the fixed point, normalised, is at most alpha / (1 - alpha) * epsilon. `rounds`,
+// when given, receives the sweeps run.
 template <class Index>
-std::vector<double> pagerank_reference(const InLists<Index>& in, double alpha, double epsilon);
+std::vector<double> pagerank_reference(const InLists<Index>& in, double alpha, double epsilon,
+                                       uint64_t* rounds = nullptr);
 
 // The L1 distance of two unnormalised results on normalised scores (each / V, as GAP's): sum |a - b| / V.
 double normalised_l1(const std::vector<double>& a, const std::vector<double>& b);
