@@ -159,7 +159,10 @@ def test_bad_input_is_one_line(cpu_binary, tmp_path):
         (["--segments", "many"], "--segments expects counts or auto, got 'many'"),
         (["--segments", "2,0"], "--segments must be at least 1"),
         (["--kernels", "push"], "is not unblocked or blocked"),
-        (["--form", "gauss"], "is not jacobi or delta"),
+        (["--form", "gauss"], "is not jacobi, delta or gauss-seidel"),
+        (["--stop", "never"], "is not residual or total-change"),
+        (["--form", "delta", "--stop", "total-change"], "--form delta stops by its residual threshold only"),
+        (["--form", "gauss-seidel"], "--form gauss-seidel has no blocked kernel (--kernels unblocked)"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),
         (["--llc-fraction", "0"], "--llc-fraction must lie in (0, 1]"),
     ]:

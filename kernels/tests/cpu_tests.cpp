@@ -173,6 +173,33 @@ void blocked_equals_unblocked() {
   }
 }
 
+// Gauss-Seidel and the reference reach Jacobi's fixed point; the total-change rule's criterion is below epsilon and
+// its result within alpha / (1 - alpha) epsilon of the reference (L1 / V); the residual norms of the reference ~ 0.
+void gauss_seidel_and_reference() {
+  const Lists l = random_lists(3000, 20000, 11);
+  const auto in = symmetric_lists(l.offsets.data(), l.edges.data(), 3000);
+  PullPageRankParams p;
+  p.tolerance = 1e-6;
+  const PullPageRankResult jacobi = pagerank_pull<uint64_t>(in, nullptr, p);
+  const PullPageRankResult gs = pagerank_gauss_seidel_pull(in, p);
+  const std::vector<double> ref = pagerank_reference(in, p.alpha, 1e-12);
+  expect_eq(gs.converged && gs.criterion <= 1e-6, true, "Gauss-Seidel meets the residual rule");
+  expect_eq(gs.iterations < jacobi.iterations, true, "Gauss-Seidel takes fewer rounds");
+  expect_eq(normalised_l1(gs.value, ref) < 1e-5 && normalised_l1(jacobi.value, ref) < 1e-5, true,
+            "both at the reference");
+  const ResidualNorms norms = pagerank_residuals(in, ref, p.alpha);
+  expect_eq(norms.max < 1e-9, true, "the reference's residuals vanish");
+  p.stop = Stop::TotalChange;
+  p.epsilon = 1e-4;
+  for (const PullPageRankResult& r : {pagerank_pull<uint64_t>(in, nullptr, p), pagerank_gauss_seidel_pull(in, p)}) {
+    expect_eq(r.converged && r.criterion < 1e-4, true, "total change below epsilon");
+    expect_eq(normalised_l1(r.value, ref) <= p.alpha / (1 - p.alpha) * 1e-4, true, "within the L1 bound");
+    expect_eq(pagerank_residuals(in, r.value, p.alpha).l1 / 3000 <= p.alpha * 1e-4 + 1e-6, true,
+              "residual L1 below alpha epsilon");
+  }
+  expect_eq(normalised_l1({1, 2, 3}, {1, 1, 5}), 1.0, "normalised L1");
+}
+
 }  // namespace
 
 int main() {
@@ -185,6 +212,7 @@ int main() {
     membench_arithmetic();
     median_of_runs();
     blocked_equals_unblocked();
+    gauss_seidel_and_reference();
   } catch (const std::exception& e) {
     std::printf("FAILED: threw %s\n", e.what());
     return 1;

@@ -9,16 +9,28 @@
 namespace emogi::cpu {
 namespace {
 
+// The contributions of edges [begin, end), summed in double by four accumulators, so that the additions do not
+// chain one edge's random load behind the last one's.
+template <class Index>
+inline double gather(const Index* edges, uint64_t begin, uint64_t end, const float* contrib) {
+  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  uint64_t i = begin;
+  for (; i + 4 <= end; i += 4) {
+    a0 += contrib[edges[i]];
+    a1 += contrib[edges[i + 1]];
+    a2 += contrib[edges[i + 2]];
+    a3 += contrib[edges[i + 3]];
+  }
+  for (; i < end; ++i) a0 += contrib[edges[i]];
+  return (a0 + a1) + (a2 + a3);
+}
+
 // sum[v] = the contributions over v's whole in-list.
 template <class Index>
 void gather_unblocked(const InLists<Index>& in, const float* contrib, double* sum) {
   const int64_t n = int64_t(in.num_vertices);
 #pragma omp parallel for schedule(runtime)
-  for (int64_t v = 0; v < n; ++v) {
-    double acc = 0;
-    for (uint64_t i = in.offsets[v]; i < in.offsets[v + 1]; ++i) acc += contrib[in.edges[i]];
-    sum[v] = acc;
-  }
+  for (int64_t v = 0; v < n; ++v) sum[v] = gather(in.edges, in.offsets[v], in.offsets[v + 1], contrib);
 }
 
 // sum[v] += the contributions from segment s's sources, one segment after the other (all threads on one segment,
@@ -28,11 +40,8 @@ void gather_blocked(const SegmentedGraph<Index>& g, const float* contrib, double
   for (uint64_t s = 0; s < g.num_segments; ++s) {
     const int64_t begin = int64_t(g.home_begin[s]), end = int64_t(g.home_begin[s + 1]);
 #pragma omp parallel for schedule(runtime)
-    for (int64_t j = begin; j < end; ++j) {
-      double acc = 0;
-      for (uint64_t i = g.edge_begin[j]; i < g.edge_begin[j + 1]; ++i) acc += contrib[g.edges[i]];
-      sum[g.home[j]] += acc;
-    }
+    for (int64_t j = begin; j < end; ++j)
+      sum[g.home[j]] += gather(g.edges.get(), g.edge_begin[j], g.edge_begin[j + 1], contrib);
   }
 }
 
@@ -49,40 +58,61 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   if (blocked && blocked->num_vertices != in.num_vertices)
     throw std::invalid_argument("pagerank_pull: segments of another graph");
   const int64_t n = int64_t(in.num_vertices);
-  auto x = uninitialised<double>(n), next = uninitialised<double>(n), sum = uninitialised<double>(n);
+  auto x = uninitialised<double>(n), next = uninitialised<double>(n), sum = uninitialised<double>(blocked ? n : 0);
   auto contrib = uninitialised<float>(n);
+  // Blocked rounds add each segment's partial sums into sum, then form the next values in a second pass.
+  // Unblocked rounds gather and form the next values in one pass: the next contributions go to a second array.
+  auto contrib_next = uninitialised<float>(blocked ? 0 : n);
   const double b = 1.0 - params.alpha, alpha = params.alpha;
   const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
+  const bool total = params.stop == Stop::TotalChange;
+  // v's next value from its gathered sum s: the change, and the contribution it sends next round.
+  auto form = [&](int64_t v, double s, float* out, double& worst, double& change) {
+    const double nx = b + alpha * s, d = std::fabs(nx - x[v]);
+    worst = std::max(worst, d);
+    change += d;
+    next[v] = nx;
+    const uint64_t degree = in.out_degree(uint64_t(v));
+    out[v] = degree ? float(nx / double(degree)) : 0.0f;
+  };
 
   PullPageRankResult r;
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
     x[v] = 0;
-    sum[v] = 0;
+    if (blocked) sum[v] = 0;
     contrib[v] = 0;
   }
   while (r.iterations < rounds) {
-    if (blocked)
+    double worst = 0, change = 0;
+    if (blocked) {
       gather_blocked(*blocked, contrib.get(), sum.get());
-    else
-      gather_unblocked(in, contrib.get(), sum.get());
-    ++r.iterations;
-    double worst = 0;
-#pragma omp parallel for schedule(static) reduction(max : worst)
-    for (int64_t v = 0; v < n; ++v) {
-      const double nx = b + alpha * sum[v];
-      worst = std::max(worst, std::fabs(nx - x[v]));
-      next[v] = nx;
-      const uint64_t degree = in.out_degree(uint64_t(v));
-      contrib[v] = degree ? float(nx / double(degree)) : 0.0f;
-      sum[v] = 0;
+#pragma omp parallel for schedule(static) reduction(max : worst) reduction(+ : change)
+      for (int64_t v = 0; v < n; ++v) {
+        form(v, sum[v], contrib.get(), worst, change);
+        sum[v] = 0;
+      }
+    } else {
+#pragma omp parallel for schedule(runtime) reduction(max : worst) reduction(+ : change)
+      for (int64_t v = 0; v < n; ++v)
+        form(v, gather(in.edges, in.offsets[v], in.offsets[v + 1], contrib.get()), contrib_next.get(), worst, change);
+      std::swap(contrib, contrib_next);
     }
+    ++r.iterations;
     r.worst_residual = worst;
-    // x (not next) is what the residuals were measured at: the result, when the run ends here.
-    r.converged = worst <= params.tolerance;
+    if (total) {
+      // The change is next - x: the result is next, the values GAP's rule reports.
+      r.criterion = n ? change / double(n) : 0.0;
+      r.converged = r.criterion < params.epsilon;
+      std::swap(x, next);
+    } else {
+      // x (not next) is what the residuals were measured at: the result, when the run ends here.
+      r.criterion = worst;
+      r.converged = worst <= params.tolerance;
+    }
     if ((r.converged && !params.fixed_iterations) || r.iterations == rounds) break;
-    std::swap(x, next);
+    if (!total) std::swap(x, next);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.value.assign(x.get(), x.get() + n);
@@ -94,6 +124,8 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
                                        const PullPageRankParams& params) {
   if (blocked && blocked->num_vertices != in.num_vertices)
     throw std::invalid_argument("pagerank_delta_pull: segments of another graph");
+  if (params.stop != Stop::Residual)
+    throw std::invalid_argument("PageRank-Delta stops by its residual threshold only (--stop residual)");
   const int64_t n = int64_t(in.num_vertices);
   auto x = uninitialised<double>(n), r_ = uninitialised<double>(n), sum = uninitialised<double>(n);
   auto contrib = uninitialised<float>(n);
@@ -129,7 +161,7 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
         worst = std::max(worst, std::fabs(rv));
       }
     }
-    res.worst_residual = worst;
+    res.worst_residual = res.criterion = worst;
     res.converged = active == 0;
     if (res.converged || res.iterations == rounds) break;
     if (blocked)
