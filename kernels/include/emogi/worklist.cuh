@@ -113,6 +113,9 @@ class Worklist {
   template <class Sweep, class Read, class Op>
   void expand(const DeviceGraph<Index>& g, Sweep sweep, uint64_t count, uint64_t max_warps, Read read, Op op,
               IterationLoop& loop) {
+    // Active vertices may all have empty lists (a directed graph's sinks): no entry, and a grid of 0 blocks is an
+    // invalid launch.
+    if (count == 0) return;
     expand_worklist<Index, Sweep><<<dim3(unsigned(expand_blocks(count, max_warps))), kBlockThreads, 0, loop.stream()>>>(
         g, sweep, entries_, count, read, op);
     EMOGI_CHECK_LAUNCH();
