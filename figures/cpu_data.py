@@ -1,0 +1,300 @@
+"""The CPU-against-GPU study's numbers (issue 23), read from its archive folder (archive/cpu-gpu-<gpu>-<date>/), shared
+by its figure (figures/fig_cpu_gpu.py), its report section and its claims rows. docs/cpu.md, "The study's figure
+and tables", says what each column means.
+
+The folder's files (each .csv or .csv.gz; any may be absent, and the rows it would give are then absent):
+  machine.json, membench.csv                        emogi_cpu machine / membench
+  pagerank_<g>.csv, pagerank_delta_<g>.csv, cc_<g>.csv   emogi_cpu pagerank (Jacobi, delta) and cc, unblocked
+                                                    and blocked
+  peer_<g>.csv                                      python -m emogi.cpu_peer
+  gpu_<g>.csv                                       emogi run rows (the apps table's columns, emogi/schema.py)
+  provenance.json                                   gpu, driver, cuda, commit, date, command
+Definitions:
+  time         GPU and peer: mean over roots of the per-root median (BFS, SSSP; one row for CC and PageRank);
+               emogi_cpu: its median_ms (a run to the tolerance; runs of fixed rounds are left out of the side by
+               side)
+  edges/s      the graph's directed edges (E, the file's count) / time: one definition for every source
+  ours         the fastest variant measured in that mode (any variant, Merged+Aligned included)
+  blocking     speedup = unblocked ms per round / blocked ms per round (rounds: iterations), per segment count
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from figures.inputs import FigureDataError
+
+REPO = Path(__file__).resolve().parents[1]
+ARCHIVE_ROOT = REPO / "archive"
+PREFIX = "cpu-gpu-"
+RECORDS = ("provenance.json", "source.json")  # the folder's provenance record, first found
+GAP_REFERENCE = REPO / "paper" / "gap_reference_h100.yaml"
+TABLE53 = REPO / "paper" / "graphit_table53.yaml"
+SIDE_GRAPHS = ("kron24", "urand24")
+SIDE_ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
+EMOGI_VARIANT = "merged-aligned"
+GPU_WIDTH = 4
+# Each bar of the side by side: (key, regime, legend label). Regimes: where the graph is and who reads it.
+BARS = (
+    ("gap", "reference", "GAP reference, 16 cores (FACTS.md, 2026-11-25)"),
+    ("peer", "host-cpu", "CPU peer: SuiteSparse:GraphBLAS, all cores"),
+    ("cpu-unblocked", "host-cpu", "ours CPU: emogi_cpu unblocked pull"),
+    ("cpu-blocked", "host-cpu", "ours CPU: emogi_cpu cache-blocked pull"),
+    ("emogi-zerocopy", "gpu-zerocopy", "EMOGI (Merged+Aligned), GPU zero-copy"),
+    ("ours-zerocopy", "gpu-zerocopy", "ours fastest, GPU zero-copy"),
+    ("emogi-device", "gpu-device", "EMOGI (Merged+Aligned), GPU memory"),
+    ("ours-device", "gpu-device", "ours fastest, GPU memory"),
+)
+BAR_REGIME = {k: r for k, r, _ in BARS}
+BAR_LABEL = {k: label for k, _, label in BARS}
+REGIME_TEXT = {
+    "reference": "CPU, host memory (another day)",
+    "host-cpu": "CPU, host memory",
+    "gpu-zerocopy": "GPU over the host link",
+    "gpu-device": "GPU, edge list in GPU memory",
+}
+CPU_BARS = ("gap", "peer", "cpu-unblocked", "cpu-blocked")
+LINK_BARS = ("emogi-zerocopy", "ours-zerocopy")
+BLOCKING_FILES = {"pagerank": "pagerank", "pagerank-delta": "pagerank_delta", "cc": "cc"}  # algorithm -> file stem
+VERTEX_BYTES = 4  # per vertex read at random: float contributions (PageRank) or uint32 labels (CC)
+
+
+# --- the folder ---------------------------------------------------------------------------------------------
+def find_archive(which: str = "latest", root: Path = ARCHIVE_ROOT) -> Path:
+    """The archive folder: a path, a folder name under `root`, or `latest` (the newest cpu-gpu-* by name, whose
+    date it carries)."""
+    if Path(which).is_dir():
+        return Path(which)
+    found = sorted(p for p in Path(root).glob(f"{PREFIX}*") if p.is_dir())
+    if not found:
+        raise FigureDataError(f"no {PREFIX}* folder under {root}: the CPU study has not been archived")
+    if which == "latest":
+        return found[-1]
+    for p in found:
+        if p.name == which:
+            return p
+    raise FigureDataError(f"archive '{which}' not under {root}; there are: {', '.join(p.name for p in found)}")
+
+
+def source(folder: Path) -> dict:
+    """The folder's provenance as figures.inputs wants a source record (source, gpu, date) and the rest."""
+    for name in RECORDS:
+        if (folder / name).is_file():
+            record = json.loads((folder / name).read_text())
+            missing = [k for k in ("gpu", "date") if not record.get(k)]
+            if missing:
+                raise FigureDataError(f"{folder / name} lacks {missing}")
+            return {**record, "source": "archive", "archive": folder.name}
+    raise FigureDataError(f"{folder} has no provenance record ({' or '.join(RECORDS)})")
+
+
+def read(folder: Path, stem: str) -> pd.DataFrame | None:
+    """<stem>.csv or <stem>.csv.gz; None when neither is there or it has no rows."""
+    for name in (f"{stem}.csv", f"{stem}.csv.gz"):
+        if (folder / name).is_file():
+            frame = pd.read_csv(folder / name)
+            return frame if len(frame) else None
+    return None
+
+
+def machine(folder: Path) -> dict:
+    path = folder / "machine.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+# --- the side by side ---------------------------------------------------------------------------------------
+def _per_root(frame: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    """Mean over roots of the per-root median of `column` (an empty root: one group)."""
+    f = frame.assign(root=pd.to_numeric(frame["root"], errors="coerce").fillna(-1))
+    med = f.groupby([*by, "root"], as_index=False)[column].median()
+    return med.groupby(by, as_index=False)[column].mean()
+
+
+def _row(graph, algorithm, bar, time_ms, detail, edges) -> dict:
+    rate = edges / (time_ms / 1e3) if edges and time_ms > 0 else np.nan
+    return dict(part="side", graph=graph, algorithm=algorithm, bar=bar, regime=BAR_REGIME[bar], detail=detail,
+                time_ms=float(time_ms), edges=edges, edges_per_s=rate)  # fmt: skip
+
+
+def _edges(folder: Path, graph: str) -> float:
+    """The graph's E (the file's directed entries), from the CPU tools' rows."""
+    for stem in (f"peer_{graph}", f"pagerank_{graph}", f"cc_{graph}"):
+        t = read(folder, stem)
+        if t is not None and "edges" in t.columns:
+            return float(t["edges"].iloc[0])
+    return np.nan
+
+
+def gpu_rows(gpu: pd.DataFrame, graph: str, edges: float) -> list[dict]:
+    """EMOGI's kernel and our fastest variant, zero-copy and GPU memory, at 4-byte ids (else the narrowest)."""
+    width = GPU_WIDTH if (gpu["edge_bytes"] == GPU_WIDTH).any() else gpu["edge_bytes"].min()
+    g = gpu[(gpu["edge_bytes"] == width) & gpu["mode"].isin(["zerocopy", "device"])]
+    t = _per_root(g, ["algorithm", "variant", "mode"], "time_ms")
+    rows = []
+    for (a, mode), r in t.groupby(["algorithm", "mode"]):
+        emogi = r[r["variant"] == EMOGI_VARIANT]
+        if len(emogi):
+            rows.append(_row(graph, a, f"emogi-{mode}", emogi["time_ms"].iloc[0], EMOGI_VARIANT, edges))
+        best = r.loc[r["time_ms"].idxmin()]
+        rows.append(_row(graph, a, f"ours-{mode}", best["time_ms"], best["variant"], edges))
+    return rows
+
+
+def peer_rows(peer: pd.DataFrame, graph: str) -> list[dict]:
+    """The peer with the most threads (all cores), per algorithm."""
+    p = peer[peer["threads"] == peer["threads"].max()]
+    t = _per_root(p, ["algorithm"], "median_ms")
+    edges = float(p["edges"].iloc[0])
+    first = p.iloc[0]
+    checks = p.groupby("algorithm")["check"].agg(lambda c: ",".join(sorted(set(map(str, c)))))
+    return [
+        _row(graph, r.algorithm, "peer", r.median_ms,
+             f"{first['library']} {first['version']}, {first['threads']} threads, check {checks[r.algorithm]}", edges)
+        for r in t.itertuples()
+    ]  # fmt: skip
+
+
+def cpu_kernel_rows(frame: pd.DataFrame, graph: str, algorithm: str) -> list[dict]:
+    """emogi_cpu's unblocked run and its fastest blocked run, when run to the tolerance (verified)."""
+    f = frame[frame["verified"].astype(str) == "yes"]
+    if "form" in f.columns:
+        f = f[f["form"] == "jacobi"]
+    rows = []
+    for kernel in ("unblocked", "blocked"):
+        k = f[f["kernel"] == kernel]
+        if len(k):
+            best = k.loc[k["median_ms"].idxmin()]
+            detail = f"{int(best['iterations'])} rounds" + (
+                f", {int(best['segments'])} segments" if kernel == "blocked" else ""
+            )
+            rows.append(_row(graph, algorithm, f"cpu-{kernel}", best["median_ms"], detail, float(best["edges"])))
+    return rows
+
+
+def gap_rows(gap: dict, graph: str, edges: float) -> list[dict]:
+    return [
+        _row(graph, a, "gap", entry[graph], entry["kernel"], edges)
+        for a, entry in gap["time_ms"].items()
+        if graph in entry
+    ]
+
+
+def load_gap(path: Path = GAP_REFERENCE) -> dict:
+    return yaml.safe_load(Path(path).read_text())
+
+
+def side_by_side(folder: Path, gap: dict | None) -> pd.DataFrame:
+    """One row per (graph, algorithm, bar) for the graphs of SIDE_GRAPHS that the folder has GPU or peer rows of."""
+    rows = []
+    for graph in SIDE_GRAPHS:
+        gpu, peer = read(folder, f"gpu_{graph}"), read(folder, f"peer_{graph}")
+        if gpu is None and peer is None:
+            continue
+        edges = _edges(folder, graph)
+        if gap is not None:
+            rows += gap_rows(gap, graph, edges)
+        if peer is not None:
+            rows += peer_rows(peer, graph)
+        for algorithm in ("pagerank", "cc"):
+            t = read(folder, f"{algorithm}_{graph}")
+            if t is not None:
+                rows += cpu_kernel_rows(t, graph, algorithm)
+        if gpu is not None:
+            rows += gpu_rows(gpu, graph, edges)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        raise FigureDataError(f"{folder} has neither gpu_<graph>.csv nor peer_<graph>.csv for {SIDE_GRAPHS}")
+    order = {b: i for i, (b, _, _) in enumerate(BARS)}
+    algo = {a: i for i, a in enumerate(SIDE_ALGORITHMS)}
+    return out.sort_values(["graph", "algorithm", "bar"], key=lambda s: s.map(algo) if s.name == "algorithm"
+                           else s.map(order) if s.name == "bar" else s).reset_index(drop=True)  # fmt: skip
+
+
+def winners(side: pd.DataFrame) -> pd.DataFrame:
+    """Per (graph, algorithm): the fastest CPU bar and the fastest GPU-over-the-link bar, and
+    `link_over_cpu` = CPU time / GPU zero-copy time (> 1: the GPU over the link wins by that much)."""
+    rows = []
+    for (g, a), r in side.groupby(["graph", "algorithm"], sort=False):
+        cpu, link = r[r["bar"].isin(CPU_BARS)], r[r["bar"].isin(LINK_BARS)]
+        peer = r[r["bar"] == "peer"]["time_ms"]
+        row = dict(graph=g, algorithm=a)
+        if len(cpu):
+            c = cpu.loc[cpu["time_ms"].idxmin()]
+            row.update(cpu_bar=c["bar"], cpu_ms=c["time_ms"])
+        if len(link):
+            z = link.loc[link["time_ms"].idxmin()]
+            row.update(link_bar=z["bar"], link_ms=z["time_ms"], link_variant=z["detail"])
+        if len(cpu) and len(link):
+            row["link_over_cpu"] = row["cpu_ms"] / row["link_ms"]
+        if len(peer) and len(link):
+            row["link_over_peer"] = peer.iloc[0] / row["link_ms"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- cache blocking and the memory micro-benchmark ------------------------------------------------------------
+def blocking(folder: Path) -> pd.DataFrame:
+    """One row per blocked run of emogi_cpu: its speedup per round over the unblocked run of the same file."""
+    rows = []
+    for path in sorted(folder.glob("*.csv*")):
+        m = re.fullmatch(r"(pagerank_delta|pagerank|cc)_(\w+?)\.csv(\.gz)?", path.name)
+        if not m:
+            continue
+        algorithm = {v: k for k, v in BLOCKING_FILES.items()}[m.group(1)]
+        t = read(folder, path.name.split(".csv")[0])
+        if t is None or not (t["kernel"] == "unblocked").any():
+            continue
+        per_round = t["median_ms"] / t["iterations"]
+        base = per_round[t["kernel"] == "unblocked"].iloc[0]
+        for i, r in t[t["kernel"] == "blocked"].iterrows():
+            vertex_bytes = VERTEX_BYTES * float(r["vertices"])
+            rows.append(dict(part="blocking", graph=m.group(2), algorithm=algorithm, bar="cpu-blocked",
+                             regime="host-cpu", segments=int(r["segments"]), duplication=r["duplication"],
+                             iterations=int(r["iterations"]), verified=r["verified"], time_ms=r["median_ms"],
+                             ms_per_round=per_round[i], unblocked_ms_per_round=base, speedup=base / per_round[i],
+                             vertex_bytes=vertex_bytes, llc_bytes=r.get("llc_bytes", np.nan),
+                             vertex_over_llc=vertex_bytes / r.get("llc_bytes", np.nan)))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def membench(folder: Path) -> pd.DataFrame:
+    """Per thread count: sequential and random seconds and their ratio; `threads` says 'all' for the most."""
+    t = read(folder, "membench")
+    if t is None:
+        return pd.DataFrame()
+    numa = machine(folder).get("numa_nodes", np.nan)
+    most = t["pass_threads"].max()
+    rows = []
+    for n, r in t.groupby("pass_threads"):
+        s = r.set_index("pattern")
+        if not {"sequential", "random"} <= set(s.index):
+            continue
+        rows.append(dict(part="membench", regime="host-cpu", pass_threads=int(n), threads="all" if n == most else
+                         str(int(n)), array_bytes=s.loc["sequential", "array_bytes"],
+                         sequential_s=s.loc["sequential", "seconds"], random_s=s.loc["random", "seconds"],
+                         random_over_sequential=s.loc["random", "seconds"] / s.loc["sequential", "seconds"],
+                         numa_nodes=numa))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+# --- the thesis' Table 5.3 ----------------------------------------------------------------------------------
+def table53(path: Path = TABLE53) -> pd.DataFrame:
+    """The thesis' Table 5.3 as rows (framework, application, graph, seconds), from its quoted lines."""
+    rows = []
+    for block in yaml.safe_load(Path(path).read_text())["blocks"]:
+        header, graphs, *frameworks = (line.split("\t")[1:] for line in block)
+        apps = [(i, a) for i, a in enumerate(header) if a]
+        names = [line.split("\t")[0] for line in block[2:]]
+        for name, cells in zip(names, frameworks):
+            for i, g in enumerate(graphs):
+                app = [a for j, a in apps if j <= i][-1]
+                value = re.sub(r"</?b>", "", cells[i]) if i < len(cells) else ""
+                if g and value:
+                    rows.append(dict(framework=name, application=app, graph=g, seconds=float(value)))
+    return pd.DataFrame(rows)
