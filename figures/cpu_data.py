@@ -135,6 +135,8 @@ def gpu_rows(gpu: pd.DataFrame, graph: str, edges: float) -> list[dict]:
     """EMOGI's kernel and our fastest variant, zero-copy and GPU memory, at 4-byte ids (else the narrowest)."""
     width = GPU_WIDTH if (gpu["edge_bytes"] == GPU_WIDTH).any() else gpu["edge_bytes"].min()
     g = gpu[(gpu["edge_bytes"] == width) & gpu["mode"].isin(["zerocopy", "device"])]
+    if "max_warps" in g.columns:
+        g = g[g["max_warps"].fillna(0) == 0]  # the default launch only
     t = _per_root(g, ["algorithm", "variant", "mode"], "time_ms")
     rows = []
     for (a, mode), r in t.groupby(["algorithm", "mode"]):

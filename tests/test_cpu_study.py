@@ -136,9 +136,16 @@ def test_report_section_and_pdf(drawn, tmp_path):
     section = json.loads(pdf.with_suffix(".json").read_text())["cpu"]
     assert section["label"] == "archived measurements from SYNTHETIC GPU (test fixture) on 2000-01-02"
     tables_shown = [b["table"] for b in section["blocks"] if "table" in b]
-    assert len(tables_shown) == 6 and pdf.read_bytes().startswith(b"%PDF")
+    assert len(tables_shown) == 7 and pdf.read_bytes().startswith(b"%PDF")
     thesis = next(t for t in tables_shown if t["columns"][1] == "GraphIt s (TW)")
     assert thesis["rows"][3][1:6] == ["8.707", "49.000", "Gemini 10.980", "5.63×", "1.26×"]  # PR on Twitter
+    targets = next(t for t in tables_shown if t["columns"][0] == "issue 23 target")["rows"]
+    assert targets[0] == [
+        "blocked PR ≥ 1.5× unblocked (kron27, vertex data 1.71× the LLC)",
+        "2.00× at 4 segments",
+        "met",
+    ]
+    assert targets[3][1:] == ["0.88×", "met"]  # 1600 ms against GAP's 1816
     assert cpu_report.report_section(None, cpu_data.source(drawn["folder"])) is None
     fig = ReportFigure("/x.png", drawn["figures"] / "fig_cpu_gpu.csv")
     assert cpu_report.report_section(fig, None) is None
