@@ -15,6 +15,7 @@ CLI:
     python -m emogi.csr verify FILE
     python -m emogi.csr narrow IN.csr --out OUT.csr --meta OUT.json
     python -m emogi.csr upgrade FILE...        version 1 -> 2, in place, after a full check
+    python -m emogi.csr transpose G.csr [--out G.t.csr]   the in-lists of a directed graph (emogi.csr_transpose)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from emogi.csr_header import (
     CHECKSUM_AT,
     FLAG_DIRECTED,
     FLAG_HAS_WEIGHTS,
+    FLAG_TRANSPOSE,
     HEADER_BLOCK,
     MAX_NARROW_VERTICES,
     VERSION,
@@ -230,16 +232,18 @@ def _payload(offsets, edges, weights, header: CSRHeader):
     assert pos == header.file_size, (pos, header.file_size)
 
 
-def _header_for(offsets, edges, weights, directed) -> CSRHeader:
+def _header_for(offsets, edges, weights, directed, transposes: int | None = None) -> CSRHeader:
     flags = (FLAG_HAS_WEIGHTS if weights is not None else 0) | (FLAG_DIRECTED if directed else 0)
-    return CSRHeader(VERSION, flags, edges.dtype.itemsize, len(offsets) - 1, len(edges), 0)
+    flags |= FLAG_TRANSPOSE if transposes is not None else 0
+    return CSRHeader(VERSION, flags, edges.dtype.itemsize, len(offsets) - 1, len(edges), 0, transposes or 0)
 
 
-def write_csr(path, offsets, edges, weights=None, directed: bool = False) -> CSRHeader:
-    """Write a graph file atomically; the edge width is edges.dtype (uint32 or uint64). Returns the header."""
+def write_csr(path, offsets, edges, weights=None, directed: bool = False, transposes: int | None = None) -> CSRHeader:
+    """Write a graph file atomically; the edge width is edges.dtype (uint32 or uint64). Returns the header.
+    `transposes`: the checksum of the graph whose in-lists these are (a transpose file, emogi.csr_transpose)."""
     path = Path(path)
     offsets, edges, weights = _validated_arrays(offsets, edges, weights, str(path))
-    header = _header_for(offsets, edges, weights, directed)
+    header = _header_for(offsets, edges, weights, directed, transposes)
     h = checksum_state(header)
     with atomic_path(path) as tmp:  # '.NAME.PID.tmp' beside path, removed if anything below fails
         with open(tmp, "wb") as f:
@@ -345,6 +349,12 @@ def _cmd_upgrade(args) -> None:
         print(f"{path}: " + ("upgraded to version 2" if upgrade(path) else "version 2 already; left as it is"))
 
 
+def _cmd_transpose(args) -> None:
+    from emogi.csr_transpose import write_transpose  # it builds on this module
+
+    write_transpose(args.graph, args.out)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m emogi.csr", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -362,6 +372,10 @@ def main(argv=None) -> int:
     p = sub.add_parser("upgrade", help="rewrite version-1 files as version 2 in place, after a full check")
     p.add_argument("files", nargs="+")
     p.set_defaults(func=_cmd_upgrade)
+    p = sub.add_parser("transpose", help="write the transpose (in-lists) of a directed graph beside it")
+    p.add_argument("graph")
+    p.add_argument("--out", help="where to write it (default: the naming rule, G.csr -> G.t.csr)")
+    p.set_defaults(func=_cmd_transpose)
     args = parser.parse_args(argv)
     exit_cleanly_on_signals()  # SIGTERM/SIGINT remove the half-written output
     return exit_status(lambda: args.func(args), (GraphFormatError, OSError))

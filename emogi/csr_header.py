@@ -16,11 +16,13 @@ MAGIC = b"EMOGICSR"
 VERSION = 2
 FLAG_HAS_WEIGHTS = 1 << 0
 FLAG_DIRECTED = 1 << 1
-KNOWN_FLAGS = FLAG_HAS_WEIGHTS | FLAG_DIRECTED
+FLAG_TRANSPOSE = 1 << 2  # the file holds another graph's in-lists; `transposes` is that graph's checksum
+KNOWN_FLAGS = FLAG_HAS_WEIGHTS | FLAG_DIRECTED | FLAG_TRANSPOSE
 HEADER_BLOCK = 4096
 SECTION_ALIGN = 4096
 CHECKSUM_AT = 40  # byte offset of the checksum field, read as zero when the checksum is computed
-# magic, version, flags, index_bytes, reserved, num_vertices, num_edges, checksum, reserved[2]
+TRANSPOSES_AT = 48  # byte offset of `transposes` (reserved, zero, unless FLAG_TRANSPOSE)
+# magic, version, flags, index_bytes, reserved, num_vertices, num_edges, checksum, transposes, reserved
 HEADER_STRUCT = struct.Struct("<8sIIIIQQQQQ")
 assert HEADER_STRUCT.size == 64
 
@@ -40,6 +42,11 @@ class CSRHeader:
     num_vertices: int
     num_edges: int
     checksum: int
+    transposes: int = 0  # FLAG_TRANSPOSE: the checksum of the graph whose transpose this file is
+
+    @property
+    def is_transpose(self) -> bool:
+        return bool(self.flags & FLAG_TRANSPOSE)
 
     @property
     def has_weights(self) -> bool:
@@ -85,7 +92,16 @@ class CSRHeader:
         """The 4096-byte header block (with `checksum` in place of the header's own, if given)."""
         checksum = self.checksum if checksum is None else checksum
         head = HEADER_STRUCT.pack(
-            MAGIC, self.version, self.flags, self.index_bytes, 0, self.num_vertices, self.num_edges, checksum, 0, 0
+            MAGIC,
+            self.version,
+            self.flags,
+            self.index_bytes,
+            0,
+            self.num_vertices,
+            self.num_edges,
+            checksum,
+            self.transposes,
+            0,
         )
         return head + bytes(HEADER_BLOCK - len(head))
 
@@ -95,6 +111,7 @@ class CSRHeader:
             "flags": self.flags,
             "has_weights": self.has_weights,
             "directed": self.directed,
+            "transposes": f"{self.transposes:016x}" if self.is_transpose else None,
             "index_bytes": self.index_bytes,
             "num_vertices": self.num_vertices,
             "num_edges": self.num_edges,
@@ -144,7 +161,10 @@ def parse_header(block: bytes, size: int, where: str, version: int = VERSION) ->
         raise GraphFormatError(f"{where}: unknown flag bits {flags & ~KNOWN_FLAGS:#x} in flags {flags:#x}")
     if index_bytes not in (4, 8):
         raise GraphFormatError(f"{where}: bad index_bytes {index_bytes} (must be 4 or 8)")
-    for at, value in ((20, r0), (48, r1), (56, r2)):
+    transposes = 0
+    if flags & FLAG_TRANSPOSE:
+        r1, transposes = 0, r1  # not reserved then: the checksum of the graph transposed, any value
+    for at, value in ((20, r0), (TRANSPOSES_AT, r1), (56, r2)):
         if value:
             raise GraphFormatError(f"{where}: reserved header field at byte {at} is {value:#x}, must be 0")
     tail = np.flatnonzero(np.frombuffer(block, dtype=np.uint8, count=HEADER_BLOCK)[HEADER_STRUCT.size :])
@@ -152,7 +172,7 @@ def parse_header(block: bytes, size: int, where: str, version: int = VERSION) ->
         at = HEADER_STRUCT.size + int(tail[0])
         raise GraphFormatError(f"{where}: header block byte {at} is not zero (bytes 64..4095 are reserved)")
     check_index_width(nv, index_bytes, where)
-    header = CSRHeader(ver, flags, index_bytes, nv, ne, checksum)
+    header = CSRHeader(ver, flags, index_bytes, nv, ne, checksum, transposes)
     if header.file_size > MAX_FILE_BYTES:  # C++ computes sizes in 64 bits: refuse what would wrap there
         raise GraphFormatError(
             f"{where}: header sizes overflow 64 bits (V = {nv}, E = {ne}, index_bytes = {index_bytes}): "

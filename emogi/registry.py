@@ -41,6 +41,7 @@ class Variant:
     origin: str
     access: bool  # an access policy (access.cuh) rather than an algorithm's own kernel
     description: str
+    in_lists: bool = False  # reads in-neighbours: a directed graph's from its transpose file (G.t.csr)
     requires: dict = field(default_factory=dict)
     style: dict = field(default_factory=dict)
 

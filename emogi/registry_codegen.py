@@ -102,6 +102,8 @@ inline const char* name_of(AutoOrder o) {{ return kAutoOrderNames[static_cast<in
 // The variants that are access policies (access.cuh), combined with every algorithm that has them; the others
 // are an algorithm's own kernel.
 {_flag_switch("is_access_variant", "Variant", variants, "access")}
+// The variants that read in-neighbours: on a directed graph, from its transpose file (csr_transpose.hpp).
+{_flag_switch("reads_in_lists", "Variant", variants, "in_lists")}
 // The algorithms that run from a source vertex.
 {_flag_switch("is_rooted", "Algorithm", algorithms, "rooted")}
 

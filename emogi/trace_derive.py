@@ -153,6 +153,11 @@ def _bottom_up_counts(offsets, edges, unvisited, frontier, per_line: int):
 
 def bfs_trace(graph, root, variant: str = "merged-aligned", name: str = "graph") -> Trace:
     root = _check_root(graph, root)
+    if variant == "direction-optimizing" and graph.directed:
+        raise TraceError(
+            f"{name}: direction-optimizing on a directed graph reads its transpose in bottom-up steps, which a trace "
+            "of the graph's lists does not describe (emogi run --trace-out refuses it too)"
+        )
     if variant == "direction-optimizing":
         note = (
             "level-synchronous frontiers; Beamer's switch (alpha 15, beta 18) as bfs_frontier.cuh; bottom-up "

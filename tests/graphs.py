@@ -32,6 +32,18 @@ def write_generated(path, kind, scale, dtype=np.uint64, seed=3, edge_factor=8):
     return path
 
 
+def write_directed(path, kind, scale, dtype=np.uint64, seed=3, edge_factor=8, transpose=True):
+    """A generated graph with each pair one directed edge (the generators' --directed), with weights, and its
+    transpose beside it (G.t.csr) unless `transpose` is False."""
+    g = generate(kind, scale, edge_factor, seed, index_dtype=dtype, directed=True)
+    csr.write_csr(path, g.offsets, g.edges, csr_weights(g.offsets, g.edges, seed), directed=True)
+    if transpose:
+        from emogi.csr_transpose import write_transpose
+
+        write_transpose(path)
+    return path
+
+
 # name -> (writer args): the edge cases every algorithm is checked on.
 EDGE_CASES = {
     "single_vertex": dict(pairs=[], num_vertices=1),

@@ -11,7 +11,8 @@ import pytest
 from scipy.sparse.csgraph import connected_components
 
 from conftest import run
-from graphs import numpy_pagerank, scipy_matrix, write_generated, write_lists, write_undirected
+from emogi.csr_transpose import write_transpose
+from graphs import numpy_pagerank, scipy_matrix, write_directed, write_generated, write_lists, write_undirected
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,31 @@ def test_directed_graph_is_pulled_over_its_transpose(cpu_binary, tmp_path):
         (row,), got = pagerank(cpu_binary, path, tmp_path, kernel, "2", "--tolerance", "1e-7", "--form", form)
         assert row["verified"] == "yes"
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_directed_graph_reads_its_transpose_file_when_there_is_one(cpu_binary, tmp_path):
+    path = write_directed(tmp_path / "d.csr", "kron", 9, dtype=np.uint32, transpose=False)
+    want = numpy_pagerank(path)
+    base = [cpu_binary, "pagerank", "--graph", path, "--kernels", "blocked", "--reps", 1, "--warmup", 0]
+    base += ["--tolerance", "1e-6"]
+    built = run([*base, "--out", tmp_path / "built.f32"])
+    assert "building its transpose in memory (python -m emogi.csr transpose" in built.stderr
+    write_transpose(path)
+    read = run([*base, "--out", tmp_path / "read.f32"])
+    assert f"its in-lists from {tmp_path / 'd.t.csr'}" in read.stderr
+    for done, out in ((built, "built.f32"), (read, "read.f32")):
+        assert rows(done)[0]["verified"] == "yes"
+        np.testing.assert_allclose(np.fromfile(tmp_path / out, dtype=np.float32), want, rtol=1e-4, atol=1e-5)
+    other = write_directed(tmp_path / "other.csr", "kron", 9, seed=8, dtype=np.uint32)
+    done = run([*base, "--transpose", tmp_path / "other.t.csr"])
+    assert (
+        done.returncode == 1
+        and "not the transpose of" in done.stderr
+        and "python -m emogi.csr transpose" in done.stderr
+    )
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    done = run([*base, "--transpose", other])
+    assert done.returncode == 1 and "not a transpose file" in done.stderr
 
 
 @pytest.mark.parametrize("segments", ["1", "3", "40"])

@@ -217,7 +217,7 @@ def test_wrong_magic(tmp_path):
     [
         ({"version": 3}, "unknown version 3"),
         ({"version": 1}, "format version 1, whose checksum does not cover the header.*python -m emogi.csr upgrade"),
-        ({"flags": 4}, "unknown flag"),
+        ({"flags": 8}, "unknown flag"),
     ],
 )
 def test_unknown_version_or_flag(tmp_path, kwargs, message):

@@ -72,7 +72,7 @@ def test_a_flipped_flag_breaks_the_checksum(tmp_path):
         ({"reserved2": 2**63}, "reserved header field at byte 56"),
         ({"at_100": (1, 1)}, "header block byte 100 is not zero"),
         ({"at_4095": (1, 1)}, "header block byte 4095 is not zero"),
-        ({"flags": 1 | 4}, "unknown flag bits 0x4"),
+        ({"flags": 1 | 8}, "unknown flag bits 0x8"),
         ({"at_4128": (1, 1)}, "padding after the offsets is not zero \\(byte 4128\\)"),
         ({"at_8216": (1, 1)}, "padding after the edges is not zero \\(byte 8216\\)"),
         ({"at_4104": (4, 8)}, "offsets decrease at vertex 1 \\(4 -> 3\\)"),

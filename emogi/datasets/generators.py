@@ -3,8 +3,9 @@
 kron:  2^scale * edge_factor pairs from the Graph500 Kronecker model (initiator A=0.57, B=0.19, C=0.19,
        D=0.05), vertex ids then randomly permuted so that degree does not follow the id.
 urand: 2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale).
-Both are symmetrised, with self-loops and duplicates removed and neighbour lists sorted; the CLI's graphs carry
-SSSP weights (emogi.datasets.weights: uniform 8..72, a hash of the edge and a recorded seed).
+Both are symmetrised (with --directed: each pair is one directed edge, as generated), with self-loops and
+duplicates removed and neighbour lists sorted; the CLI's graphs carry SSSP weights (emogi.datasets.weights:
+uniform 8..72, a hash of the edge and a recorded seed).
 
 Determinism: the pairs are generated in fixed chunks of CHUNK_PAIRS (PairStream), chunk k drawing from
 Generator(PCG64(SeedSequence(seed).spawn(...)[k + 1])) and the permutation from child 0, so a seed gives the
@@ -270,16 +271,19 @@ def generate(
     workers: int | None = None,
     index_dtype=np.uint64,
     weights_seed: int | None = None,
+    directed: bool = False,
 ) -> CSRGraph:
-    """The symmetric graph of `kind` ('kron' or 'urand') with 2^scale vertices, in memory; with
-    `weights_seed`, carrying the weights the CLI writes."""
+    """The symmetric graph of `kind` ('kron' or 'urand') with 2^scale vertices, in memory (`directed`: each pair
+    one directed edge, as the CLI's --directed); with `weights_seed`, carrying the weights the CLI writes."""
     src, dst = PairStream(kind, scale, edge_factor, seed).all_pairs(workers)
-    offsets, edges = build_csr(src, dst, num_vertices=1 << scale, index_dtype=index_dtype, workers=workers)
+    offsets, edges = build_csr(
+        src, dst, num_vertices=1 << scale, symmetrize=not directed, index_dtype=index_dtype, workers=workers
+    )
     weights = None if weights_seed is None else csr_weights(offsets, edges, weights_seed)
-    return CSRGraph(offsets, edges, weights, directed=False)
+    return CSRGraph(offsets, edges, weights, directed=directed)
 
 
-def generator_params(kind: str, scale: int, edge_factor: int, seed) -> dict:
+def generator_params(kind: str, scale: int, edge_factor: int, seed, directed: bool = False) -> dict:
     """What the metadata JSON records about how a graph was made."""
     params = {
         "kind": kind,
@@ -289,7 +293,7 @@ def generator_params(kind: str, scale: int, edge_factor: int, seed) -> dict:
         "generated_pairs": (1 << scale) * edge_factor,
         "chunk_pairs": CHUNK_PAIRS,
         "rng": "numpy Generator(PCG64), SeedSequence(seed).spawn per chunk",
-        "symmetrized": True,
+        "symmetrized": not directed,
         "self_loops_removed": True,
         "duplicates_removed": True,
     }
@@ -304,7 +308,10 @@ def _metadata(out: Path, args, result, seconds: float) -> dict:
     graph = read_csr(out, verify_checksum=False)
     meta = describe(graph)
     meta.update(offsets_bytes=graph.header.offsets_bytes, weights_bytes=graph.header.weights_bytes)
-    meta["source"] = {"type": "generator", **generator_params(args.kind, args.scale, args.edge_factor, args.seed)}
+    meta["source"] = {
+        "type": "generator",
+        **generator_params(args.kind, args.scale, args.edge_factor, args.seed, args.directed),
+    }
     meta["generator"] = meta["source"]  # the key earlier metadata used
     meta["weights"] = {
         "low": LOW,
@@ -328,6 +335,9 @@ def _parse_args(argv):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--weights-seed", type=int, default=1, help="seed of the SSSP weights (default 1)")
     parser.add_argument("--index-bytes", type=int, choices=(4, 8), default=8, help="edge id width (default 8)")
+    parser.add_argument(
+        "--directed", action="store_true", help="each generated pair is one directed edge (default: symmetrised)"
+    )
     parser.add_argument("--out", required=True, help="graph file to write (.csr)")
     parser.add_argument("--meta", help="metadata JSON to write beside the graph")
     parser.add_argument("--workers", type=int, default=None, help="threads (default: all cores; output identical)")
@@ -361,6 +371,7 @@ def main(argv=None) -> int:
             stream,
             num_vertices=stream.num_vertices,
             index_bytes=args.index_bytes,
+            symmetrize=not args.directed,
             weights_seed=args.weights_seed,
             memory_limit=args.memory_limit,
             workers=args.workers,

@@ -53,6 +53,7 @@ def generator_args(spec: dict) -> str:
     return (
         f"--kind {spec['generator']} --scale {spec['scale']} --edge-factor {spec.get('edge_factor', 16)} "
         f"--seed {spec['seed']} --weights-seed {spec.get('weights_seed', 1)}"
+        + (" --directed" if spec.get("directed") else "")
     )
 
 
@@ -137,6 +138,51 @@ def bel_inputs(spec: dict) -> list[str]:
     base = spec["prefix"][: -len(".bel")] if spec["prefix"].endswith(".bel") else spec["prefix"]
     files = [f"{base}.bel.col", f"{base}.bel.dst"]
     return files + ([f"{base}.bel.val"] if Path(f"{base}.bel.val").exists() else [])
+
+
+# ---------------------------------------------------------------------------------------------- directed graphs
+
+
+def directed(name: str, spec: dict, catalog: dict) -> bool | None:
+    """Whether the graph will be directed, as far as the config and the catalog say (None: decided when the graph
+    is made, as a .bel import without `directed` is; the graph file's header then tells)."""
+    source = source_of(spec)
+    if source == "generator":
+        return bool(spec.get("directed", False))
+    if source == "law":
+        return True
+    if source == "suitesparse":
+        return catalog_entry(name, spec, catalog).get("directed")
+    return spec.get("directed")
+
+
+def needs_transpose(name: str, spec: dict, catalog: dict, graph_file, variants, in_list_variants) -> bool:
+    """Whether a run of `variants` on `graph_file` (a width of graph `name`) reads its transpose: a variant that
+    reads in-lists (the registry's in_lists) on a directed graph. An existing graph file's header decides when the
+    config does not."""
+    if not set(variants) & set(in_list_variants):
+        return False
+    known = directed(name, spec, catalog)
+    if known is None and Path(graph_file).exists():
+        from emogi.csr_header import read_header
+
+        known = read_header(graph_file).directed
+    return bool(known)
+
+
+def transpose_input(graphs: dict, catalog_path, in_list_variants, variants):
+    """A Snakemake input function: the transpose of the rule's graph and width (wildcards graph, width) where
+    `variants` (a list, or a function of the wildcards) read in-lists on a directed graph, else nothing."""
+
+    def inputs(w):
+        names = variants(w) if callable(variants) else variants
+        spec = graphs[w.graph]
+        catalog = load_catalog(catalog_path) if source_of(spec) in DOWNLOADED else {}
+        graph = GRAPH_DIR / f"{w.graph}.w{w.width}.csr"
+        needed = needs_transpose(w.graph, spec, catalog, graph, names, in_list_variants)
+        return [str(GRAPH_DIR / f"{w.graph}.w{w.width}.t.csr")] if needed else []
+
+    return inputs
 
 
 # ---------------------------------------------------------------------------------------------- preflight

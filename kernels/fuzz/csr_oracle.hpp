@@ -27,8 +27,9 @@ inline bool valid_graph_file(const unsigned char* p, uint64_t size) {
   if (size < 4096 || std::memcmp(p, "EMOGICSR", 8) != 0) return false;
   const uint64_t version = le(p + 8, 4), flags = le(p + 12, 4), width = le(p + 16, 4);
   const uint64_t v = le(p + 24, 8), e = le(p + 32, 8);
-  if (version != 2 || (flags & ~uint64_t(3)) || (width != 4 && width != 8)) return false;
-  if (le(p + 20, 4) || le(p + 48, 8) || le(p + 56, 8) || !zero(p, 64, 4096)) return false;
+  if (version != 2 || (flags & ~uint64_t(7)) || (width != 4 && width != 8)) return false;
+  // Bytes 48..55: `transposes` (any value) in a transpose file (flag 4), reserved (zero) otherwise.
+  if (le(p + 20, 4) || (!(flags & 4) && le(p + 48, 8)) || le(p + 56, 8) || !zero(p, 64, 4096)) return false;
   if (width == 4 && v > 0xFFFFFFFFull) return false;
   const bool weighted = flags & 1;
   const unsigned __int128 offsets_end = 4096 + (unsigned __int128)8 * ((unsigned __int128)v + 1);

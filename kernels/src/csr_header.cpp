@@ -67,10 +67,10 @@ CsrHeader check_csr_header(const unsigned char* base, uint64_t size, const std::
   if (h.index_bytes != 4 && h.index_bytes != 8)
     fail("index_bytes is " + std::to_string(h.index_bytes) + ", must be 4 or 8");
   if (h.reserved0 != 0) fail("reserved header field at byte 20 is " + hex(h.reserved0) + ", must be 0");
-  for (int i = 0; i < 2; ++i)
-    if (h.reserved1[i] != 0)
-      fail("reserved header field at byte " + std::to_string(48 + 8 * i) + " is " + hex(h.reserved1[i]) +
-           ", must be 0");
+  // Bytes 48..55 hold `transposes` in a transpose file (any value), and are reserved otherwise.
+  if (!(h.flags & kFlagTranspose) && h.transposes != 0)
+    fail("reserved header field at byte 48 is " + hex(h.transposes) + ", must be 0");
+  if (h.reserved1 != 0) fail("reserved header field at byte 56 is " + hex(h.reserved1) + ", must be 0");
   for (uint64_t i = sizeof h; i < kHeaderBlock; ++i)
     if (base[i] != 0) fail("header block byte " + std::to_string(i) + " is not zero (bytes 64..4095 are reserved)");
   if (h.index_bytes == 4 && h.num_vertices > 0xFFFFFFFFull)

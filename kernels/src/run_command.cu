@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "emogi/chunk_lru.hpp"
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
+#include "emogi/csr_transpose.hpp"
 #include "emogi/device_info.hpp"
 #include "emogi/gpu_budget.hpp"
 #include "emogi/problems.hpp"
@@ -53,6 +55,27 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
     throw std::invalid_argument("--uvm-capacity " + args.get("uvm-capacity") + " is more than the " +
                                 format_bytes(lists) + " of lists " + name_of(algorithm) +
                                 " reads on this graph: nothing would be evicted (that is the uvm mode)");
+}
+
+// A directed graph's transpose, when a variant reads in-lists (the registry's in_lists): --transpose or G.t.csr
+// beside the graph, checked as any graph file and paired with it (csr_transpose.hpp). Neither uvm-capped (its
+// evictions cover the edge list only) nor --trace-out (a trace names the out-lists read) applies to those runs.
+std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& graph, MatrixOptions& opt) {
+  const auto reader = std::find_if(opt.variants.begin(), opt.variants.end(), reads_in_lists);
+  if (!graph.directed() || reader == opt.variants.end()) {
+    if (args.has("transpose"))
+      std::fprintf(stderr, "--transpose %s: not read (%s)\n", args.get("transpose").c_str(),
+                   graph.directed() ? "no variant here reads in-lists" : "the graph is undirected");
+    return nullptr;
+  }
+  const std::string why = std::string(name_of(*reader)) + " on the directed " + graph.path() + " reads its transpose";
+  if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end())
+    throw std::invalid_argument("uvm-capped: " + why + ", which its evictions do not cover");
+  if (!opt.trace_dir.empty()) throw std::invalid_argument("--trace-out: " + why + "; a trace records out-lists only");
+  auto transpose =
+      open_transpose(graph, args.has("transpose") ? args.get("transpose") : "", !args.flag("no-verify-checksum"));
+  opt.transpose = transpose.get();
+  return transpose;
 }
 
 // The streamed mode's block size (required), buffers and poisoning; none of them without the mode, nor traces with it
@@ -153,6 +176,9 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "2"),
           flag("stream-poison", "streamed: fill a buffer with 0xFF bytes before every copy into it (tests)"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
+          option("transpose", "PATH",
+                 "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "
+                 "default: G.t.csr beside G.csr (python -m emogi.csr transpose G.csr writes it)"),
           flag("no-verify-checksum", "skip the graph file's checksum (its offsets and ids are still checked)"),
           flag("test-corrupt-result", "spoil one result before verification (tests)")};
 }
@@ -197,7 +223,9 @@ int run_algorithm(const CliArgs& args) {
 
   // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
-  set_uvm_capped(args, algorithm, graph, opt);  // before the GPU: its errors need none
+  // Before the GPU is touched: their errors need none.
+  const std::unique_ptr<MappedCsr> transpose = open_in_lists(args, graph, opt);
+  set_uvm_capped(args, algorithm, graph, opt);
   read_auto_hot(args, graph, opt);
   select_device(int(args.get_u64("device")));
   opt.placement.added_latency_cycles = ns_to_cycles(args.get_u64("added-latency-ns"), int(args.get_u64("device")));

@@ -107,7 +107,7 @@ void the_checksum_covers_the_header_and_reserved_fields_are_zero() {
       {56, 8, 1ull << 63, "reserved header field at byte 56"},
       {100, 1, 1, "header block byte 100 is not zero"},
       {4095, 1, 0x80, "header block byte 4095 is not zero"},
-      {12, 4, 4, "unknown flag bits 0x4"},
+      {12, 4, 8, "unknown flag bits 0x8"},
       {8, 4, 1, "format version 1"},
       {8, 4, 3, "unsupported format version 3"},
       {16, 4, 2, "index_bytes is 2"},
@@ -123,6 +123,12 @@ void the_checksum_covers_the_header_and_reserved_fields_are_zero() {
     repair_checksum(image);
     expect_refused(image, c.says, c.says);
   }
+  Image transpose = small(8);  // bytes 48..55 are `transposes` in a transpose file: any value
+  put(transpose, 12, kFlagHasWeights | kFlagTranspose | kFlagDirected, 4);
+  put(transpose, 48, 0x1234, 8);
+  repair_checksum(transpose);
+  expect_eq(rejection(transpose), std::string(), "a transpose file's `transposes` is not reserved");
+  expect_eq(check_image(transpose).transposes, uint64_t(0x1234), "the reader keeps `transposes`");
   Image last = csr_image({0, 1, 2}, {1, 0}, 8);
   put(last, 4096 + 16, 1, 8);  // offsets[V] = 1 but E = 2
   repair_checksum(last);

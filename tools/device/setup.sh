@@ -55,7 +55,7 @@ bench_target() {  # DIR TIMEOUT KEY=VALUE ...
 gpu_tests() {
   log "gpu tests"
   python3 -m pytest -q --durations=12 -m gpu ${TESTS:-tests/test_gpu_micro.py tests/test_bench.py tests/test_figures_apps.py \
-    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_kernels.py} "$@" > "$OUT/gpu_tests.log" 2>&1
+    tests/test_gpu_bfs.py tests/test_gpu_algorithms.py tests/test_gpu_directed.py tests/test_kernels.py} "$@" > "$OUT/gpu_tests.log" 2>&1
   tail -2 "$OUT/gpu_tests.log"
 }
 # The usual start of a device script: build, then the GPU tests unless SKIP_TESTS=1.

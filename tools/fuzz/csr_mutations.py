@@ -129,7 +129,8 @@ def valid_graph_file(data: bytes) -> bool:
     if len(data) < PAGE or data[:8] != b"EMOGICSR":
         return False
     version, flags, width, r0, v, e, check, r1, r2 = struct.unpack_from("<IIIIQQQQQ", data, 8)
-    if version != 2 or flags & ~3 or width not in (4, 8) or r0 or r1 or r2 or any(data[64:PAGE]):
+    r1 = 0 if flags & 4 else r1  # `transposes` (any value) in a transpose file, reserved otherwise
+    if version != 2 or flags & ~7 or width not in (4, 8) or r0 or r1 or r2 or any(data[64:PAGE]):
         return False
     if width == 4 and v > 2**32 - 1:
         return False

@@ -1,13 +1,16 @@
 # Datasets: every configured graph as resources/graphs/{graph}.w8.csr + .w8.json (docs/graph-format.md),
 # whatever its source (config `graphs.<name>.source`, docs/datasets.md): generated here, downloaded from
 # SuiteSparse or LAW (config/datasets_catalog.yaml) and converted, or imported from the EMOGI artifact's .bel
-# files. Then the 4-byte copies and the BFS roots every variant shares.
+# files. Then the 4-byte copies, the transposes of directed graphs and the BFS roots every variant shares.
 #
 # The long steps (generating, downloading, converting: half a minute to hours per graph) print their progress
 # lines both to the terminal and to their log (`... 2>&1 | tee {log} >&2`; snakemake's bash runs with pipefail,
 # so the step's own exit status is the job's); the short ones write their log only.
+import functools  # noqa: E402
+
 from emogi.datasets import sources  # noqa: E402
 from emogi.bench import graph_specs as bench_graph_specs  # noqa: E402
+from emogi.registry import vocabulary  # noqa: E402
 
 # The kernel benchmark's GAP graphs (config bench.graphs, kind:scale; bench.smk) are made here too, by the same
 # rules and under the same names (kron:21 -> resources/graphs/kron21.w8.csr); the study measures only its own.
@@ -117,6 +120,28 @@ rule import_bel:
     shell:
         "python3 -m emogi.datasets.bel import {params.prefix} --out {output.graph} --meta {output.meta}"
         " {params.args} 2>&1 | tee {log} >&2"
+
+
+# A directed graph's transpose (its in-lists, docs/graph-format.md "Transpose"), beside it by the naming rule
+# G.csr -> G.t.csr, for the variants that read in-lists (the registry's in_lists: direction-optimizing BFS). Made
+# only where a run needs it (transpose_input: measure.smk, profile.smk), as each graph's 4-byte copy is.
+rule transpose_graph:
+    input:
+        "resources/graphs/{graph}.w{width}.csr",
+    output:
+        "resources/graphs/{graph}.w{width}.t.csr",
+    log:
+        "logs/datasets/transpose_{graph}.w{width}.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.csr transpose {input} --out {output} 2>&1 | tee {log} >&2"
+
+
+# transpose_input(variants): the input function of a rule whose runs of `variants` may read a transpose.
+transpose_input = functools.partial(
+    sources.transpose_input, GRAPH_SPECS, CATALOG, [v.name for v in vocabulary().variants if v.in_lists]
+)
 
 
 rule narrow_graph:

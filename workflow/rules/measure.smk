@@ -7,6 +7,7 @@ rule measure_bfs:
     input:
         binary="build/emogi",
         graph="resources/graphs/{graph}.w{width}.csr",
+        transpose=transpose_input(config["measure"]["variants"]),  # found beside the graph by the binary
         roots="results/roots/{graph}.txt",
     output:
         "results/fresh/runs/{graph}.w{width}.csv",
@@ -34,6 +35,7 @@ rule measure_app:
     input:
         binary="build/emogi",
         graph="resources/graphs/{graph}.w{width}.csr",
+        transpose=transpose_input(lambda w: config["apps"]["variants"][w.algorithm]),
         roots=lambda w: f"results/roots/{w.graph}.first{config['apps']['roots']}.txt",
     output:
         "results/fresh/apps/{graph}.{algorithm}.w{width}.csv",

@@ -6,6 +6,7 @@ rule profile_bfs:
     input:
         binary="build/emogi",
         graph="resources/graphs/{graph}.w{width}.csr",
+        transpose=transpose_input(config["measure"]["variants"]),
         roots="results/roots/{graph}.txt",
     output:
         table="results/fresh/profile/{graph}.w{width}.csv",

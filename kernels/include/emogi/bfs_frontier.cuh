@@ -5,6 +5,8 @@
 // frontier, so most lists are read only in part: on an edge list behind a link this beats the link-bandwidth
 // floor of any top-down traversal. Switching follows Beamer et al. (SC'12): go bottom-up when the frontier's
 // edges exceed 1/alpha of the unvisited vertices' edges, back top-down when the frontier shrinks below V/beta.
+// A bottom-up step reads in-lists: on a directed graph those of its transpose (graph_view.cuh, in_lists()), in the
+// edge list's memory mode; the top-down steps and the edge counts of the switch use the out-lists.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -30,7 +32,9 @@ struct DiscoverOp {
   }
 };
 
-// Warp per unvisited vertex: lanes test one line's worth of neighbours per step, the warp stops at a hit.
+// Warp per unvisited vertex: lanes test one line's worth of in-neighbours per step, the warp stops at a hit. `g`:
+// the in-lists (DeviceGraph::in_lists: the lists themselves on an undirected graph, the transpose's on a directed
+// one).
 template <class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
     bfs_bottom_up(DeviceGraph<Index> g, Sweep sweep, uint32_t* __restrict__ depth, uint32_t level) {
@@ -61,6 +65,7 @@ template <class Index>
 RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_warps, bool direction_optimizing,
                       ListReads& reads, BfsFrontierState<Index>& s) {
   bfs_start(s, root);
+  const DeviceGraph<Index> in = g.in_lists();
   IterationLoop& loop = s.loop;
   loop.start();
   uint64_t unexplored_edges = g.num_edges;  // edges of vertices not yet reached (Beamer's m_u)
@@ -89,7 +94,7 @@ RunStats bfs_frontier(const DeviceGraph<Index>& g, uint64_t root, uint64_t max_w
                    [&](auto r) {
                      bfs_bottom_up<Index, decltype(r)>
                          <<<dim3(unsigned(scan_blocks<MergedAlignedAccess>(r.size(), max_warps))), kBlockThreads, 0,
-                            loop.stream()>>>(g, r, s.depth.data(), level);
+                            loop.stream()>>>(in, r, s.depth.data(), level);
                      EMOGI_CHECK_LAUNCH();
                    },
                    {0, kWholeList, "bottom-up: a list is read up to the line of the first parent"});

@@ -22,7 +22,8 @@ struct CsrHeader {
   uint64_t num_vertices;
   uint64_t num_edges;
   uint64_t checksum;
-  uint64_t reserved1[2];
+  uint64_t transposes;  // kFlagTranspose: the checksum of the graph whose in-lists this file holds; else 0
+  uint64_t reserved1;
 };
 static_assert(sizeof(CsrHeader) == 64, "the header is 64 bytes on disk");
 
@@ -31,7 +32,8 @@ constexpr char kCsrMagic[8] = {'E', 'M', 'O', 'G', 'I', 'C', 'S', 'R'};
 constexpr uint32_t kCsrVersion = 2;
 constexpr uint32_t kFlagHasWeights = 1u << 0;
 constexpr uint32_t kFlagDirected = 1u << 1;
-constexpr uint32_t kKnownFlags = kFlagHasWeights | kFlagDirected;
+constexpr uint32_t kFlagTranspose = 1u << 2;  // the file is another graph's transpose (csr_transpose.hpp)
+constexpr uint32_t kKnownFlags = kFlagHasWeights | kFlagDirected | kFlagTranspose;
 constexpr uint64_t kSectionAlign = 4096;
 constexpr uint64_t kHeaderBlock = 4096;
 constexpr uint64_t kChecksumAt = 40;  // byte offset of the checksum field, read as zero when hashing
@@ -67,6 +69,7 @@ class MappedCsr {
   unsigned index_bytes() const { return header_.index_bytes; }
   bool directed() const { return header_.flags & kFlagDirected; }
   bool has_weights() const { return header_.flags & kFlagHasWeights; }
+  bool is_transpose() const { return header_.flags & kFlagTranspose; }
 
   const uint64_t* offsets() const { return reinterpret_cast<const uint64_t*>(base_ + layout_.offsets_at); }
   const void* edges() const { return base_ + layout_.edges_at; }

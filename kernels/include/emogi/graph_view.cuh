@@ -5,6 +5,10 @@
 // Kernels find vertex v's list at [list_begin(v), list_end(v)). That is [offsets[v], offsets[v + 1]) unless
 // `auto` copied some whole lists to GPU memory out of order (placement.cuh, moved_lists.hpp): then
 // `starts` says where each list begins in the combined positions (the copy first, then the file's lists).
+//
+// Variants that read in-neighbours (the registry's in_lists: bottom-up BFS) see them through in_lists(): the
+// lists themselves on an undirected graph; on a directed one, its transpose file (csr_transpose.hpp), placed in
+// the same memory mode by a placement of its own (`in`).
 #pragma once
 #include <cstdint>
 
@@ -40,6 +44,14 @@ struct WeightedNeighborReader {
   __device__ __forceinline__ WeightedNeighbor operator()(uint64_t i) const { return {edges[i], weights[i]}; }
 };
 
+// A directed graph's in-lists as placed: the transpose's vertex list (GPU memory), list starts and edge list.
+template <class Index>
+struct InListsView {
+  const uint64_t* offsets = nullptr;  // null: none (the graph's own lists are its in-lists)
+  const uint64_t* starts = nullptr;
+  SplitArray<Index> edges;
+};
+
 template <class Index>
 struct DeviceGraph {
   const uint64_t* offsets;  // V + 1 entries, GPU memory
@@ -52,6 +64,7 @@ struct DeviceGraph {
   // The list positions a launch may read: all of them, except in the streamed mode, where a launch sees one block
   // (streamed_lists.cuh) and a list split across blocks is read part by part.
   uint64_t window_begin = 0, window_end = ~uint64_t(0);
+  InListsView<Index> in;  // a directed graph's transpose, when a variant reads in-lists
   __device__ __forceinline__ uint64_t degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
   __device__ __forceinline__ uint64_t list_begin(uint64_t v) const {
     return starts[v] > window_begin ? starts[v] : window_begin;
@@ -63,6 +76,13 @@ struct DeviceGraph {
   __host__ __device__ NeighborReader<Index> neighbors() const { return {edges, added_latency_cycles}; }
   __host__ __device__ WeightedNeighborReader<Index> weighted_neighbors() const {
     return {edges, weights, added_latency_cycles};
+  }
+  // The graph of in-lists: list v holds the vertices with an edge to v (no weights).
+  DeviceGraph in_lists() const {
+    if (!in.offsets) return *this;
+    DeviceGraph t = *this;
+    t.offsets = in.offsets, t.starts = in.starts, t.edges = in.edges, t.weights = {}, t.in = {};
+    return t;
   }
 };
 

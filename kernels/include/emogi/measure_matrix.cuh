@@ -45,8 +45,9 @@ struct MatrixOptions {
   uint32_t sssp_delta = 0;           // 0: the frontier SSSP's bucket width from the weights
   float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
   uint32_t pr_max_iterations = 5000;
-  std::string trace_dir;         // --trace-out: where the recorded traces go (empty: none recorded)
-  uint64_t uvm_capacity = 0;     // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
+  std::string trace_dir;                 // --trace-out: where the recorded traces go (empty: none recorded)
+  const MappedCsr* transpose = nullptr;  // a directed graph's in-lists, when a variant reads them (csr_transpose.hpp)
+  uint64_t uvm_capacity = 0;             // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
 };
 
@@ -110,6 +111,10 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     const std::string why = unmet_requirement(P::kAlgorithm, v, g.path(), g.directed(), g.has_weights());
     if (!why.empty()) throw std::invalid_argument(std::string(algorithm) + " " + name_of(v) + ": " + why);
   }
+  for (Variant v : opt.variants)  // run_algorithm opens the transpose (csr_transpose.hpp: open_transpose)
+    if (reads_in_lists(v) && g.directed() && !opt.transpose)
+      throw std::invalid_argument(std::string(algorithm) + " " + name_of(v) + " on the directed " + g.path() +
+                                  " reads its transpose, which was not opened");
   std::vector<uint64_t> sources = is_rooted(P::kAlgorithm) ? opt.roots : std::vector<uint64_t>{kNoSource};
   if (sources.empty()) throw std::invalid_argument(std::string(algorithm) + " needs roots (--roots or --roots-file)");
 
@@ -126,6 +131,11 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
+  // A directed graph's transpose, for the variants that read in-lists: its vertex list in GPU memory here, its edge
+  // list placed in each mode beside the graph's (graph_view.cuh: DeviceGraph::in).
+  std::unique_ptr<DeviceArray<uint64_t>> in_offsets;
+  if (opt.transpose)
+    in_offsets = std::make_unique<DeviceArray<uint64_t>>(opt.transpose->offsets(), g.num_vertices() + 1);
   // Recording a trace, and uvm-capped: a bitmap over the vertices that the kernels mark (in the budget before the
   // lists are placed).
   const bool capped_mode = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
@@ -153,6 +163,17 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     // Not const: in the streamed mode ListReads points it at each block's buffer before the block's kernel (the
     // kernels take it by value at launch, so each sees its own block).
     DeviceGraph<Index> dg = placement.view<Index>(offsets.data());
+    std::unique_ptr<GraphPlacement> in_placement;
+    if (opt.transpose) {
+      PlacementOptions in_options = opt.placement;
+      if (in_options.auto_order == AutoOrder::HottestFirst)  // --auto-hot counts the out-lists' reads
+        in_options.auto_order = AutoOrder::ShortestFirst, in_options.auto_hot.clear();
+      in_placement = std::make_unique<GraphPlacement>(*opt.transpose, mode, false, in_options);
+      std::fprintf(stderr, "%s: placed the in-lists (%s, %llu bytes): %s\n", algorithm, opt.transpose->path().c_str(),
+                   (unsigned long long)opt.transpose->edge_list_bytes(), in_placement->describe().c_str());
+      const DeviceGraph<Index> t = in_placement->view<Index>(in_offsets->data());
+      dg.in = {t.offsets, t.starts, t.edges};
+    }
     StreamedLists* const streamed = placement.streamed();
     std::unique_ptr<CappedUvm> capped;
     if (mode == MemoryMode::UvmCapped)
@@ -163,6 +184,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
       auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
         placement.prepare_run();
+        if (in_placement) in_placement->prepare_run();
         if (capped) capped->start_run();
         ListReads reads =
             streamed

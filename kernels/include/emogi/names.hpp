@@ -62,6 +62,15 @@ constexpr bool is_access_variant(Variant x) {
       return false;
   }
 }
+// The variants that read in-neighbours: on a directed graph, from its transpose file (csr_transpose.hpp).
+constexpr bool reads_in_lists(Variant x) {
+  switch (x) {
+    case Variant::DirectionOptimizing:
+      return true;
+    default:
+      return false;
+  }
+}
 // The algorithms that run from a source vertex.
 constexpr bool is_rooted(Algorithm x) {
   switch (x) {
@@ -109,8 +118,6 @@ inline std::string unmet_requirement(Algorithm algorithm, Variant variant, const
     return graph + " has no weights: SSSP reads an edge weight beside every neighbour id (make the graph with weights)";
   if (algorithm == Algorithm::Cc && directed)
     return graph + " is directed: connected components are defined here for undirected graphs only (the paper skips SK and UK5 too)";
-  if (variant == Variant::DirectionOptimizing && directed)
-    return graph + " is directed: bottom-up steps read in-neighbours, which a directed graph's lists are not";
   (void)algorithm, (void)variant, (void)directed, (void)has_weights;
   return "";
 }

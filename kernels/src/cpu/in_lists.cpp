@@ -1,6 +1,10 @@
 #include "emogi/cpu/in_lists.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
+
+#include "emogi/csr_transpose.hpp"
 
 namespace emogi::cpu {
 
@@ -28,15 +32,31 @@ InLists<Index> transpose_lists(const uint64_t* offsets, const Index* edges, uint
 }
 
 template <class Index>
-InLists<Index> in_lists(const MappedCsr& g, bool progress) {
+InLists<Index> in_lists(const MappedCsr& g, const std::string& transpose, bool progress) {
   if (!g.directed()) return symmetric_lists(g.offsets(), g.edges_as<Index>(), g.num_vertices());
-  if (progress) std::fprintf(stderr, "%s is directed: building its transpose in memory\n", g.path().c_str());
+  struct stat st{};
+  const std::string beside = transpose_path(g.path());
+  if (!transpose.empty() || ::stat(beside.c_str(), &st) == 0) {
+    InLists<Index> in;
+    in.transpose_file = open_transpose(g, transpose);
+    in.num_vertices = g.num_vertices();
+    in.out_offsets = g.offsets();
+    in.offsets = in.transpose_file->offsets();
+    in.edges = in.transpose_file->template edges_as<Index>();
+    if (progress)
+      std::fprintf(stderr, "%s is directed: its in-lists from %s\n", g.path().c_str(),
+                   in.transpose_file->path().c_str());
+    return in;
+  }
+  if (progress)
+    std::fprintf(stderr, "%s is directed: building its transpose in memory (%s writes it to %s once)\n",
+                 g.path().c_str(), transpose_command(g.path()).c_str(), beside.c_str());
   return transpose_lists(g.offsets(), g.edges_as<Index>(), g.num_vertices(), progress);
 }
 
 template InLists<uint32_t> transpose_lists(const uint64_t*, const uint32_t*, uint64_t, bool);
 template InLists<uint64_t> transpose_lists(const uint64_t*, const uint64_t*, uint64_t, bool);
-template InLists<uint32_t> in_lists(const MappedCsr&, bool);
-template InLists<uint64_t> in_lists(const MappedCsr&, bool);
+template InLists<uint32_t> in_lists(const MappedCsr&, const std::string&, bool);
+template InLists<uint64_t> in_lists(const MappedCsr&, const std::string&, bool);
 
 }  // namespace emogi::cpu

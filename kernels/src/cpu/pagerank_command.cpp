@@ -37,7 +37,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   if (form != "jacobi" && form != "delta") throw std::invalid_argument("--form: '" + form + "' is not jacobi or delta");
   const bool delta = form == "delta";
 
-  const InLists<Index> in = in_lists<Index>(g);
+  const InLists<Index> in = in_lists<Index>(g, args.has("transpose") ? args.get("transpose") : "");
   std::printf(
       "graph,vertices,edges,index_bytes,form,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "converged,verified,worst_residual,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s\n",
@@ -88,7 +88,10 @@ int run_pagerank(const CliArgs& args) {
 
 CommandSpec pagerank_command() {
   std::vector<OptionSpec> options = {
-      required("graph", "PATH", "the graph file (emogi CSR); a directed one's transpose is built in memory"),
+      required("graph", "PATH",
+               "the graph file (emogi CSR); a directed one's in-lists come from its transpose file (G.t.csr beside "
+               "it, or --transpose), else are built in memory"),
+      option("transpose", "PATH", "a directed graph's transpose file (default: G.t.csr beside G.csr, if there)"),
       option("form", "NAME",
              "jacobi (every value every round) or delta (PageRank-Delta: residuals above the tolerance)", "jacobi"),
       option("alpha", "X", "damping factor", "0.85"),

@@ -1,7 +1,10 @@
 // The in-neighbour lists a pull kernel reads: an undirected (symmetric) graph's own lists, or, for a directed
-// graph, its transpose built in memory (with progress on stderr), since no converter writes one beside the file.
+// graph, its transpose: the transpose file beside it (csr_transpose.hpp) when there is one, else built in memory
+// (with progress on stderr).
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "emogi/csr.hpp"
@@ -19,6 +22,7 @@ struct InLists {
   const uint64_t* out_offsets = nullptr;  // out-degrees (the shares a vertex sends): the graph's own offsets
   std::vector<uint64_t> owned_offsets;    // the transpose's, when built
   std::vector<Index> owned_edges;
+  std::unique_ptr<MappedCsr> transpose_file;  // the transpose file the pointers point into, when read
 
   uint64_t num_edges() const { return offsets[num_vertices]; }
   uint64_t out_degree(uint64_t v) const { return out_offsets[v + 1] - out_offsets[v]; }
@@ -38,8 +42,9 @@ InLists<Index> symmetric_lists(const uint64_t* offsets, const Index* edges, uint
 template <class Index>
 InLists<Index> transpose_lists(const uint64_t* offsets, const Index* edges, uint64_t num_vertices, bool progress);
 
-// A graph file's in-lists: its own when undirected, else its transpose.
+// A graph file's in-lists: its own when undirected, else its transpose: the file `transpose` (checked and paired
+// with g), else the one beside g by the naming rule if it exists, else built in memory.
 template <class Index>
-InLists<Index> in_lists(const MappedCsr& g, bool progress = true);
+InLists<Index> in_lists(const MappedCsr& g, const std::string& transpose = "", bool progress = true);
 
 }  // namespace emogi::cpu
