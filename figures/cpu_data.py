@@ -8,7 +8,8 @@ The folder's files (each .csv or .csv.gz; any may be absent, and the rows it wou
                                                     and blocked
   peer_<g>.csv                                      python -m emogi.cpu_peer
   gpu_<g>.csv                                       emogi run rows (the apps table's columns, emogi/schema.py)
-  provenance.json                                   gpu, driver, cuda, commit, date, command
+  provenance.json (or host.txt)                     gpu, driver, cuda, commit, date (host.txt: `date -u`,
+                                                    nvidia-smi and `commit <hash>`, as the device script wrote)
 Definitions:
   time         GPU and peer: mean over roots of the per-root median (BFS, SSSP; one row for CC and PageRank);
                emogi_cpu: its median_ms (a run to the tolerance; runs of fixed rounds are left out of the side by
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -83,7 +85,8 @@ def find_archive(which: str = "latest", root: Path = ARCHIVE_ROOT) -> Path:
 
 
 def source(folder: Path) -> dict:
-    """The folder's provenance as figures.inputs wants a source record (source, gpu, date) and the rest."""
+    """The folder's provenance as figures.inputs wants a source record (source, gpu, date) and the rest: its
+    provenance.json (or source.json), else what its host.txt recorded (`date -u`, nvidia-smi, `commit <hash>`)."""
     for name in RECORDS:
         if (folder / name).is_file():
             record = json.loads((folder / name).read_text())
@@ -91,7 +94,32 @@ def source(folder: Path) -> dict:
             if missing:
                 raise FigureDataError(f"{folder / name} lacks {missing}")
             return {**record, "source": "archive", "archive": folder.name}
-    raise FigureDataError(f"{folder} has no provenance record ({' or '.join(RECORDS)})")
+    if (folder / "host.txt").is_file():
+        return {**host_record(folder / "host.txt"), "source": "archive", "archive": folder.name}
+    raise FigureDataError(f"{folder} has no provenance record ({', '.join(RECORDS)} or host.txt)")
+
+
+def host_record(path: Path) -> dict:
+    """gpu, driver, cuda, commit and date from a host.txt: `date -u`, then nvidia-smi, then `commit <hash>`."""
+    text = Path(path).read_text()
+    found = {
+        "gpu": re.search(r"^\|\s+\d+\s+(NVIDIA .+?)\s{2,}\S+\s+\|", text, re.M),
+        "driver": re.search(r"Driver Version:\s*(\S+)", text),
+        "cuda": re.search(r"CUDA Version:\s*(\S+)", text),
+        "commit": re.search(r"^commit (\S+)", text, re.M),
+    }
+    record = {k: m.group(1).strip() for k, m in found.items() if m}
+    first = text.splitlines()[0].strip() if text.strip() else ""
+    for fmt in ("%a %b %d %I:%M:%S %p %Z %Y", "%a %b %d %H:%M:%S %Z %Y"):  # `date -u` in two locales
+        try:
+            record["date"] = datetime.strptime(first, fmt).strftime("%Y-%m-%dT%H:%M:%SZ")
+            break
+        except ValueError:
+            continue
+    missing = [k for k in ("gpu", "date") if k not in record]
+    if missing:
+        raise FigureDataError(f"{path} does not say the {' or '.join(missing)} (date -u first, then nvidia-smi)")
+    return {**record, "record": path.name}
 
 
 def read(folder: Path, stem: str) -> pd.DataFrame | None:
@@ -219,23 +247,25 @@ def side_by_side(folder: Path, gap: dict | None) -> pd.DataFrame:
 
 
 def winners(side: pd.DataFrame) -> pd.DataFrame:
-    """Per (graph, algorithm): the fastest CPU bar and the fastest GPU-over-the-link bar, and
-    `link_over_cpu` = CPU time / GPU zero-copy time (> 1: the GPU over the link wins by that much)."""
+    """Per (graph, algorithm): the fastest CPU bar (`cpu_*`; of this device call only: `call_*`, the GAP figures
+    left out) and the fastest GPU-over-the-link bar (`link_*`), and CPU time / GPU zero-copy time: `link_over_cpu`,
+    `link_over_call`, `link_over_peer`, `emogi_over_cpu` (EMOGI's kernel); > 1: the GPU over the link wins by it."""
     rows = []
     for (g, a), r in side.groupby(["graph", "algorithm"], sort=False):
-        cpu, link = r[r["bar"].isin(CPU_BARS)], r[r["bar"].isin(LINK_BARS)]
-        peer = r[r["bar"] == "peer"]["time_ms"]
         row = dict(graph=g, algorithm=a)
-        if len(cpu):
-            c = cpu.loc[cpu["time_ms"].idxmin()]
-            row.update(cpu_bar=c["bar"], cpu_ms=c["time_ms"])
-        if len(link):
-            z = link.loc[link["time_ms"].idxmin()]
-            row.update(link_bar=z["bar"], link_ms=z["time_ms"], link_variant=z["detail"])
-        if len(cpu) and len(link):
-            row["link_over_cpu"] = row["cpu_ms"] / row["link_ms"]
-        if len(peer) and len(link):
-            row["link_over_peer"] = peer.iloc[0] / row["link_ms"]
+        for key, bars in (("cpu", CPU_BARS), ("call", CPU_BARS[1:]), ("link", LINK_BARS)):
+            sel = r[r["bar"].isin(bars)]
+            if len(sel):
+                best = sel.loc[sel["time_ms"].idxmin()]
+                row.update({f"{key}_bar": best["bar"], f"{key}_ms": best["time_ms"], f"{key}_detail": best["detail"]})
+        for key, bar in (("peer", "peer"), ("emogi", "emogi-zerocopy")):
+            sel = r[r["bar"] == bar]["time_ms"]
+            if len(sel):
+                row[f"{key}_ms"] = sel.iloc[0]
+        link = row.get("link_ms", np.nan)
+        for name, cpu in (("link_over_cpu", "cpu_ms"), ("link_over_call", "call_ms"), ("link_over_peer", "peer_ms")):
+            row[name] = row.get(cpu, np.nan) / link
+        row["emogi_over_cpu"] = row.get("cpu_ms", np.nan) / row.get("emogi_ms", np.nan)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -94,7 +94,9 @@ def _blocking_panel(ax, block: pd.DataFrame) -> None:
     ax.axhline(1.0, **style.REFERENCE_LINE)
     ax.axhline(THESIS_UP_TO, color="#555555", linewidth=0.8, linestyle=":", zorder=3)
     ax.axhline(TARGET, color="#D55E00", linewidth=0.8, linestyle="-.", zorder=3)
-    ax.set_xticks(x, [f"{SHORT.get(r.algorithm, r.algorithm)}\n{r.graph}" for r in best.itertuples()])
+    fits = {True: "\n(fits LLC)", False: ""}
+    ax.set_xticks(x, [f"{SHORT.get(r.algorithm, r.algorithm)}\n{r.graph}{fits[r.vertex_over_llc <= 1]}"
+                      for r in best.itertuples()])  # fmt: skip
     ax.set_ylim(0, max(THESIS_UP_TO, best["speedup"].max()) * 1.2)
     ax.set_title("cache blocking: unblocked / blocked per round")
 

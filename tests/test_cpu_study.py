@@ -196,3 +196,25 @@ def test_the_workflow_draws_it_from_the_archive_without_a_gpu(workdir):
     assert set(t["part"]) == {"side", "blocking", "membench"}
     assert not any((workdir / "build").glob("*"))
     shutil.rmtree(workdir / "archive" / "cpu-gpu-zz-synthetic-2999-01-01")
+
+
+def test_the_committed_archive_draws_and_answers_its_claims(tmp_path):
+    """The real archive (what the default run draws without a GPU): its numbers as its README states them."""
+    try:
+        folder = cpu_data.find_archive("latest")
+    except FigureDataError:
+        pytest.skip("no archive/cpu-gpu-* folder")
+    out = tmp_path / "fig_cpu_gpu.png"
+    assert fig_cpu_gpu.main(["--archive", "latest", "--out", str(out), "--out-csv", str(out.with_suffix(".csv"))]) == 0
+    t = pd.read_csv(out.with_suffix(".csv"))
+    assert cpu_data.source(folder)["gpu"].startswith("NVIDIA")
+    if folder.name != "cpu-gpu-h100-2026-11-26":
+        return
+    assert _side(t, "kron24", "bfs", "ours-zerocopy")["time_ms"] == pytest.approx(16.0, abs=0.05)  # README: 16.0
+    assert _side(t, "urand24", "pagerank", "ours-device")["time_ms"] == pytest.approx(680, abs=0.5)
+    assert _side(t, "kron24", "cc", "peer")["time_ms"] == pytest.approx(3393, abs=0.5)
+    assert _side(t, "kron24", "cc", "cpu-blocked")["detail"] == "7 rounds, 8 segments"
+    rows = claims.claims_table(tmp_path).set_index("id")
+    assert rows.loc["graphit_random_over_sequential", "ours"] == "16.7×"  # README: 16.7x on 16 threads
+    assert rows.loc["graphit_cache_blocking", "verdict"] == "no data"  # no kron27 in this archive
+    assert rows.loc["graphit_cache_blocking_kron24", "ours"] == "1.84×"  # CC at 8 segments
