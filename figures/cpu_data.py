@@ -69,7 +69,7 @@ VERTEX_BYTES = 4  # per vertex read at random: float contributions (PageRank) or
 
 # --- the folder ---------------------------------------------------------------------------------------------
 def find_archive(which: str = "latest", root: Path = ARCHIVE_ROOT) -> Path:
-    """The archive folder: a path, a folder name under `root`, or `latest` (the newest cpu-gpu-* by name, whose
+    """One archive folder: a path, a folder name under `root`, or `latest` (the newest cpu-gpu-* by name, whose
     date it carries)."""
     if Path(which).is_dir():
         return Path(which)
@@ -84,18 +84,31 @@ def find_archive(which: str = "latest", root: Path = ARCHIVE_ROOT) -> Path:
     raise FigureDataError(f"archive '{which}' not under {root}; there are: {', '.join(p.name for p in found)}")
 
 
-def source(folder: Path) -> dict:
-    """The folder's provenance as figures.inputs wants a source record (source, gpu, date) and the rest: its
-    provenance.json (or source.json), else what its host.txt recorded (`date -u`, nvidia-smi, `commit <hash>`)."""
+def find_archives(which: str = "latest", root: Path = ARCHIVE_ROOT) -> list[Path]:
+    """The folders a comma-separated list names (each as find_archive takes it), in order: a file is read from the
+    first that has it, so a later session's folder (kron27, say) can add to an earlier one's."""
+    return [find_archive(w.strip(), root) for w in str(which).split(",") if w.strip()]
+
+
+def _folders(folder) -> list[Path]:
+    return [Path(f) for f in folder] if isinstance(folder, (list, tuple)) else [Path(folder)]
+
+
+def source(folder) -> dict:
+    """The (first) folder's provenance as figures.inputs wants a source record (source, gpu, date) and the rest:
+    its provenance.json (or source.json), else what its host.txt recorded (`date -u`, nvidia-smi, `commit <hash>`);
+    `archive` names every folder."""
+    folders = _folders(folder)
+    folder, names = folders[0], " + ".join(f.name for f in folders)
     for name in RECORDS:
         if (folder / name).is_file():
             record = json.loads((folder / name).read_text())
             missing = [k for k in ("gpu", "date") if not record.get(k)]
             if missing:
                 raise FigureDataError(f"{folder / name} lacks {missing}")
-            return {**record, "source": "archive", "archive": folder.name}
+            return {**record, "source": "archive", "archive": names}
     if (folder / "host.txt").is_file():
-        return {**host_record(folder / "host.txt"), "source": "archive", "archive": folder.name}
+        return {**host_record(folder / "host.txt"), "source": "archive", "archive": names}
     raise FigureDataError(f"{folder} has no provenance record ({', '.join(RECORDS)} or host.txt)")
 
 
@@ -122,18 +135,24 @@ def host_record(path: Path) -> dict:
     return {**record, "record": path.name}
 
 
-def read(folder: Path, stem: str) -> pd.DataFrame | None:
-    """<stem>.csv or <stem>.csv.gz; None when neither is there or it has no rows."""
-    for name in (f"{stem}.csv", f"{stem}.csv.gz"):
-        if (folder / name).is_file():
-            frame = pd.read_csv(folder / name)
-            return frame if len(frame) else None
+def _find(folder, name_stems) -> Path | None:
+    for f in _folders(folder):
+        for name in name_stems:
+            if (f / name).is_file():
+                return f / name
     return None
 
 
-def machine(folder: Path) -> dict:
-    path = folder / "machine.json"
-    return json.loads(path.read_text()) if path.is_file() else {}
+def read(folder, stem: str) -> pd.DataFrame | None:
+    """<stem>.csv or <stem>.csv.gz from the first folder that has it; None when none has or it has no rows."""
+    path = _find(folder, (f"{stem}.csv", f"{stem}.csv.gz"))
+    frame = pd.read_csv(path) if path is not None else None
+    return frame if frame is not None and len(frame) else None
+
+
+def machine(folder) -> dict:
+    path = _find(folder, ("machine.json",))
+    return json.loads(path.read_text()) if path is not None else {}
 
 
 # --- the side by side ---------------------------------------------------------------------------------------
@@ -150,7 +169,7 @@ def _row(graph, algorithm, bar, time_ms, detail, edges) -> dict:
                 time_ms=float(time_ms), edges=edges, edges_per_s=rate)  # fmt: skip
 
 
-def _edges(folder: Path, graph: str) -> float:
+def _edges(folder, graph: str) -> float:
     """The graph's E (the file's directed entries), from the CPU tools' rows."""
     for stem in (f"peer_{graph}", f"pagerank_{graph}", f"cc_{graph}"):
         t = read(folder, stem)
@@ -219,7 +238,7 @@ def load_gap(path: Path = GAP_REFERENCE) -> dict:
     return yaml.safe_load(Path(path).read_text())
 
 
-def side_by_side(folder: Path, gap: dict | None) -> pd.DataFrame:
+def side_by_side(folder, gap: dict | None) -> pd.DataFrame:
     """One row per (graph, algorithm, bar) for the graphs of SIDE_GRAPHS that the folder has GPU or peer rows of."""
     rows = []
     for graph in SIDE_GRAPHS:
@@ -239,7 +258,8 @@ def side_by_side(folder: Path, gap: dict | None) -> pd.DataFrame:
             rows += gpu_rows(gpu, graph, edges)
     out = pd.DataFrame(rows)
     if out.empty:
-        raise FigureDataError(f"{folder} has neither gpu_<graph>.csv nor peer_<graph>.csv for {SIDE_GRAPHS}")
+        where = ", ".join(str(f) for f in _folders(folder))
+        raise FigureDataError(f"{where}: neither gpu_<graph>.csv nor peer_<graph>.csv for {SIDE_GRAPHS}")
     order = {b: i for i, (b, _, _) in enumerate(BARS)}
     algo = {a: i for i, a in enumerate(SIDE_ALGORITHMS)}
     return out.sort_values(["graph", "algorithm", "bar"], key=lambda s: s.map(algo) if s.name == "algorithm"
@@ -271,31 +291,36 @@ def winners(side: pd.DataFrame) -> pd.DataFrame:
 
 
 # --- cache blocking and the memory micro-benchmark ------------------------------------------------------------
-def blocking(folder: Path) -> pd.DataFrame:
-    """One row per blocked run of emogi_cpu: its speedup per round over the unblocked run of the same file."""
+def blocking(folder) -> pd.DataFrame:
+    """One row per blocked run of emogi_cpu: its speedup per round over the unblocked run of the same file
+    (`archive`: the folder it came from)."""
     rows = []
-    for path in sorted(folder.glob("*.csv*")):
+    paths = {}
+    for f in reversed(_folders(folder)):  # the first folder's file wins
+        paths.update({p.name.split(".csv")[0]: p for p in f.glob("*.csv*")})
+    for path in sorted(paths.values(), key=lambda p: p.name):
         m = re.fullmatch(r"(pagerank_delta|pagerank|cc)_(\w+?)\.csv(\.gz)?", path.name)
         if not m:
             continue
         algorithm = {v: k for k, v in BLOCKING_FILES.items()}[m.group(1)]
-        t = read(folder, path.name.split(".csv")[0])
+        t = read(path.parent, path.name.split(".csv")[0])
         if t is None or not (t["kernel"] == "unblocked").any():
             continue
         per_round = t["median_ms"] / t["iterations"]
         base = per_round[t["kernel"] == "unblocked"].iloc[0]
         for i, r in t[t["kernel"] == "blocked"].iterrows():
             vertex_bytes = VERTEX_BYTES * float(r["vertices"])
-            rows.append(dict(part="blocking", graph=m.group(2), algorithm=algorithm, bar="cpu-blocked",
-                             regime="host-cpu", segments=int(r["segments"]), duplication=r["duplication"],
-                             iterations=int(r["iterations"]), verified=r["verified"], time_ms=r["median_ms"],
+            rows.append(dict(part="blocking", archive=path.parent.name, graph=m.group(2), algorithm=algorithm,
+                             bar="cpu-blocked", regime="host-cpu", segments=int(r["segments"]),
+                             duplication=r["duplication"], iterations=int(r["iterations"]), verified=r["verified"],
+                             time_ms=r["median_ms"],
                              ms_per_round=per_round[i], unblocked_ms_per_round=base, speedup=base / per_round[i],
                              vertex_bytes=vertex_bytes, llc_bytes=r.get("llc_bytes", np.nan),
                              vertex_over_llc=vertex_bytes / r.get("llc_bytes", np.nan)))  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def membench(folder: Path) -> pd.DataFrame:
+def membench(folder) -> pd.DataFrame:
     """Per thread count: sequential and random seconds and their ratio; `threads` says 'all' for the most."""
     t = read(folder, "membench")
     if t is None:

@@ -56,7 +56,8 @@ DEFINITION = (
 )
 
 
-def compute(folder: Path, gap: dict | None) -> pd.DataFrame:
+def compute(folder, gap: dict | None) -> pd.DataFrame:
+    """Every row the figure, report and claims read; `folder`: one archive folder or a list (first found wins)."""
     parts = [cpu_data.side_by_side(folder, gap), cpu_data.blocking(folder), cpu_data.membench(folder)]
     return pd.concat([p for p in parts if not p.empty], ignore_index=True)
 
@@ -149,14 +150,15 @@ def draw(table: pd.DataFrame, source: dict):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog=f"python -m figures.{FIGURE}", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--archive", default="latest", help="an archive/cpu-gpu-* folder (path or name), or latest")
+    ap.add_argument("--archive", default="latest", help="an archive/cpu-gpu-* folder (path or name), a comma-separated "
+                    "list of them (a file comes from the first that has it), or latest")  # fmt: skip
     ap.add_argument("--gap-reference", type=Path, default=cpu_data.GAP_REFERENCE,
                     help="the GAP reference figures (YAML); 'none' leaves them out")  # fmt: skip
     ap.add_argument("--out", type=Path, required=True, nargs="+", help=".png and/or .pdf")
     ap.add_argument("--out-csv", type=Path, help="the plotted numbers")
     a = ap.parse_args(argv)
     try:
-        folder = cpu_data.find_archive(a.archive)
+        folder = cpu_data.find_archives(a.archive)
         gap = None if str(a.gap_reference) == "none" else cpu_data.load_gap(a.gap_reference)
         table = compute(folder, gap)
         source = cpu_data.source(folder)

@@ -110,6 +110,22 @@ def test_missing_parts_leave_their_rows_out(tmp_path):
         cpu_data.side_by_side(folder, None)
 
 
+def test_a_later_folder_adds_what_the_first_lacks(tmp_path):
+    """kron27 measured in a later session: the figure reads each file from the first folder that has it."""
+    first = synthetic_archive(tmp_path / "cpu-gpu-a-2026-01-01", kron27=False)
+    later = synthetic_archive(tmp_path / "cpu-gpu-b-2026-02-01")
+    for f in later.iterdir():
+        if "kron27" not in f.name and f.name != "provenance.json":
+            f.unlink()
+    folders = cpu_data.find_archives(f"{first.name}, {later.name}", tmp_path)
+    t = fig_cpu_gpu.compute(folders, None)
+    b = t[t["part"] == "blocking"]
+    assert set(b[b["graph"] == "kron27"]["archive"]) == {later.name}
+    assert set(b[b["graph"] == "kron24"]["archive"]) == {first.name}
+    assert len(t[t["part"] == "side"]) and len(t[t["part"] == "membench"])
+    assert cpu_data.source(folders)["archive"] == f"{first.name} + {later.name}"
+
+
 def test_latest_archive_and_its_provenance(tmp_path):
     with pytest.raises(FigureDataError, match="not been archived"):
         cpu_data.find_archive("latest", tmp_path)

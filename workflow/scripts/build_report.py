@@ -118,7 +118,8 @@ def cpu_section(a, root: Path) -> dict | None:
     png, csv = a.figures / f"{cpu_report.FIGURE}.png", a.figures / f"{cpu_report.FIGURE}.csv"
     if a.cpu_archive is None or not (png.is_file() and csv.is_file()):
         return None
-    return cpu_report.report_section(ReportFigure(rooted(png, root), csv), cpu_data.source(a.cpu_archive))
+    folders = cpu_data.find_archives(a.cpu_archive)
+    return cpu_report.report_section(ReportFigure(rooted(png, root), csv), cpu_data.source(folders))
 
 
 def optional(folder: Path | None, name: str) -> Path | None:
@@ -217,7 +218,9 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--paper-numbers", type=Path, default=_REPO / "paper" / "paper_numbers.yaml")
     ap.add_argument("--oom-tables", type=Path, help="the out-of-GPU-memory study's source.json (optional section)")
-    ap.add_argument("--cpu-archive", type=Path, help="the archive/cpu-gpu-* folder of fig_cpu_gpu (optional section)")
+    ap.add_argument(
+        "--cpu-archive", help="fig_cpu_gpu's archive/cpu-gpu-* folder(s), comma-separated (optional section)"
+    )
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":
