@@ -86,8 +86,17 @@ def find_archive(which: str = "latest", root: Path = ARCHIVE_ROOT) -> Path:
 
 def find_archives(which: str = "latest", root: Path = ARCHIVE_ROOT) -> list[Path]:
     """The folders a comma-separated list names (each as find_archive takes it), in order: a file is read from the
-    first that has it, so a later session's folder (kron27, say) can add to an earlier one's."""
-    return [find_archive(w.strip(), root) for w in str(which).split(",") if w.strip()]
+    first that has it, so a later session's folder (kron27, say) can add to an earlier one's. `latest`: the newest
+    folder with a side by side (gpu_* or peer_* files; its provenance labels the figure), then every other
+    cpu-gpu-* folder, newest first."""
+    if str(which).strip() != "latest":
+        return [find_archive(w.strip(), root) for w in str(which).split(",") if w.strip()]
+    found = sorted((p for p in Path(root).glob(f"{PREFIX}*") if p.is_dir()), reverse=True)
+    if not found:
+        find_archive("latest", root)  # raises, saying so
+    sides = [p for p in found if any(p.glob("gpu_*.csv*")) or any(p.glob("peer_*.csv*"))]
+    first = sides[0] if sides else found[0]
+    return [first, *(p for p in found if p != first)]
 
 
 def _folders(folder) -> list[Path]:

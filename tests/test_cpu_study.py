@@ -124,6 +124,7 @@ def test_a_later_folder_adds_what_the_first_lacks(tmp_path):
     assert set(b[b["graph"] == "kron24"]["archive"]) == {first.name}
     assert len(t[t["part"] == "side"]) and len(t[t["part"] == "membench"])
     assert cpu_data.source(folders)["archive"] == f"{first.name} + {later.name}"
+    assert cpu_data.find_archives("latest", tmp_path) == folders  # the newest with a side by side first
 
 
 def test_latest_archive_and_its_provenance(tmp_path):
