@@ -19,14 +19,15 @@ if CPU_ARCHIVE:
 
     rule cpu_figure:
         input:
-            archive=sorted(str(p) for folder in CPU_ARCHIVES for p in folder.iterdir() if p.is_file()),
+            archive=[str(p) for folder in CPU_ARCHIVES for p in sorted(folder.iterdir()) if p.is_file()],
             gap=REPO / "paper/gap_reference_h100.yaml",
             table53=REPO / "paper/graphit_table53.yaml",
         output:
             png=report("results/figures/fig_cpu_gpu.png", category="Figures", labels={"figure": "fig_cpu_gpu"}),
             csv="results/figures/fig_cpu_gpu.csv",
         params:
-            archive=CPU_ARCHIVE,
+            # the folders, in CPU_ARCHIVES' order (first found wins), from their files
+            archive=lambda w, input: ",".join(dict.fromkeys(str(Path(f).parent) for f in input.archive)),
         log:
             "logs/figures/fig_cpu_gpu.log",
         conda:
