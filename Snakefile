@@ -28,6 +28,7 @@ include: "workflow/rules/tables.smk"
 include: "workflow/rules/oom.smk"
 include: "workflow/rules/model.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/cpu.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/bench.smk"
 
@@ -43,6 +44,7 @@ rule all:
         "results/report/claims.csv",
         OOM_TABLE_FILES,
         DATASET_REPORT,
+        CPU_FIGURE_FILES,
     default_target: True
 
 

@@ -55,9 +55,13 @@ def archive_id(prov):
 
 
 def available(root=ARCHIVE_ROOT, study=MAIN):
-    """Archives under `root`, oldest first (by the date of their measurements)."""
+    """Archives under `root`, oldest first (by the date of their measurements): folders with the study's record
+    and its first table (an experiment's folder may keep a provenance.json of its own, e.g. archive/cpu-gpu-*)."""
     found = []
+    first = next(iter(study.tables))
     for prov_path in Path(root).glob(f"*/{study.record}"):
+        if not (prov_path.parent / f"{first}.csv.gz").is_file():
+            continue
         found.append((json.loads(prov_path.read_text())["date"], prov_path.parent))
     return [path for _, path in sorted(found)]
 

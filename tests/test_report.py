@@ -311,6 +311,7 @@ SECTIONS = [
     "requests",
     "apps",
     "oom",
+    "cpu",
     "times",
     "allocations",
     "micro",
@@ -322,8 +323,8 @@ SECTIONS = [
 def test_sections_in_order(built):
     data = json.loads(built["json"].read_text())
     assert list(data) == SECTIONS
-    # no Table 2 or Fig. 6 here, and no out-of-GPU-memory tables (--oom-tables)
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom"]
+    # no Table 2 or Fig. 6 here, no out-of-GPU-memory tables (--oom-tables) and no CPU study (--cpu-archive)
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu"]
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 

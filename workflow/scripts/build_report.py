@@ -35,6 +35,8 @@ from emogi.atomic import write_bytes  # noqa: E402
 from figures import (  # noqa: E402
     applications,
     claims,
+    cpu_data,
+    cpu_report,
     fig07_pcie_requests,
     fig08_pcie_bandwidth,
     fig09_speedup_over_uvm,
@@ -110,6 +112,16 @@ def oom_section(a, root: Path) -> dict | None:
     return oom_report.report_section(find_oom_figures(a.figures, root), source_label(load_source(source)))
 
 
+def cpu_section(a, root: Path) -> dict | None:
+    """ "The GPU over the host link against the CPU in host memory", labelled by its archive folder's provenance;
+    None without --cpu-archive or without the figure (the report then says so)."""
+    png, csv = a.figures / f"{cpu_report.FIGURE}.png", a.figures / f"{cpu_report.FIGURE}.csv"
+    if a.cpu_archive is None or not (png.is_file() and csv.is_file()):
+        return None
+    folders = cpu_data.find_archives(a.cpu_archive)
+    return cpu_report.report_section(ReportFigure(rooted(png, root), csv), cpu_data.source(folders))
+
+
 def optional(folder: Path | None, name: str) -> Path | None:
     """folder/name if there is such a file: an input the report can do without."""
     path = folder / name if folder is not None else None
@@ -146,6 +158,7 @@ def build(a) -> tuple[dict, Path]:
         "requests": fig07_pcie_requests.report_section(fig[FIG07], fig[FIG10], paper),
         "apps": applications.report_section(fig[FIG11], fig[FIG12], paper, runs, source),
         "oom": oom_section(a, root),
+        "cpu": cpu_section(a, root),
         "times": fig09_speedup_over_uvm.times_section(runs),
         "allocations": fig09_speedup_over_uvm.allocation_section(runs),
         "micro": micro_report.report_section(
@@ -205,6 +218,9 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--paper-numbers", type=Path, default=_REPO / "paper" / "paper_numbers.yaml")
     ap.add_argument("--oom-tables", type=Path, help="the out-of-GPU-memory study's source.json (optional section)")
+    ap.add_argument(
+        "--cpu-archive", help="fig_cpu_gpu's archive/cpu-gpu-* folder(s), comma-separated (optional section)"
+    )
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":
