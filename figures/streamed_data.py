@@ -74,7 +74,7 @@ def summary(table: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
             out.loc[p.groupby(by)["predicted_ms"].idxmin(), "predicted_best"] = 1
         med = s.assign(e=s["model_error"].abs()).groupby(by)["e"].median().rename("model_median_abs_error")
         out = out.merge(med.reset_index(), on=by, how="left")
-    out["block_bytes"] = out["block_bytes"].replace(0, np.nan)
+    out["block_bytes"] = out["block_bytes"].replace(0, np.nan).round().astype("Int64")  # exact in the CSV
     zc = out[out["mode"] == "zerocopy"][[*by, "time_ms"]].rename(columns={"time_ms": "zerocopy_ms"})
     out = out.merge(zc, on=by, how="left")
     out["over_zerocopy"] = out["zerocopy_ms"] / out["time_ms"]
