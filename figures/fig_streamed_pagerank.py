@@ -30,7 +30,7 @@ DEFINITION = (
 
 BOX = {"fc": "white", "ec": "none", "pad": 0.4}
 MODE_LABELS = {"zerocopy": "zero-copy", "device": "device memory"}
-PANELS = (("time_ms", "time (ms)"), ("link_bytes_per_sweep", "GB over the link per sweep"))
+PANELS = (("time_ms", "time (ms)"), ("link_bytes_per_sweep", "GiB over the link per sweep"))
 
 
 def compute(streamed: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
@@ -58,7 +58,7 @@ def draw(table: pd.DataFrame, source: dict):
     for r, graph in enumerate(graphs):
         rows = table[table["graph"] == graph]
         for c, (value, ylabel) in enumerate(
-            (("time_ms", "time (ms)"), ("link_bytes_per_sweep", "GB over the link per sweep"))
+            (("time_ms", "time (ms)"), ("link_bytes_per_sweep", "GiB over the link per sweep"))
         ):
             ax = axes[r][c]
             for i, (_, where, color, hatch) in enumerate(bars):
@@ -69,7 +69,7 @@ def draw(table: pd.DataFrame, source: dict):
                     pick = pick[pick[k] == v]
                 got = [pick[pick["variant"] == v] for v in variants]
                 vals = np.array([g[value].iloc[0] if len(g) else np.nan for g in got], float)
-                vals = vals / 1e9 if c == 1 else vals
+                vals = vals / 2**30 if c == 1 else vals
                 pos = x + (i - (len(bars) - 1) / 2) * width
                 ax.bar(pos, vals, width, color=color, hatch=hatch, edgecolor="black", linewidth=0.4, zorder=2)
                 sweeps = [g["sweeps"].iloc[0] if len(g) else np.nan for g in got]
@@ -87,9 +87,9 @@ def draw(table: pd.DataFrame, source: dict):
                     per = rows[rows["variant"] == v].set_index("mode")["link_bytes_per_sweep"]
                     if "zerocopy" in per and "streamed" in per:
                         ratio = float(np.atleast_1d(per["streamed"])[0] / per["zerocopy"])
-                        ax.text(xi, 1.04 * per.max() / 1e9, f"streamed: {ratio:.2f}×\nzero-copy's",
+                        ax.text(xi, 1.04 * per.max() / 2**30, f"streamed: {ratio:.2f}×\nzero-copy's",
                                 ha="center", va="bottom", fontsize=style.VALUE_LABEL_SIZE)  # fmt: skip
-                ax.set_ylim(0, 1.2 * rows["link_bytes_per_sweep"].max() / 1e9)
+                ax.set_ylim(0, 1.2 * rows["link_bytes_per_sweep"].max() / 2**30)
             ax.set_ylabel(ylabel)
             ax.set_title(f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte ids: {ylabel}", fontsize=style.FONT_SIZE)
     handles = [Patch(facecolor=col, hatch=h, edgecolor="black", linewidth=0.4) for _, _, col, h in bars]

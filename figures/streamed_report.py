@@ -73,7 +73,7 @@ def pagerank_table(pr: pd.DataFrame) -> dict:
     rows = []
     for _, r in pr.sort_values(["graph", "variant", "mode", "block_bytes"]).iterrows():
         what = f"streamed {style.fmt_size(r['block_bytes'])}" if r["mode"] == "streamed" else r["mode"]
-        per = r["link_bytes_per_sweep"] / 1e9 if r["mode"] != "device" else math.nan
+        per = r["link_bytes_per_sweep"] / 2**30 if r["mode"] != "device" else math.nan
         rows.append(
             [r["graph"], style.variant_short(r["variant"]), what, fms(r["time_ms"]), f"{r['sweeps']:.0f}",
              "–" if not math.isfinite(per) else f"{per:.2f}", fms(r["predicted_ms"]),
@@ -81,7 +81,7 @@ def pagerank_table(pr: pd.DataFrame) -> dict:
              fx(r["over_zerocopy"])]
         )  # fmt: skip
     return {
-        "columns": ["graph", "variant", "mode", "ms", "sweeps", "GB / sweep over the link", "model ms",
+        "columns": ["graph", "variant", "mode", "ms", "sweeps", "GiB over the link per sweep", "model ms",
                     "model error", "zero-copy ms / ms"],
         "align": "lllrrrrrr",
         "rows": rows,
