@@ -20,10 +20,11 @@ rule streamed_tables:
     params:
         archive=REPO / STREAMED_ARCHIVE,
         peer=REPO / STREAMED_PEER,
+        out=lambda w, output: Path(output[0]).parent,
     log:
         "logs/streamed/tables.log",
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m emogi.streamed_runs --archive {params.archive} --peer {params.peer} --out-dir {STREAMED_DIR}"
+        "python3 -m emogi.streamed_runs --archive {params.archive} --peer {params.peer} --out-dir {params.out}"
         " > {log} 2>&1"
