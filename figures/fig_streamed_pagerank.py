@@ -1,4 +1,5 @@
-"""Streamed PageRank against zero-copy and device (issue 22): per graph, two panels. Left: the time of each variant
+"""Streamed PageRank against zero-copy and device (issue 22): per graph (and per CC or SSSP where the table has
+streamed runs of them), two panels. Left: the time of each variant
 streamed at each block size, zero-copy and device (medians, measured), with CF'17's model of the streamed runs
 (◇). Right: the bytes over the link per sweep: streamed copies the whole list every sweep, zero-copy reads only
 the lists its kernel reads (a floor: entries x edge bytes; the 32-byte sectors round each list out), which is why
@@ -48,15 +49,15 @@ def _bars(rows: pd.DataFrame) -> list[tuple[str, dict, str, str]]:
 
 
 def draw(table: pd.DataFrame, source: dict):
-    graphs = list(dict.fromkeys(table["graph"]))
+    graphs = list(dict.fromkeys(zip(table["graph"], table["algorithm"])))
     fig, axes = style.new_figure(len(graphs), 2, title_lines=1, footer_lines=3, legend_lines=3, wspace=0.3)
     gpu = streamed_data.short_gpu(table)
-    variants = [v for v in style.VARIANT_NAMES if v in set(table["variant"])]
-    x = np.arange(len(variants))
     bars = _bars(table)
     width = 0.8 / len(bars)
-    for r, graph in enumerate(graphs):
-        rows = table[table["graph"] == graph]
+    for r, (graph, algorithm) in enumerate(graphs):
+        rows = table[(table["graph"] == graph) & (table["algorithm"] == algorithm)]
+        variants = [v for v in style.VARIANT_NAMES if v in set(rows["variant"])]
+        x = np.arange(len(variants))
         for c, (value, ylabel) in enumerate(
             (("time_ms", "time (ms)"), ("link_bytes_per_sweep", "GiB over the link per sweep"))
         ):
@@ -91,7 +92,9 @@ def draw(table: pd.DataFrame, source: dict):
                                 ha="center", va="bottom", fontsize=style.VALUE_LABEL_SIZE)  # fmt: skip
                 ax.set_ylim(0, 1.2 * rows["link_bytes_per_sweep"].max() / 2**30)
             ax.set_ylabel(ylabel)
-            ax.set_title(f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte ids: {ylabel}", fontsize=style.FONT_SIZE)
+            name = style.ALGORITHM_LABELS.get(algorithm, algorithm)
+            title = f"{graph} {name}, {int(rows['edge_bytes'].iloc[0])}-byte ids: {ylabel}"
+            ax.set_title(title, fontsize=style.FONT_SIZE)
     handles = [Patch(facecolor=col, hatch=h, edgecolor="black", linewidth=0.4) for _, _, col, h in bars]
     labels = [f"{label}, measured ({gpu})" for label, *_ in bars]
     handles.append(Line2D([], [], marker="D", ls="", mfc="none", color="black"))

@@ -115,13 +115,18 @@ def spmv(table: pd.DataFrame, link: pd.DataFrame, cpu: pd.DataFrame | None = Non
 
 
 def pagerank(table: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
-    """fig_streamed_pagerank's rows: per graph, variant and mode, the time and the bytes over the link per sweep:
-    streamed = bytes copied / sweeps; zero-copy = entries read x edge bytes / iterations (a floor: the 32-byte
+    """fig_streamed_pagerank's rows: per graph, iterative algorithm (PageRank, and CC or SSSP where streamed runs
+    of them exist), variant with streamed runs and mode, the time and the bytes over the link per sweep:
+    streamed = bytes copied / sweeps; zero-copy = entries read x entry bytes / iterations (a floor: the 32-byte
     sectors round each list out)."""
-    s = summary(table[table["algorithm"] == "pagerank"], link)
-    if s.empty or not (s["mode"] == "streamed").any():
+    s = summary(table[table["algorithm"] != "spmv"], link)
+    streamed = s[s["mode"] == "streamed"]
+    if streamed.empty or not (streamed["algorithm"] == "pagerank").any():
         raise FigureDataError("figure fig_streamed_pagerank has no data: no streamed PageRank rows")
-    read = s["edges_traversed"] * s["edge_bytes"]
+    ran = set(zip(streamed["graph"], streamed["algorithm"], streamed["variant"]))
+    s = s[[k in ran for k in zip(s["graph"], s["algorithm"], s["variant"])]].copy()
+    read = s["edges_traversed"] * (s["edge_bytes"] + s["algorithm"].map(WEIGHT_BYTES).fillna(0))
     s["link_bytes"] = np.where(s["mode"] == "streamed", s["bytes_copied"], np.where(s["mode"] == "zerocopy", read, 0))
     s["link_bytes_per_sweep"] = s["link_bytes"] / s["sweeps"]
-    return s
+    order = {a: i for i, a in enumerate(("pagerank", "cc", "sssp"))}
+    return s.sort_values(["graph", "algorithm"], key=lambda c: c.map(order) if c.name == "algorithm" else c)

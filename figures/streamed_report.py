@@ -71,19 +71,20 @@ def spmv_table(spmv: pd.DataFrame) -> dict:
 
 def pagerank_table(pr: pd.DataFrame) -> dict:
     rows = []
-    for _, r in pr.sort_values(["graph", "variant", "mode", "block_bytes"]).iterrows():
+    for _, r in pr.sort_values(["graph", "algorithm", "variant", "mode", "block_bytes"]).iterrows():
         what = f"streamed {style.fmt_size(r['block_bytes'])}" if r["mode"] == "streamed" else r["mode"]
         per = r["link_bytes_per_sweep"] / 2**30 if r["mode"] != "device" else math.nan
         rows.append(
-            [r["graph"], style.variant_short(r["variant"]), what, fms(r["time_ms"]), f"{r['sweeps']:.0f}",
+            [r["graph"], style.ALGORITHM_LABELS.get(r["algorithm"], r["algorithm"]), style.variant_short(r["variant"]),
+             what, fms(r["time_ms"]), f"{r['sweeps']:.0f}",
              "–" if not math.isfinite(per) else f"{per:.2f}", fms(r["predicted_ms"]),
              "–" if not math.isfinite(r["model_error"]) else f"{100 * r['model_error']:+.1f}%",
              fx(r["over_zerocopy"])]
         )  # fmt: skip
     return {
-        "columns": ["graph", "variant", "mode", "ms", "sweeps", "GiB over the link per sweep", "model ms",
+        "columns": ["graph", "app", "variant", "mode", "ms", "sweeps", "GiB over the link per sweep", "model ms",
                     "model error", "zero-copy ms / ms"],
-        "align": "lllrrrrrr",
+        "align": "llllrrrrrr",
         "rows": rows,
     }  # fmt: skip
 
@@ -102,6 +103,7 @@ def findings(spmv: pd.DataFrame, pr: pd.DataFrame) -> str:
         lambda g: g.loc[g["best_block"] == 1, "predicted_best"].sum(), include_groups=False
     )
     agree = int((picks > 0).sum())
+    pr = pr[pr["algorithm"] == "pagerank"]
     pr_best = pr[pr["mode"] == "streamed"].groupby(["graph", "variant"])["over_zerocopy"].max()
     return (
         f"Streamed SpMV at each graph's best block runs at {', '.join(fpct1(v) for v in best['of_w'])} of W (issue "

@@ -149,3 +149,37 @@ def test_the_workflow_plans_the_streamed_figures_without_a_gpu(workdir):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "streamed_tables" in done.stdout and "fig_streamed_spmv" in done.stdout
     assert "build_kernels" not in done.stdout and "measure_" not in done.stdout
+
+
+def test_streamed_runs_of_other_algorithms_join_the_iterative_figure(tmp_path):
+    """SYNTHETIC: a streamed PageRank and a streamed CC of the toy graph (the files a later session may add), with
+    their zero-copy and device rows in gpu_toy.csv; BFS there has no streamed run, so it stays out."""
+    from figures import streamed_data
+
+    folder = _synthetic_archive(tmp_path / "a")
+    for alg, ms in (("pagerank", 30.0), ("cc", 9.0)):
+        rows = [f"toy,{alg},merged-aligned,streamed,4,0,,{r},{ms},3000,0,3,0,true\n" for r in (0, 1)]
+        (folder / f"streamed_{alg}_toy_w4_b1M.csv").write_text(HEAD + "".join(rows))
+        log = "graph /tmp/toy.w4.csr: V = 100, E = 1000, 4-byte edges, weights\n"
+        log += f"{alg}: placed streamed: 1 blocks of at most 1000 entries, 2 buffers of 4000 bytes in GPU memory\n"
+        log += 2 * (
+            f"streamed run: {alg} merged-aligned: 3 sweeps, 1 copies, 2 skipped, 4000 bytes copied in 0.400 ms of "
+            f"copies (10.00 GB/s), run {ms:.3f} ms (0.13 GB/s)\n"
+        )
+        (folder / f"streamed_{alg}_toy_w4_b1M.log").write_text(log)
+    (folder / "gpu_toy.csv").write_text(
+        HEAD + "toy,pagerank,merged-aligned,zerocopy,4,0,,0,20.0,2000,0,3,0,true\n"
+        "toy,pagerank,merged-aligned,device,4,0,,0,2.0,2000,0,3,0,true\n"
+        "toy,cc,merged-aligned,zerocopy,4,0,,0,6.0,3000,0,3,0,true\n"
+        "toy,cc,merged-aligned,device,4,0,,0,1.0,3000,0,3,0,true\n"
+        "toy,bfs,merged-aligned,zerocopy,4,0,5,0,1.0,1000,4,4,0,true\n"
+    )
+    t = streamed_runs.streamed_table(folder)
+    assert set(t["algorithm"]) == {"spmv", "pagerank", "cc"}
+    link = streamed_runs.link_table(folder)
+    rows = streamed_data.pagerank(t, link)
+    assert list(dict.fromkeys(rows["algorithm"])) == ["pagerank", "cc"]
+    cc = rows[rows["algorithm"] == "cc"].set_index("mode")
+    assert cc.loc["streamed", "link_bytes_per_sweep"] == pytest.approx(4000 / 3)  # one resident block: copied once
+    assert cc.loc["zerocopy", "link_bytes_per_sweep"] == pytest.approx(3000 * 4 / 3)
+    assert cc.loc["streamed", "over_zerocopy"] == pytest.approx(6.0 / 9.0)
