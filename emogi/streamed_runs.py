@@ -42,6 +42,7 @@ RUN = re.compile(
     r"^streamed run: (?P<alg>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, (?P<copies>\d+) copies, \d+ skipped, "
     r"(?P<bytes>\d+) bytes copied in (?P<copy_ms>[\d.]+) ms of copies \([\d.]+ GB/s\), run (?P<run_ms>[\d.]+) ms"
 )
+GRAPH_FILE = r"\.w\d+\.csr$"  # cpu_peer names a graph by its file (kron24.w8.csr); the table by its name
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
@@ -150,9 +151,11 @@ def _peer_files(archive: Path, peer: Path | None, pattern: str) -> list[Path]:
 
 
 def cpu_spmv(archive: Path, peer: Path | None = None) -> pd.DataFrame:
-    """Every cpu_spmv_<graph>.csv's SpMV rows (emogi.cpu_peer's columns); no rows when none was measured."""
+    """Every cpu_spmv_<graph>.csv's SpMV rows (emogi.cpu_peer's columns, the graph by its name, not its file); no
+    rows when none was measured."""
     frames = [pd.read_csv(f) for f in _peer_files(Path(archive), peer, "cpu_spmv_*.csv")]
     frames = [f[f["algorithm"] == "spmv"] for f in frames if not f.empty]
+    frames = [f.assign(graph=f["graph"].astype(str).str.replace(GRAPH_FILE, "", regex=True)) for f in frames]
     return (
         pd.concat(frames, ignore_index=True).reindex(columns=CPU_COLUMNS)
         if frames
