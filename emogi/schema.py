@@ -284,8 +284,42 @@ OOM_PLACEMENT_COLUMNS = [
 ]
 OOM_TABLES = {"oom": OOM_RUN_COLUMNS, "oom_simulated": OOM_SIMULATED_COLUMNS, "oom_placement": OOM_PLACEMENT_COLUMNS}
 
+# Streamed transfers (CF'17, issue 22; emogi/streamed_runs.py): the binary's rows of an archive's streamed,
+# zero-copy and device runs of SpMV and PageRank, each streamed row joined with its `streamed run:` log line.
+# Empty for zero-copy and device rows: block_bytes to copy_gbps.
+STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
+    "graph",
+    "algorithm",  # spmv | pagerank (| cc | sssp where measured)
+    "variant",
+    "mode",  # streamed | zerocopy | device
+    "edge_bytes",
+    "list_bytes",  # bytes of the lists one sweep reads: edges x (edge_bytes + the algorithm's weight bytes)
+    "block_bytes",  # --stream-block-bytes
+    "blocks",  # blocks the lists were cut into (whole lists; a list longer than a block split)
+    "buffers",  # --stream-buffers: GPU buffers the copies rotate through
+    "buffer_bytes",  # bytes of one buffer
+    "rep",
+    "time_ms",  # CUDA-event time of the run
+    "iterations",  # the binary's iteration count (PageRank: sweeps to tolerance)
+    "edges_traversed",  # list entries the kernels read (PageRank's scans skip converged lists)
+    "sweeps",  # passes over the blocks (Gauss-Seidel: one more than iterations, its last checks convergence)
+    "copies",  # block copies made (a block still in its buffer is not copied again)
+    "bytes_copied",  # host-to-device bytes the copies moved
+    "copy_ms",  # time the copy stream was busy
+    "copy_gbps",  # bytes_copied / copy_ms
+    "run_gbps",  # bytes_copied / time_ms
+    "w_gbps",  # W of the same session: max over sizes of the pinned host-to-device median (`emogi linkbw`)
+    "of_w",  # run_gbps / w_gbps
+    "verified",
+]
+
 # Tables written outside a study, by commands such as `emogi lists` (archive/list-ceiling-h100-2026-11-21/).
-TOOL_TABLES = {"lists_profile": LISTS_PROFILE_COLUMNS, "trace_summary": TRACE_SUMMARY_COLUMNS, **OOM_TABLES}
+TOOL_TABLES = {
+    "lists_profile": LISTS_PROFILE_COLUMNS,
+    "trace_summary": TRACE_SUMMARY_COLUMNS,
+    **OOM_TABLES,
+    "streamed": STREAMED_COLUMNS,
+}
 
 
 def check_columns(frame, table):

@@ -312,6 +312,7 @@ SECTIONS = [
     "apps",
     "oom",
     "cpu",
+    "streamed",
     "times",
     "allocations",
     "micro",
@@ -323,19 +324,20 @@ SECTIONS = [
 def test_sections_in_order(built):
     data = json.loads(built["json"].read_text())
     assert list(data) == SECTIONS
-    # no Table 2 or Fig. 6 here, no out-of-GPU-memory tables (--oom-tables) and no CPU study (--cpu-archive)
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu"]
+    # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
+    # study (--streamed-tables)
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed"]
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 
 def test_report_shows_every_figure_the_workflow_draws():
     """build_report.py looks for each figure of the workflow (figures.smk, and Fig. 6 of dataset_report.smk), the
-    out-of-GPU-memory ones through figures/oom_report.py."""
-    from figures import oom_report
+    out-of-GPU-memory ones through figures/oom_report.py, the streamed ones through figures/streamed_report.py."""
+    from figures import oom_report, streamed_report
 
     rules = (REPO / "workflow" / "rules" / "figures.smk").read_text()
     drawn = set(re.findall(r'^    "(fig\w+)": [\{_]', rules, re.M)) | {"fig06_degree_cdf"}
-    assert set(_report_module().FIGURES) | set(oom_report.FIGURES) == drawn
+    assert set(_report_module().FIGURES) | set(oom_report.FIGURES) | set(streamed_report.FIGURES) == drawn
 
 
 def test_interval_text():

@@ -142,6 +142,8 @@ def test_complete_run_from_archived_measurements(workdir):
         "fig10_read_amplification",
         "fig11_applications",
         "fig12_edge_width",
+        "fig_streamed_spmv",
+        "fig_streamed_pagerank",
     ):
         assert (results / "figures" / f"{figure}.png").stat().st_size > 10_000
     pdf = results / "report" / "report.pdf"

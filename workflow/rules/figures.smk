@@ -37,6 +37,14 @@ OOM_FIGURE_INPUTS = {
 }
 OOM_FIGURES = list(OOM_FIGURE_INPUTS)
 FIGURE_INPUTS.update(OOM_FIGURE_INPUTS)
+# Streamed transfers (streamed.smk): an archived session's table, link and CPU SpMV, and its source record.
+STREAMED_FIGURE_INPUTS = {
+    "fig_streamed_spmv": {"streamed": STREAMED_FILES["streamed"], "link": STREAMED_FILES["link"],
+                          "cpu-spmv": STREAMED_FILES["cpu_spmv"]},
+    "fig_streamed_pagerank": {"streamed": STREAMED_FILES["streamed"], "link": STREAMED_FILES["link"]},
+}
+STREAMED_FIGURES = list(STREAMED_FIGURE_INPUTS)
+FIGURE_INPUTS.update(STREAMED_FIGURE_INPUTS)
 
 
 rule figure:
@@ -44,6 +52,7 @@ rule figure:
         unpack(
             lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)
             | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
+            | ({"source": STREAMED_SOURCE_FILE} if w.figure in STREAMED_FIGURES else {})
         ),
     output:
         png=report("results/figures/{figure}.png", category="Figures", labels={"figure": "{figure}"}),

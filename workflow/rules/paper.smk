@@ -8,7 +8,7 @@ rule report:
         # the report's own modules; each figure's section is in its script, which its figure's rule reads
         sections=[REPO / f"figures/{m}.py" for m in ("inputs", "report_format", "report_setup", "table2_datasets",
                                                      "micro_report", "claims", "oom_report", "cpu_data",
-                                                     "cpu_report")],
+                                                     "cpu_report", "streamed_report")],
         claims=[REPO / f"paper/claims/{p}.yaml" for p in ("emogi", "cxl", "cf17", "graphit")],
         typ=REPO / "paper/report.typ",
         numbers=REPO / "paper/paper_numbers.yaml",
@@ -26,6 +26,7 @@ rule report:
         fig06_csv="results/figures/fig06_degree_cdf.csv",
         oom_source=OOM_SOURCE_FILE,
         cpu=CPU_FIGURE_FILES,
+        streamed_source=STREAMED_SOURCE_FILE,
     output:
         report("results/report/report.pdf", category="Report"),
     params:
@@ -37,7 +38,8 @@ rule report:
     shell:
         # every file above is in one of three folders; build_report.py finds each there by name
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
-        " --paper-numbers {input.numbers} --oom-tables results/oom/tables {params.cpu} --out {output} > {log} 2>&1"
+        " --paper-numbers {input.numbers} --oom-tables results/oom/tables --streamed-tables results/streamed"
+        " {params.cpu} --out {output} > {log} 2>&1"
 
 
 rule claims:

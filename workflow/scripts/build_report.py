@@ -43,6 +43,7 @@ from figures import (  # noqa: E402
     micro_report,
     oom_report,
     report_setup,
+    streamed_report,
     table2_datasets,
 )
 from figures.inputs import (  # noqa: E402
@@ -94,13 +95,13 @@ def find_figures(folder: Path, root: Path) -> dict[str, ReportFigure | None]:
     return found
 
 
-def find_oom_figures(folder: Path, root: Path) -> dict[str, ReportFigure | None]:
-    """The out-of-GPU-memory figures (optional: the section says when they are absent)."""
+def find_oom_figures(folder: Path, root: Path, names=oom_report.FIGURES) -> dict[str, ReportFigure | None]:
+    """The out-of-GPU-memory figures, or other optional ones (the section says when they are absent)."""
     return {
         name: ReportFigure(rooted(folder / f"{name}.png", root), folder / f"{name}.csv")
         if (folder / f"{name}.png").is_file() and (folder / f"{name}.csv").is_file()
         else None
-        for name in oom_report.FIGURES
+        for name in names
     }
 
 
@@ -120,6 +121,15 @@ def cpu_section(a, root: Path) -> dict | None:
         return None
     folders = cpu_data.find_archives(a.cpu_archive)
     return cpu_report.report_section(ReportFigure(rooted(png, root), csv), cpu_data.source(folders))
+
+
+def streamed_section(a, root: Path, paper: dict) -> dict | None:
+    """ "Streamed transfers (CF'17)", labelled by its own source record (results/streamed/source.json)."""
+    source = a.streamed_tables / "source.json" if a.streamed_tables else None
+    if source is None or not source.is_file():
+        return None
+    figs = find_oom_figures(a.figures, root, streamed_report.FIGURES)
+    return streamed_report.report_section(figs, paper, source_label(load_source(source)))
 
 
 def optional(folder: Path | None, name: str) -> Path | None:
@@ -159,6 +169,7 @@ def build(a) -> tuple[dict, Path]:
         "apps": applications.report_section(fig[FIG11], fig[FIG12], paper, runs, source),
         "oom": oom_section(a, root),
         "cpu": cpu_section(a, root),
+        "streamed": streamed_section(a, root, paper),
         "times": fig09_speedup_over_uvm.times_section(runs),
         "allocations": fig09_speedup_over_uvm.allocation_section(runs),
         "micro": micro_report.report_section(
@@ -221,6 +232,7 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--cpu-archive", help="fig_cpu_gpu's archive/cpu-gpu-* folder(s), comma-separated (optional section)"
     )
+    ap.add_argument("--streamed-tables", type=Path, help="the streamed study's source.json (optional section)")
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":

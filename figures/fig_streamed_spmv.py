@@ -1,0 +1,122 @@
+"""Streamed SpMV against block size (CF'17 Figures 4 and 5 on one GPU; issue 22): per graph, the throughput over
+the lists of streamed SpMV at each measured block size (median, min-max bar), CF'17's model of the same blocks
+beside it, zero-copy and the CPU as lines, device as a note above the panel (off scale), and the link's W and
+0.95 W (issue 22's target) as lines. Definitions: figures/streamed_data.py.
+
+    python -m figures.fig_streamed_spmv --streamed results/streamed/streamed.csv --link results/streamed/link.csv \
+        [--cpu-spmv results/streamed/cpu_spmv.csv] --source results/streamed/source.json \
+        --out results/figures/fig_streamed_spmv.png [--out-csv ...]
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from figures import cli, streamed_data, style
+from figures.inputs import FigureDataError
+
+FIGURE = "fig_streamed_spmv"
+TARGET = 0.95  # issue 22: streamed SpMV at >= 0.95 of W
+STREAMED_COLOR, MODEL_COLOR, CPU_COLOR = "#009E73", "#555555", "#D55E00"
+DEFINITION = (
+    "GB/s = list bytes (ids and weights) / time, median over reps, bar = min-max; W = max over sizes of the pinned "
+    "host-to-device median of the same session; model: CF'17 §3.2.2 (model/streamed.py), error = predicted / "
+    "measured - 1; CPU: GraphBLAS mxv, fastest thread count"
+)
+
+
+def _cpu_input() -> cli.Input:
+    def load(path, figure):
+        frame = pd.read_csv(path)
+        return frame if not frame.empty else None
+
+    return cli.Input("cpu_spmv", load, "cpu_spmv.csv (emogi.cpu_peer's SpMV rows); optional", required=False)
+
+
+def compute(streamed: pd.DataFrame, link: pd.DataFrame, cpu: pd.DataFrame | None) -> pd.DataFrame:
+    return streamed_data.spmv(streamed, link, cpu)
+
+
+def draw(table: pd.DataFrame, source: dict):
+    graphs = list(dict.fromkeys(table["graph"]))
+    fig, axes = style.new_figure(1, len(graphs), title_lines=5, sharey=True, footer_lines=3, legend_lines=3)
+    gpu = streamed_data.short_gpu(table)
+    for ax, graph in zip(np.ravel(axes), graphs):
+        rows = table[table["graph"] == graph]
+        s = rows[rows["mode"] == "streamed"].sort_values("block_bytes")
+        x = s["block_bytes"].to_numpy(float)
+        err = [
+            s["gbps"] - s["list_bytes"] / s["time_max_ms"] / 1e6,
+            s["list_bytes"] / s["time_min_ms"] / 1e6 - s["gbps"],
+        ]
+        ax.errorbar(x, s["gbps"], yerr=err, fmt="o", color=STREAMED_COLOR, ms=5, capsize=2, zorder=4)
+        for xi, gi, n, e in zip(x, s["gbps"], s["blocks"], s["model_error"]):
+            ax.annotate(f"{gi:.1f} GB/s\n{n:.0f} blocks\nmodel {100 * e:+.1f}%", (xi, gi), (0, -30),
+                        textcoords="offset points", ha="center", fontsize=style.VALUE_LABEL_SIZE,
+                        bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 0.5})  # fmt: skip
+        predicted = s["list_bytes"] / s["predicted_ms"] / 1e6
+        ax.plot(x, predicted, "D--", mfc="none", color=MODEL_COLOR, ms=4, lw=0.8, zorder=3)
+        w = float(rows["w_gbps"].iloc[0])
+        ax.axhline(w, color="black", lw=0.9, zorder=2)
+        ax.axhline(TARGET * w, color="black", lw=0.7, ls=":", zorder=2)
+        lines = {"zerocopy": (style.MODE_COLORS["zerocopy"], "-."), "cpu": (CPU_COLOR, (0, (4, 2)))}
+        for mode, (color, ls) in lines.items():
+            m = rows[rows["mode"] == mode]
+            if not m.empty:
+                ax.axhline(float(m["gbps"].iloc[0]), color=color, ls=ls, lw=1.0, zorder=2)
+        dev = rows[rows["mode"] == "device"]
+        cpu = rows[rows["mode"] == "cpu"]
+        notes = [f"device: {float(dev['gbps'].iloc[0]):.0f} GB/s (off scale)" if not dev.empty else "device: –",
+                 "CPU: not measured" if cpu.empty else f"CPU: {float(cpu['gbps'].iloc[0]):.1f} GB/s"]  # fmt: skip
+        error = float(s["model_median_abs_error"].iloc[0])
+        best = s[s["best_block"] == 1]["block_bytes"].iloc[0]
+        pbest = s[s["predicted_best"] == 1]["block_bytes"]
+        pbest = style.fmt_size(pbest.iloc[0]) if len(pbest) else "–"
+        ax.set_title(
+            f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte ids + weights\n{notes[0]}\n{notes[1]}\nmodel: median "
+            f"|error| {100 * error:.1f}%\nbest block: measured {style.fmt_size(best)}, model {pbest}",
+            fontsize=style.FONT_SIZE,
+        )
+        style.log2_size_axis(ax, x)
+        ax.set_xlim(x.min() / 1.6, x.max() * 1.6)
+        ax.set_xlabel("block size (--stream-block-bytes)")
+    axes_flat = np.ravel(axes)
+    axes_flat[0].set_ylabel("GB/s of lists (list bytes / time)")
+    axes_flat[0].set_ylim(0, 1.12 * float(table["w_gbps"].max()))
+    handles = [
+        Line2D([], [], marker="o", ls="", color=STREAMED_COLOR),
+        Line2D([], [], marker="D", ls="--", mfc="none", color=MODEL_COLOR),
+        Line2D([], [], color=style.MODE_COLORS["zerocopy"], ls="-."),
+        Line2D([], [], color="black"),
+        Line2D([], [], color="black", ls=":"),
+    ]
+    labels = [f"streamed, measured ({gpu})", "CF'17 model (predicted)", f"zero-copy, measured ({gpu})",
+              "W (pinned copy, measured)", "0.95 W (issue 22 target)"]  # fmt: skip
+    if (table["mode"] == "cpu").any():  # the CPU's line only where it was measured (the titles say when not)
+        handles.append(Line2D([], [], color=CPU_COLOR, ls=(0, (4, 2))))
+        labels.append(f"CPU, measured (the {gpu} host)")
+    style.legend_on_top(fig, handles, labels, ncol=2)
+    style.stamp(fig, source, DEFINITION)
+    return fig
+
+
+def main(argv=None) -> int:
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Streamed SpMV against block size, with W, zero-copy, device and CF'17's model",
+        tables=["streamed", "link", _cpu_input()],
+        compute=compute,
+        draw=draw,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["FigureDataError", "compute", "draw", "main"]

@@ -1,0 +1,30 @@
+# Streamed transfers (CF'17, issue 22): the `streamed` table of an archived session (emogi/streamed_runs.py), the
+# link table and CPU SpMV of the same session beside it, and their source record; fig_streamed_spmv and
+# fig_streamed_pagerank (figures.smk) draw from them without a GPU. STREAMED_PEER holds the same session's
+# zero-copy and device PageRank (gpu_<graph>.csv) and, once measured, cpu_spmv_<graph>.csv.
+STREAMED_ARCHIVE = "archive/streamed-h100-2026-11-26"
+STREAMED_PEER = "archive/cpu-gpu-h100-2026-11-26"
+STREAMED_DIR = "results/streamed"
+STREAMED_SOURCE_FILE = f"{STREAMED_DIR}/source.json"
+STREAMED_FILES = {name: f"{STREAMED_DIR}/{name}.csv" for name in ("streamed", "link", "cpu_spmv")}
+
+
+rule streamed_tables:
+    input:
+        module=REPO / "emogi/streamed_runs.py",
+        archive=sorted((REPO / STREAMED_ARCHIVE).glob("*.*")),
+        peer=sorted((REPO / STREAMED_PEER).glob("*.csv")),
+    output:
+        *STREAMED_FILES.values(),
+        STREAMED_SOURCE_FILE,
+    params:
+        archive=REPO / STREAMED_ARCHIVE,
+        peer=REPO / STREAMED_PEER,
+        out=lambda w, output: Path(output[0]).parent,
+    log:
+        "logs/streamed/tables.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.streamed_runs --archive {params.archive} --peer {params.peer} --out-dir {params.out}"
+        " > {log} 2>&1"
