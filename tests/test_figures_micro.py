@@ -381,7 +381,7 @@ def test_added_latency_measured_points_at_several_added_latencies(inputs, tmp_pa
 
 
 def test_added_latency_flat_limit_against_the_allowance(inputs, tmp_path):
-    from figures import fig_added_latency as fig
+    from figures.latency_delayed import FLAT
     from model.littles_law import max_L
 
     table = write_synthetic_latency_emulation(tmp_path / "latency_emulation.csv", inputs)
@@ -390,9 +390,9 @@ def test_added_latency_flat_limit_against_the_allowance(inputs, tmp_path):
     flat = got[got.kind == "flat"]
     assert len(flat) == 1
     delayed = got[got.kind == "delayed"].sort_values("added_us")
-    above = delayed[delayed.normalised > fig.FLAT].iloc[0]
+    above = delayed[delayed.normalised > FLAT].iloc[0]
     below = delayed[delayed.added_us < above.added_us].iloc[-1]
-    at = below.added_us + (fig.FLAT - below.normalised) * (above.added_us - below.added_us) / (
+    at = below.added_us + (FLAT - below.normalised) * (above.added_us - below.added_us) / (
         above.normalised - below.normalised
     )
     r = flat.iloc[0]
@@ -409,10 +409,10 @@ def test_added_latency_archive_has_measured_points_off_zero(tmp_path):
     """Issue 26's figure test on the archived data (the no-GPU path's default archive, `latest`): the delayed
     runs give measured points at more than one added latency, each at the chase's measurement."""
     from emogi import archive
-    from figures import fig_added_latency as fig
+    from figures.latency_delayed import load_latency_emulation, measured_delays
 
     archive.restore("latest", tmp_path)
-    delays = fig.measured_delays(fig.load_latency_emulation(tmp_path / "latency_emulation.csv", fig.FIGURE))
+    delays = measured_delays(load_latency_emulation(tmp_path / "latency_emulation.csv", "fig_added_latency"))
     off_zero = delays[delays["added_ns"] > 100]
     assert off_zero["added_ns"].round(-1).nunique() >= 2, delays
     assert (off_zero["normalised"] > 1).all()  # every delay slows the BFS down, if only a little
