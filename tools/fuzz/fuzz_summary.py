@@ -7,8 +7,11 @@ import json
 import time
 
 
-def summary(seed: int, count: int, start: float, tally, slowest, failures, **counts) -> dict:
-    """The run's summary: `counts` (outcomes of the fuzzer's own) go between `accepted` and `rejected`."""
+def summary(seed: int, count: int, start: float, tally, slowest, failures, outcomes=None, **counts) -> dict:
+    """The run's summary: `counts` (outcomes of the fuzzer's own) go between `accepted` and `rejected`; `outcomes`,
+    the failure counts after `hangs`, are `wrong` unless the fuzzer names its own (the differential: disagreements
+    and malformed files accepted)."""
+    outcomes = {"wrong": tally["wrong"]} if outcomes is None else outcomes
     return {
         "seed": seed,
         "inputs": count,
@@ -18,7 +21,7 @@ def summary(seed: int, count: int, start: float, tally, slowest, failures, **cou
         "rejected": tally["rejected"],
         "crashes": tally["crash"],
         "hangs": tally["hang"],
-        "wrong": tally["wrong"],
+        **outcomes,
         "slowest_ms": round(1000 * slowest[0], 3),
         "slowest_input": slowest[1],
         "failures": failures[:20],
