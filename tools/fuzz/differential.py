@@ -22,9 +22,7 @@ from pathlib import Path
 from emogi.csr import GraphFormatError, read_csr
 from tools.fuzz.build import REPO
 from tools.fuzz.csr_mutations import lists_digest, mutated, valid_graph_file
-from tools.fuzz.fuzz_summary import report, summary
-
-HANG_SECONDS = 1.0
+from tools.fuzz.fuzz_summary import HANG_SECONDS, report, summary
 
 
 def input_bytes(seed: int, i: int) -> bytes:
