@@ -28,7 +28,7 @@ import numpy as np
 from emogi.atomic import atomic_path
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
-from emogi.datasets.external_build import parse_bytes
+from emogi.datasets.build_plan import parse_bytes
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, load_trace
 

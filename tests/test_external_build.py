@@ -14,8 +14,9 @@ import pytest
 from test_generators import scipy_csr
 
 from emogi.csr import graph_checksum, read_csr
-from emogi.datasets import external_build
-from emogi.datasets.external_build import MemoryLimitError, build_csr_file, parse_bytes, plan_build
+from emogi.datasets import build_plan, external_build
+from emogi.datasets.build_plan import MemoryLimitError, parse_bytes, plan_build
+from emogi.datasets.external_build import build_csr_file
 from emogi.datasets.generators import PairStream, generate
 
 REPO = Path(__file__).resolve().parents[1]
@@ -111,7 +112,7 @@ def test_plan_picks_more_buckets_for_less_memory():
     assert roomy.buckets == 32  # enough buckets to keep 16 workers busy
     assert tight.buckets > roomy.buckets
     for plan in (roomy, tight):  # one bucket per worker fits beside the fixed costs
-        per_bucket = external_build.bucket_bytes(-(-(2**32) // plan.buckets), plan.bucket_vertices)
+        per_bucket = build_plan.bucket_bytes(-(-(2**32) // plan.buckets), plan.bucket_vertices)
         assert plan.fixed_bytes + plan.workers * per_bucket <= plan.memory_limit
     with pytest.raises(MemoryLimitError, match="raise --memory-limit"):
         plan_build(memory_limit=1 << 30, **args)
@@ -126,7 +127,8 @@ def test_parse_bytes():
 
 PEAK_SCRIPT = """
 import json, sys
-from emogi.datasets.external_build import build_csr_file, peak_rss_bytes
+from emogi.datasets.build_plan import peak_rss_bytes
+from emogi.datasets.external_build import build_csr_file
 from emogi.datasets.generators import PairStream
 stream = PairStream("urand", 19, 16, seed=1, chunk_pairs=1 << 16)
 base = peak_rss_bytes()

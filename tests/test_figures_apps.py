@@ -1,4 +1,4 @@
-"""Figs. 11 and 12 (the applications of EMOGI §5.4) on SYNTHETIC apps tables (tests/test_figures.py), and the
+"""Figs. 11 and 12 (the applications of EMOGI §5.4) on SYNTHETIC apps tables (tests/synthetic_tables.py), and the
 measure wrapper's refusal to run CC on a directed graph."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from emogi import csr, measure
 from emogi.schema import APP_COLUMNS
-from tests.test_figures import GRAPHS, run_figure, synthetic_app_ms, write_synthetic_tables
+from tests.synthetic_tables import GRAPHS, run_figure, synthetic_app_ms, write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
 FIG11 = REPO / "figures" / "fig11_applications.py"

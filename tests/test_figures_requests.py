@@ -1,4 +1,4 @@
-"""Figs. 7 (PCIe requests per variant) and 10 (I/O read amplification) on SYNTHETIC tables (tests/test_figures.py):
+"""Figs. 7 (PCIe requests per variant) and 10 (I/O read amplification) on SYNTHETIC tables (tests/synthetic_tables.py):
 the plotted numbers against an independent computation from the same tables."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.test_figures import run_figure, write_synthetic_tables
+from tests.synthetic_tables import run_figure, write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
 FIG07 = REPO / "figures" / "fig07_pcie_requests.py"

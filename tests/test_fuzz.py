@@ -59,6 +59,8 @@ def test_python_and_cpp_readers_agree(fuzz_build):
     assert summary["accepted"] > 200 and summary["rejected"] > 1000
     bad = {k: summary[k] for k in ("crashes", "hangs", "disagreements", "accepted_malformed")}
     assert bad == dict.fromkeys(bad, 0), summary["failures"]
+    archived = json.loads((build.REPO / "archive" / "fuzz-graph-readers-2026-11-25" / "differential.json").read_text())
+    assert list(summary) == list(archived)  # fuzz_summary.summary keeps the archived layout
 
 
 def test_the_differential_notices_a_missing_check(fuzz_build, monkeypatch):

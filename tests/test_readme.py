@@ -26,3 +26,14 @@ def test_disk_need_stated_before_the_tests_command():
     for what in ("resources/", "results/", "envs/requirements.txt", "CUDA toolkit wheels", "without a GPU"):
         assert what in between, what
     assert re.search(r"about \d+ GiB", between)
+
+
+def test_ci_runs_the_readme_test_command_and_sets_up_slurm_first():
+    """CI (.ci/run) ends with the README's test command, verbatim; before it, the SLURM cluster and executor
+    plugin for tests/test_slurm.py, and a trap that stops the cluster whatever the tests' outcome."""
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    lines = [line for line in ci.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[-1] == COMMANDS[1]
+    head = "\n".join(lines[:-1])
+    assert "tools/slurm/local_cluster.sh up" in head and "envs/requirements-slurm.txt" in head
+    assert "trap 'sh tools/slurm/local_cluster.sh stop' EXIT" in head

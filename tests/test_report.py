@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from figures import inputs
-from tests.test_figures import write_synthetic_tables
+from tests.synthetic_tables import write_synthetic_tables
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "workflow" / "scripts" / "build_report.py"

@@ -17,7 +17,7 @@ import yaml
 from emogi.datasets.degree_histogram import degree_histogram
 from emogi.datasets.generators import generate
 from emogi.datasets.table import table2
-from tests.test_figures import write_synthetic_tables
+from tests.synthetic_tables import write_synthetic_tables
 from tests.test_report import PAPER_TEXT, REPO, _args, _figures, _report_module, query_report, text_of
 
 GRAPHS = {  # two scaled stand-ins (scale 10) and one graph at the paper's size (SK's V and E, metadata only)

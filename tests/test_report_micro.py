@@ -15,7 +15,8 @@ import pytest
 import yaml
 
 from figures.micro_report import MICRO_FIGURES
-from tests.test_figures import write_synthetic_model, write_synthetic_tables
+from tests.synthetic_model import write_synthetic_model
+from tests.synthetic_tables import write_synthetic_tables
 from tests.test_figures_micro import FIGURES, args_for
 from tests.test_report import PAPER_NUMBERS, _figures, _report_module, query_report, report_inputs
 from tests.test_report import _args as bfs_args

@@ -29,17 +29,23 @@ def test_archived_cells_and_the_split_written_in_the_docs():
     assert trace_family("pagerank", "frontier") == "scan" and trace_family("sssp", "frontier") == "frontier"
 
 
-def test_fit_recovers_known_costs():
-    rng = np.random.default_rng(3)
-    n = 40
-    cells = pd.DataFrame(
+def synthetic_cells(rng, n: int, device_ms_hi: float, **columns) -> pd.DataFrame:
+    """SYNTHETIC UVM cells: made-up migrated bytes, batches, serviced chunks and device times (and `columns`)."""
+    return pd.DataFrame(
         {
             "migrated_bytes": rng.uniform(0.2e9, 5e9, n),
             "batches": rng.integers(100, 5000, n),
             "serviced_chunks": rng.integers(100, 3000, n),
-            "device_ms": rng.uniform(2, 50, n),
+            "device_ms": rng.uniform(2, device_ms_hi, n),
+            **columns,
         }
     )
+
+
+def test_fit_recovers_known_costs():
+    rng = np.random.default_rng(3)
+    n = 40
+    cells = synthetic_cells(rng, n, 50)
     truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0)
     cells["uvm_ms"] = cells["device_ms"] + truth.migration_ms(
         cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"]
@@ -53,15 +59,7 @@ def test_fit_recovers_known_costs():
 def test_session_factors_and_overlap_are_recovered():
     rng = np.random.default_rng(4)
     n = 60
-    cells = pd.DataFrame(
-        {
-            "migrated_bytes": rng.uniform(0.2e9, 5e9, n),
-            "batches": rng.integers(100, 5000, n),
-            "serviced_chunks": rng.integers(100, 3000, n),
-            "device_ms": rng.uniform(2, 300, n),
-            "source": [f"s{i % 3}/runs.csv" for i in range(n)],
-        }
-    )
+    cells = synthetic_cells(rng, n, 300, source=[f"s{i % 3}/runs.csv" for i in range(n)])
     truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0, overlap=0.5)
     factor = cells["source"].map({"s0/runs.csv": 1.0, "s1/runs.csv": 1.5, "s2/runs.csv": 0.8})
     migration = factor * truth.migration_ms(cells["migrated_bytes"], cells["batches"], cells["serviced_chunks"])

@@ -6,6 +6,7 @@ dataset_report.smk runs.
     sources           which graph comes from where (config `graphs:`), for the workflow; the download preflight
     generators        Kronecker and uniform-random graphs in the GAP suite's conventions
     external_build    memory-bounded CSR construction from pair chunks (the generators' streaming build)
+    build_plan        its memory plan: bucket count and weight tasks within a memory limit; memory and cores here
     weights           SSSP weights for graphs without their own: uniform 8..72, a hash of the edge and a seed
     download          resumable, checksum-verified HTTP downloads (SuiteSparse and LAW files)
     matrix_market     Matrix Market files read into arrays, every malformed one a one-line error

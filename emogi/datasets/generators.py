@@ -34,8 +34,9 @@ import numpy as np
 from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, describe, read_csr
-from emogi.datasets import external_build
-from emogi.datasets.external_build import dedup_sorted_inplace, default_workers
+from emogi.datasets import build_plan, external_build
+from emogi.datasets.build_plan import default_workers
+from emogi.datasets.external_build import dedup_sorted_inplace
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 KINDS = ("kron", "urand")
@@ -343,7 +344,7 @@ def _parse_args(argv):
     parser.add_argument("--workers", type=int, default=None, help="threads (default: all cores; output identical)")
     parser.add_argument(
         "--memory-limit",
-        type=external_build.parse_bytes,
+        type=build_plan.parse_bytes,
         default=None,
         help="bytes the build may hold, e.g. 8G (default: half of the available memory)",
     )

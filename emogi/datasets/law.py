@@ -56,8 +56,8 @@ import numpy as np
 from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.cli import exit_status
 from emogi.csr import CSRGraph, GraphFormatError, check_index_width, describe, write_csr
+from emogi.datasets.build_plan import mem_available as available_memory_bytes
 from emogi.datasets.download import sha256_of
-from emogi.datasets.external_build import mem_available as available_memory_bytes
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 
 INSTALL_HINT = (

@@ -51,9 +51,9 @@ import numpy as np
 
 from emogi.atomic import exit_cleanly_on_signals, write_text
 from emogi.csr import CSRGraph, describe, write_csr
+from emogi.datasets.build_plan import default_workers as _workers  # the cores this process may use
+from emogi.datasets.build_plan import mem_available as available_memory_bytes
 from emogi.datasets.download import sha256_of
-from emogi.datasets.external_build import default_workers as _workers  # the cores this process may use
-from emogi.datasets.external_build import mem_available as available_memory_bytes
 from emogi.datasets.matrix_market import INTEGER_FIELDS, DatasetError, MatrixEntries, open_matrix, read_matrix
 from emogi.datasets.weights import HIGH, LOW, csr_weights
 

@@ -19,13 +19,14 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from emogi.csr_checks import GraphFormatError
 from emogi.datasets import bel
-from tools.fuzz.fuzz_summary import report, summary
+from tools.fuzz.fuzz_summary import report, summary, timed_check
 
 U64 = 2**64 - 1
 COUNTS = [0, 1, 2, 2**32 - 1, 2**32, 2**32 + 1, 2**61, U64, U64 // 8]
@@ -145,21 +146,8 @@ def run(seed: int, count: int, log=None) -> dict:
     start = time.perf_counter()
     try:
         for i in range(count):
-            files = input_files(seed, i)
-            t0 = time.perf_counter()
-            try:
-                tally[check_input(files, folder)] += 1
-            except AssertionError as e:
-                tally["wrong"] += 1
-                failures.append({"input": i, "wrong": str(e)[:300]})
-            except Exception as e:  # noqa: BLE001 - anything but a GraphFormatError is a crash
-                tally["crash"] += 1
-                failures.append({"input": i, "crash": f"{type(e).__name__}: {str(e)[:300]}"})
-            seconds = time.perf_counter() - t0
-            slowest = max(slowest, (seconds, i))
-            tally["hang"] += seconds > 1.0
-            if log and (i + 1) % 100_000 == 0:
-                log(f"{i + 1} inputs, {time.perf_counter() - start:.0f} s, {dict(tally)}")
+            check = partial(check_input, input_files(seed, i), folder)
+            slowest = timed_check(i, check, tally, failures, slowest, start, log)
     finally:
         for p in folder.iterdir():
             p.unlink()

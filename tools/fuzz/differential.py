@@ -22,9 +22,7 @@ from pathlib import Path
 from emogi.csr import GraphFormatError, read_csr
 from tools.fuzz.build import REPO
 from tools.fuzz.csr_mutations import lists_digest, mutated, valid_graph_file
-from tools.fuzz.fuzz_summary import report
-
-HANG_SECONDS = 1.0
+from tools.fuzz.fuzz_summary import HANG_SECONDS, report, summary
 
 
 def input_bytes(seed: int, i: int) -> bytes:
@@ -86,20 +84,8 @@ def run(seed: int, count: int, lib: Path, log=None) -> dict:
     finally:
         path.unlink(missing_ok=True)
         folder.rmdir()
-    return {
-        "seed": seed,
-        "inputs": count,
-        "seconds": round(time.perf_counter() - start, 3),
-        "accepted": tally["accepted"],
-        "rejected": tally["rejected"],
-        "crashes": tally["crash"],
-        "hangs": tally["hang"],
-        "disagreements": tally["disagreement"],
-        "accepted_malformed": tally["accepted_malformed"],
-        "slowest_ms": round(1000 * slowest[0], 3),
-        "slowest_input": slowest[1],
-        "failures": failures[:20],
-    }
+    outcomes = {"disagreements": tally["disagreement"], "accepted_malformed": tally["accepted_malformed"]}
+    return summary(seed, count, start, tally, slowest, failures, outcomes)
 
 
 def main(argv=None) -> int:

@@ -21,13 +21,14 @@ import random
 import sys
 import time
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
-from emogi.csr_checks import GraphFormatError, check_edge_ids, check_offsets
+from emogi.csr_checks import check_edge_ids, check_offsets
 from emogi.datasets import matrix_market, suitesparse
 from emogi.datasets.matrix_market import DatasetError, read_matrix
-from tools.fuzz.fuzz_summary import report, summary
+from tools.fuzz.fuzz_summary import report, summary, timed_check
 
 NUMBERS = ["0", "-1", "1", "2", "4294967295", "4294967296", "9223372036854775808", "18446744073709551616"]
 NUMBERS += ["1" + "0" * 30, "3.7", "1e3", "x", "", "+5", "0x10"]
@@ -183,21 +184,7 @@ def run(seed: int, count: int, log=None) -> dict:
     tally, failures, slowest = Counter(), [], (0.0, -1)
     start = time.perf_counter()
     for i in range(count):
-        data = input_bytes(seed, i)
-        t0 = time.perf_counter()
-        try:
-            tally[check_input(data)] += 1
-        except AssertionError as e:
-            tally["wrong"] += 1
-            failures.append({"input": i, "wrong": str(e)[:300]})
-        except (GraphFormatError, Exception) as e:  # noqa: BLE001 - anything else is a crash
-            tally["crash"] += 1
-            failures.append({"input": i, "crash": f"{type(e).__name__}: {str(e)[:300]}"})
-        seconds = time.perf_counter() - t0
-        slowest = max(slowest, (seconds, i))
-        tally["hang"] += seconds > 1.0
-        if log and (i + 1) % 100_000 == 0:
-            log(f"{i + 1} inputs, {time.perf_counter() - start:.0f} s, {dict(tally)}")
+        slowest = timed_check(i, partial(check_input, input_bytes(seed, i)), tally, failures, slowest, start, log)
     return summary(seed, count, start, tally, slowest, failures, accepted_lenient=tally["lenient"])
 
 

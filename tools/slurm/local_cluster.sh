@@ -22,15 +22,25 @@ CONF=/etc/slurm
 LOGS=/var/log/slurm
 STATE=/var/lib/slurm
 DB_PASS=slurm
+APT_TIMEOUT=${APT_TIMEOUT:-600}
 
 say() { echo "local_cluster: $*"; }
 
 install_packages() {
   [ "$(id -u)" = 0 ] || { say "run as root (apt-get install)"; exit 1; }
+  command -v apt-get >/dev/null || { say "no apt-get here (the cluster is built from Debian's packages)"; exit 1; }
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  # policy-rc.d keeps the packages' own service starts from failing where there is no init system.
-  apt-get install -y -qq slurmctld slurmd slurmdbd slurm-client mariadb-server munge >/dev/null
+  # A policy-rc.d that denies every start keeps the packages from starting their own services (this script starts
+  # the daemons itself; there may be no init system); one is written for the install where none is there.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e $policy ]; then
+    printf '#!/bin/sh\nexit 101\n' >$policy && chmod +x $policy
+    trap 'rm -f $policy' EXIT
+  fi
+  # Each apt-get step is bounded (APT_TIMEOUT seconds), so that an unreachable mirror fails instead of hanging.
+  timeout "$APT_TIMEOUT" apt-get update -qq || { say "apt-get update failed or timed out (${APT_TIMEOUT}s)"; exit 1; }
+  timeout "$APT_TIMEOUT" apt-get install -y -qq slurmctld slurmd slurmdbd slurm-client mariadb-server munge \
+    >/dev/null || { say "apt-get install of SLURM, MariaDB and munge failed or timed out (${APT_TIMEOUT}s)"; exit 1; }
 }
 
 running() { pgrep -x "$1" >/dev/null 2>&1; }
