@@ -58,7 +58,8 @@ DEFINITION = (
 
 def compute(folder, gap: dict | None) -> pd.DataFrame:
     """Every row the figure, report and claims read; `folder`: one archive folder or a list (first found wins)."""
-    parts = [cpu_data.side_by_side(folder, gap), cpu_data.blocking(folder), cpu_data.membench(folder)]
+    parts = [cpu_data.side_by_side(folder, gap), cpu_data.blocking(folder), cpu_data.gap_rule(folder, gap),
+             cpu_data.membench(folder)]  # fmt: skip
     return pd.concat([p for p in parts if not p.empty], ignore_index=True)
 
 
