@@ -298,12 +298,16 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "blocks",  # blocks the lists were cut into (whole lists; a list longer than a block split)
     "buffers",  # --stream-buffers: GPU buffers the copies rotate through
     "buffer_bytes",  # bytes of one buffer
+    "skip",  # --stream-skip: on | off as the log's placement line says (runs before the option: off); empty otherwise
     "rep",
     "time_ms",  # CUDA-event time of the run
     "iterations",  # the binary's iteration count (PageRank: sweeps to tolerance)
     "edges_traversed",  # list entries the kernels read (PageRank's scans skip converged lists)
     "sweeps",  # passes over the blocks (Gauss-Seidel: one more than iterations, its last checks convergence)
     "copies",  # block copies made (a block still in its buffer is not copied again)
+    "blocks_launched",  # blocks launched over the sweeps (empty where the log predates the count)
+    "blocks_inactive",  # blocks left out as holding no active vertex (skip on; 0 when off)
+    "blocks_per_sweep",  # the blocks each sweep launched, comma-separated (as the log's `blocks per sweep`)
     "bytes_copied",  # host-to-device bytes the copies moved
     "copy_ms",  # time the copy stream was busy
     "copy_gbps",  # bytes_copied / copy_ms

@@ -3,7 +3,8 @@ run's CSV row joined with its `streamed run:` log line, beside the zero-copy and
 
 An archive holds, per graph G (names as archive/streamed-h100-2026-11-26/README.md writes them):
   linkbw.csv                                  `emogi linkbw` (W: emogi.schema.STREAMED_COLUMNS, w_gbps)
-  streamed_<alg>_<G>_w<width>_b<block>.csv/.log  a streamed run of one block size (64M, 256M, 1G: binary units)
+  streamed_<alg>_<G>_w<width>_b<block>[_skip<on|off>].csv/.log  a streamed run of one block size (64M, 256M, 1G:
+                                              binary units), with --stream-skip on or off where the name says
   streamed_<alg>_<G>_w<width>_zerocopy.csv    its zero-copy and device rows
   host.txt                                    nvidia-smi, lscpu and `commit <hash>` of the session
 and, optionally, in the same folder or the `--peer` folder: gpu_<G>.csv (zero-copy and device rows of other
@@ -11,6 +12,13 @@ algorithms: PageRank's) and cpu_spmv_<G>.csv (`python -m emogi.cpu_peer --algori
 
     python -m emogi.streamed_runs --archive archive/streamed-h100-2026-11-26 \\
         [--peer archive/cpu-gpu-h100-2026-11-26] --out-dir results/streamed
+
+Subfolders (session-b/: a later session's repeat of some runs, kept as its record) are not read.
+
+`skip` of a streamed row is what its log's placement line says: "on" where it ends "blocks without an active
+vertex skipped", else "off"; a `_skip<on|off>` name must agree. Runs from before --stream-skip existed (session A
+of archive/streamed-h100-2026-11-26, commit bc14b39) copied and launched every block every sweep: "off". Their
+`streamed run:` lines lack the blocks launched, left out and per sweep, which stay empty.
 
 writes streamed.csv (the `streamed` table), link.csv (the `link` table), cpu_spmv.csv (header only when no CPU
 SpMV was measured) and source.json (source: archive, with the GPU and date of host.txt).
@@ -32,16 +40,23 @@ from emogi.schema import LINK_COLUMNS, STREAMED_COLUMNS, WEIGHT_BYTES
 ALGORITHMS = ("spmv", "pagerank", "cc", "sssp")
 CPU_COLUMNS = ["graph", "library", "version", "threads", "algorithm", "root", "median_ms", "min_ms", "max_ms", "reps"]
 CPU_COLUMNS += ["edges", "edges_per_s", "convert_s", "check", "detail"]  # emogi.cpu_peer.COLUMNS
-FILE = re.compile(r"streamed_(?P<alg>[a-z]+)_(?P<graph>.+)_w(?P<width>\d+)_(?P<what>b\d+[KMG]|zerocopy)\.csv$")
+FILE = re.compile(
+    r"streamed_(?P<alg>[a-z]+)_(?P<graph>.+)_w(?P<width>\d+)_(?P<what>b\d+[KMG]|zerocopy)(?:_skip(?P<skip>on|off))?"
+    r"\.csv$"
+)
 HEADER = re.compile(r"^graph \S+: V = (?P<v>\d+), E = (?P<e>\d+), (?P<w>\d+)-byte edges")
 PLACED = re.compile(
     r"placed streamed: (?P<blocks>\d+) blocks of at most \d+ entries, (?P<buffers>\d+) buffers of "
-    r"(?P<buffer_bytes>\d+) bytes"
+    r"(?P<buffer_bytes>\d+) bytes(?P<rest>.*)$"
 )
+SKIPPING = "blocks without an active vertex skipped"  # the placement line's ending under --stream-skip on
 RUN = re.compile(
-    r"^streamed run: (?P<alg>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, (?P<copies>\d+) copies, \d+ skipped, "
+    r"^streamed run: (?P<alg>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, "
+    r"(?:(?P<launched>\d+) blocks, (?P<inactive>\d+) inactive, )?(?P<copies>\d+) copies, \d+ skipped, "
     r"(?P<bytes>\d+) bytes copied in (?P<copy_ms>[\d.]+) ms of copies \([\d.]+ GB/s\), run (?P<run_ms>[\d.]+) ms"
+    r"(?:.*, blocks per sweep (?P<per_sweep>[\d,]*))?"
 )
+RUN_FIELDS = ("sweeps", "copies", "bytes_copied", "copy_ms", "blocks_launched", "blocks_inactive", "blocks_per_sweep")
 GRAPH_FILE = r"\.w\d+\.csr$"  # cpu_peer names a graph by its file (kron24.w8.csr); the table by its name
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -57,15 +72,19 @@ def block_bytes(text: str) -> int:
 
 def parse_log(text: str) -> dict:
     """The log's edge count, placement and `streamed run:` lines (in order, per variant)."""
-    out = {"edges": None, "blocks": None, "buffers": None, "buffer_bytes": None, "runs": {}}
+    out = {"edges": None, "blocks": None, "buffers": None, "buffer_bytes": None, "skip": None, "runs": {}}
     for line in text.splitlines():
         if m := HEADER.match(line):
             out["edges"] = int(m["e"])
         elif m := PLACED.search(line):
             out.update({k: int(m[k]) for k in ("blocks", "buffers", "buffer_bytes")})
+            out["skip"] = "on" if SKIPPING in m["rest"] else "off"
         elif m := RUN.match(line):
             run = {"sweeps": int(m["sweeps"]), "copies": int(m["copies"]), "bytes_copied": int(m["bytes"]),
-                   "copy_ms": float(m["copy_ms"]), "run_ms": float(m["run_ms"])}  # fmt: skip
+                   "copy_ms": float(m["copy_ms"]), "run_ms": float(m["run_ms"]),
+                   "blocks_launched": int(m["launched"]) if m["launched"] else None,
+                   "blocks_inactive": int(m["inactive"]) if m["inactive"] else None,
+                   "blocks_per_sweep": m["per_sweep"]}  # fmt: skip
             out["runs"].setdefault(m["variant"], []).append(run)
     return out
 
@@ -117,8 +136,11 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
             runs = log["runs"].get(variant, [])
             if len(runs) != len(group):
                 raise StreamedArchiveError(f"{csv}: {len(group)} {variant} rows, {len(runs)} `streamed run:` lines")
-            for column in ("sweeps", "copies", "bytes_copied", "copy_ms"):
+            for column in RUN_FIELDS:
                 rows.loc[group.index, column] = [r[column] for r in runs]
+        if m["skip"] and m["skip"] != log["skip"]:
+            raise StreamedArchiveError(f"{csv}: named skip{m['skip']}, its log's placement says skip {log['skip']}")
+        rows["skip"] = log["skip"]
         rows["block_bytes"] = block_bytes(m["what"])
         rows[["blocks", "buffers", "buffer_bytes"]] = [log["blocks"], log["buffers"], log["buffer_bytes"]]
         frames.append(rows)
@@ -132,7 +154,8 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
     measured = set(zip(streamed["graph"], streamed["algorithm"], streamed["edge_bytes"]))
     keep = [k in measured for k in zip(table["graph"], table["algorithm"], table["edge_bytes"])]
     table = table[keep]  # the graphs, algorithms and widths of the streamed runs only
-    table = table.drop_duplicates(["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "rep"])
+    key = ["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "skip", "rep"]
+    table = table.drop_duplicates(key)
     entry = table["edge_bytes"] + table["algorithm"].map(WEIGHT_BYTES).fillna(0)
     table["list_bytes"] = table["graph"].map(edges) * entry
     table["copy_gbps"] = table["bytes_copied"] / table["copy_ms"] / 1e6

@@ -6,6 +6,8 @@ The folder's files (each .csv or .csv.gz; any may be absent, and the rows it wou
   machine.json, membench.csv                        emogi_cpu machine / membench
   pagerank_<g>.csv, pagerank_delta_<g>.csv, cc_<g>.csv   emogi_cpu pagerank (Jacobi, delta) and cc, unblocked
                                                     and blocked
+  pagerank_gap_<g>.csv, pagerank_gap_gs_<g>.csv     emogi_cpu pagerank under GAP's stopping rule (--stop
+                                                    total-change): Jacobi, Gauss-Seidel; not blocking's files
   peer_<g>.csv                                      python -m emogi.cpu_peer
   gpu_<g>.csv                                       emogi run rows (the apps table's columns, emogi/schema.py)
   provenance.json (or host.txt)                     gpu, driver, cuda, commit, date (host.txt: `date -u`,
@@ -16,12 +18,18 @@ Definitions:
                side)
   edges/s      the graph's directed edges (E, the file's count) / time: one definition for every source
   ours         the fastest variant measured in that mode (any variant, Merged+Aligned included)
-  blocking     speedup = unblocked ms per round / blocked ms per round (rounds: iterations), per segment count
+  blocking     speedup = unblocked ms per round / blocked ms per round (rounds: iterations), per segment count;
+               auto_segments: the count emogi_cpu's `--segments auto` picks (4-byte vertex data over half the LLC,
+               kernels/src/cpu/segments.cpp)
+  GAP's rule   emogi_cpu PageRank stopped as GAP's (total change of the normalised scores < 1e-4): its median ms
+               over GAP's reference time on the same graph (over_gap), and the ms per round GAP's time allows at
+               the run's rounds (gap_ms_per_round)
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from datetime import datetime
 from pathlib import Path
@@ -65,6 +73,8 @@ CPU_BARS = ("gap", "peer", "cpu-unblocked", "cpu-blocked")
 LINK_BARS = ("emogi-zerocopy", "ours-zerocopy")
 BLOCKING_FILES = {"pagerank": "pagerank", "pagerank-delta": "pagerank_delta", "cc": "cc"}  # algorithm -> file stem
 VERTEX_BYTES = 4  # per vertex read at random: float contributions (PageRank) or uint32 labels (CC)
+AUTO_LLC_FRACTION = 0.5  # emogi_cpu --llc-fraction's default: a segment's source data fill half the LLC
+GAP_RULE = {"pagerank_gap": "pagerank", "pagerank_gap_gs": "pagerank"}  # file stem prefix -> algorithm
 
 
 # --- the folder ---------------------------------------------------------------------------------------------
@@ -308,7 +318,7 @@ def blocking(folder) -> pd.DataFrame:
     for f in reversed(_folders(folder)):  # the first folder's file wins
         paths.update({p.name.split(".csv")[0]: p for p in f.glob("*.csv*")})
     for path in sorted(paths.values(), key=lambda p: p.name):
-        m = re.fullmatch(r"(pagerank_delta|pagerank|cc)_(\w+?)\.csv(\.gz)?", path.name)
+        m = re.fullmatch(r"(pagerank_delta|pagerank|cc)_(?!gap_)(\w+?)\.csv(\.gz)?", path.name)
         if not m:
             continue
         algorithm = {v: k for k, v in BLOCKING_FILES.items()}[m.group(1)]
@@ -319,13 +329,37 @@ def blocking(folder) -> pd.DataFrame:
         base = per_round[t["kernel"] == "unblocked"].iloc[0]
         for i, r in t[t["kernel"] == "blocked"].iterrows():
             vertex_bytes = VERTEX_BYTES * float(r["vertices"])
+            llc = float(r.get("llc_bytes", np.nan))
+            auto = max(1, math.ceil(vertex_bytes / (llc * AUTO_LLC_FRACTION))) if llc > 0 else np.nan
             rows.append(dict(part="blocking", archive=path.parent.name, graph=m.group(2), algorithm=algorithm,
                              bar="cpu-blocked", regime="host-cpu", segments=int(r["segments"]),
                              duplication=r["duplication"], iterations=int(r["iterations"]), verified=r["verified"],
                              time_ms=r["median_ms"],
                              ms_per_round=per_round[i], unblocked_ms_per_round=base, speedup=base / per_round[i],
                              vertex_bytes=vertex_bytes, llc_bytes=r.get("llc_bytes", np.nan),
-                             vertex_over_llc=vertex_bytes / r.get("llc_bytes", np.nan)))  # fmt: skip
+                             vertex_over_llc=vertex_bytes / r.get("llc_bytes", np.nan),
+                             auto_segments=auto))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def gap_rule(folder, gap: dict | None) -> pd.DataFrame:
+    """One row per emogi_cpu PageRank run under GAP's stopping rule (pagerank_gap[_gs]_<graph>.csv), beside GAP's
+    reference time of the same graph where `gap` has it."""
+    rows = []
+    paths = {}
+    for f in reversed(_folders(folder)):  # the first folder's file wins
+        paths.update({p.name.split(".csv")[0]: p for p in f.glob("pagerank_gap_*.csv*")})
+    for stem, path in sorted(paths.items()):
+        graph = re.sub(r"^pagerank_gap_(gs_)?", "", stem)
+        ref = (gap or {}).get("time_ms", {}).get("pagerank", {}).get(graph, np.nan)
+        for r in pd.read_csv(path).itertuples():
+            seg = int(r.segments) if r.kernel == "blocked" and pd.notna(r.segments) else np.nan
+            rows.append(dict(part="gap-rule", archive=path.parent.name, graph=graph, algorithm="pagerank",
+                             bar=f"cpu-{r.kernel}", regime="host-cpu", form=r.form, kernel=r.kernel, segments=seg,
+                             iterations=int(r.iterations), verified=r.verified, stop=r.stop, epsilon=r.epsilon,
+                             criterion=r.criterion, l1_to_reference=r.l1_to_reference, time_ms=r.median_ms,
+                             ms_per_round=r.median_ms / r.iterations, gap_ms=ref, over_gap=r.median_ms / ref,
+                             gap_ms_per_round=ref / r.iterations))  # fmt: skip
     return pd.DataFrame(rows)
 
 

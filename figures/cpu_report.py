@@ -98,7 +98,8 @@ def blocking_table(block: pd.DataFrame) -> dict:
         target = (
             f"≥ {TARGET}×: " + ("met" if r.speedup >= TARGET else "missed") if r.vertex_over_llc > 1 else "fits LLC"
         )
-        rows.append([r.graph, ALGO.get(r.algorithm, r.algorithm), str(int(r.segments)), f"{r.duplication:.2f}",
+        auto = " (auto)" if getattr(r, "auto_segments", math.nan) == r.segments else ""
+        rows.append([r.graph, ALGO.get(r.algorithm, r.algorithm), f"{int(r.segments)}{auto}", f"{r.duplication:.2f}",
                      f"{r.vertex_over_llc:.2f}", str(int(r.iterations)), fms(r.unblocked_ms_per_round),
                      fms(r.ms_per_round), fx(r.speedup), target])  # fmt: skip
     return {
@@ -158,7 +159,41 @@ def thesis_table(side: pd.DataFrame, block: pd.DataFrame) -> dict:
 GAP_WITHIN = 1.2  # issue 23: our blocked PageRank within 1.2x of the GAP reference on kron24
 
 
-def targets_table(side: pd.DataFrame, block: pd.DataFrame) -> dict:
+def gap_target(side: pd.DataFrame, gap: pd.DataFrame) -> list[str]:
+    """Issue 23's GAP target on kron24: from the runs under GAP's stopping rule where there are (the fastest
+    blocked one judged, our fastest beside it), else the side by side's blocked run (stopping rules differ)."""
+    g = gap[gap["graph"] == "kron24"] if len(gap) else gap
+    if len(g) and (g["kernel"] == "blocked").any():
+        b = g[g["kernel"] == "blocked"].loc[lambda f: f["time_ms"].idxmin()]
+        best = g.loc[g["time_ms"].idxmin()]
+        state = "met" if b["over_gap"] <= GAP_WITHIN else (
+            f"missed: at {int(best['iterations'])} rounds GAP's time allows ≤ {fms(best['gap_ms_per_round'])} ms a "
+            f"round, ours take {fms(best['ms_per_round'])} ms; why was not measured (no perf on the host)")  # fmt: skip
+        return [f"blocked PageRank within {GAP_WITHIN}× of GAP's {fms(b['gap_ms'])} ms on kron24 (GAP's stopping "
+                f"rule)", f"{fms(b['time_ms'])} ms = {fx(b['over_gap'])} ({b['form']} blocked, "
+                f"{int(b['segments'])} segments); ours fastest: {fms(best['time_ms'])} ms = {fx(best['over_gap'])} "
+                f"({best['form']} {best['kernel']})", state]  # fmt: skip
+    pr = side[(side["graph"] == "kron24") & (side["algorithm"] == "pagerank")].set_index("bar")["time_ms"]
+    if {"cpu-blocked", "gap"} <= set(pr.index):
+        ratio = pr["cpu-blocked"] / pr["gap"]
+        return [f"blocked PageRank within {GAP_WITHIN}× of GAP's on kron24 (stopping rules differ)", fx(ratio),
+                "met" if ratio <= GAP_WITHIN else "missed"]  # fmt: skip
+    return [f"blocked PageRank within {GAP_WITHIN}× of GAP's on kron24", "–", "not measured"]
+
+
+def gap_rule_table(gap: pd.DataFrame) -> dict:
+    """emogi_cpu PageRank under GAP's stopping rule against GAP's reference time."""
+    rows = []
+    for r in gap.sort_values(["graph", "time_ms"], ascending=[True, False]).itertuples():
+        seg = f", {int(r.segments)} segments" if r.kernel == "blocked" else ""
+        rows.append([r.graph, f"{r.form} {r.kernel}{seg}", str(int(r.iterations)), fms(r.time_ms),
+                     fms(r.ms_per_round), f"{r.l1_to_reference:.1e}", fms(r.gap_ms), f"{fx(r.over_gap)} slower"
+                     if r.over_gap >= 1 else f"{fx(1 / r.over_gap)} faster"])  # fmt: skip
+    return {"columns": ["graph", "kernel", "rounds", "median ms", "ms per round", "L1 to reference", "GAP ms",
+                        "ours over GAP"], "align": "llrrrrrl", "rows": rows}  # fmt: skip
+
+
+def targets_table(side: pd.DataFrame, block: pd.DataFrame, gap: pd.DataFrame | None = None) -> dict:
     """Issue 23's benchmark targets, each met, missed or not measured."""
     rows = []
     for algo in ("pagerank", "cc", "pagerank-delta"):
@@ -166,18 +201,16 @@ def targets_table(side: pd.DataFrame, block: pd.DataFrame) -> dict:
         for g, r in b.groupby("graph"):
             best = r.loc[r["speedup"].idxmax()]
             state = "met" if best["speedup"] >= TARGET else "missed"
+            auto = r[(r["segments"] == r.get("auto_segments", math.nan)) & (r["segments"] != best["segments"])]
+            auto = (
+                f"; the auto rule's {int(auto['segments'].iloc[0])}: {fx(auto['speedup'].iloc[0])}" if len(auto) else ""
+            )
             rows.append([f"blocked {ALGO.get(algo, algo)} ≥ {TARGET}× unblocked ({g}, vertex data "
                          f"{best['vertex_over_llc']:.2f}× the LLC)", f"{fx(best['speedup'])} at "
-                         f"{int(best['segments'])} segments", state])  # fmt: skip
+                         f"{int(best['segments'])} segments{auto}", state])  # fmt: skip
     if not len(block[block["vertex_over_llc"] > 1]):
         rows.append([f"blocked ≥ {TARGET}× unblocked where vertex data exceed the LLC", "–", "not measured"])
-    pr = side[(side["graph"] == "kron24") & (side["algorithm"] == "pagerank")].set_index("bar")["time_ms"]
-    if {"cpu-blocked", "gap"} <= set(pr.index):
-        ratio = pr["cpu-blocked"] / pr["gap"]
-        rows.append([f"blocked PageRank within {GAP_WITHIN}× of GAP's on kron24 (stopping rules differ)",
-                     fx(ratio), "met" if ratio <= GAP_WITHIN else "missed"])  # fmt: skip
-    else:
-        rows.append([f"blocked PageRank within {GAP_WITHIN}× of GAP's on kron24", "–", "not measured"])
+    rows.append(gap_target(side, gap if gap is not None else pd.DataFrame()))
     for g in cpu_data.SIDE_GRAPHS:
         have = set(side[(side["graph"] == g) & (side["bar"] == "peer")]["algorithm"])
         missing = [a for a in cpu_data.SIDE_ALGORITHMS if a not in have]
@@ -191,7 +224,7 @@ def report_section(fig: ReportFigure | None, source: dict | None) -> dict | None
     if fig is None or source is None:
         return None
     t = report_csv(fig.csv, f"{FIGURE} numbers")
-    side, block, mem = (t[t["part"] == p] for p in ("side", "blocking", "membench"))
+    side, block, mem, gap = (t[t["part"] == p] for p in ("side", "blocking", "membench", "gap-rule"))
     times, rates = side_tables(side)
     size = fbytes(float(mem["array_bytes"].max())) if len(mem) else "–"
     numa = ", ".join(sorted({f"{int(n)}" for n in mem.get("numa_nodes", pd.Series(dtype=float)).dropna()})) or "?"
@@ -216,7 +249,12 @@ def report_section(fig: ReportFigure | None, source: dict | None) -> dict | None
         {"table": blocking_table(block), "caption": "Cache blocking per graph, algorithm and segment count "
          "(emogi_cpu): duplication α (thesis Table 5.2), vertex data (4 bytes per vertex) over the LLC, time per "
          f"round; issue 23's target: at least {TARGET}× where the vertex data exceed the LLC."},
-        {"table": targets_table(side, block), "caption": "Issue 23's benchmark targets on these measurements."},
+        *([{"table": gap_rule_table(gap), "caption": "Our PageRank under GAP's stopping rule (total change of the "
+            "normalised scores < 1e-4, as the GAP reference; a later device session, 3 reps, verified): rounds, "
+            "time, time per round, the L1 distance to a Gauss-Seidel run in double to 1e-10, and GAP's time on the "
+            "same host (FACTS.md)."}] if len(gap) else []),
+        {"table": targets_table(side, block, gap), "caption": "Issue 23's benchmark targets on these measurements "
+         "(kron27 and GAP's rule: the second device session, archive/cpu-gpu-h100-2026-11-26-kron27)."},
         {"table": membench_table(mem), "caption": "The memory micro-benchmark (thesis Table 2.1, local column): a "
          f"{size} array read sequentially and at random. NUMA nodes on the GPU host: {numa}; remote against local "
          "is not measurable there."},
@@ -234,5 +272,7 @@ TEXT = (
     "reference kernels' times, measured on the same host on 2026-11-25 (FACTS.md), stand beside them as the stronger "
     "CPU baseline. PageRank's stopping rules differ: ours stop at a residual of 1e-3, the peer and GAP at an L1 "
     "change of 1e-4. The GPU runs and emogi_cpu's runs to the tolerance were verified against the project's CPU "
-    "references, the peer's as its rows say (check); kron27's fixed-round runs are timings only."
+    "references, the peer's as its rows say (check); kron27's fixed-round runs (10 Jacobi rounds, one run per "
+    "kernel, a later device session) are timings only. That session also ran our PageRank under GAP's stopping "
+    "rule on kron24, so that the GAP comparison compares like with like."
 )

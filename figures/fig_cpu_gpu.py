@@ -3,8 +3,9 @@
 Panels: one per graph of the side by side (kron24, urand24): per algorithm, the time of each source (log scale,
 each bar's ms printed on it; color = source, hatch = regime: CPU in host memory, GPU over the link, GPU memory,
 and the GAP reference figures quoted from FACTS.md); then cache blocking: emogi_cpu's blocked over unblocked time
-per round, per graph and algorithm (the best segment count), beside the thesis' "up to 3X" and the issue's 1.5x.
-The CSV holds every row the report and the claims read, tagged by `part` (side, blocking, membench).
+per round, per graph and algorithm (the best segment count; a tick at the auto rule's), beside the thesis' "up to
+3X" and the issue's 1.5x. The CSV holds every row the report and the claims read, tagged by `part` (side, blocking,
+gap-rule, membench).
 Definitions: figures/cpu_data.py; columns: docs/cpu.md.
 
     python -m figures.fig_cpu_gpu --archive latest --out results/figures/fig_cpu_gpu.png \
@@ -52,13 +53,14 @@ LEGEND = {
 DEFINITION = (
     "time: GPU and peer = mean over roots of per-root medians, emogi_cpu = median (run to the tolerance); GPU: 4-byte "
     "ids;\nours = the fastest variant in that mode; blocking = unblocked / blocked time per round at the best segment "
-    "count"
+    "count\n(black tick: at the count emogi_cpu's --segments auto picks, where another is best)"
 )
 
 
 def compute(folder, gap: dict | None) -> pd.DataFrame:
     """Every row the figure, report and claims read; `folder`: one archive folder or a list (first found wins)."""
-    parts = [cpu_data.side_by_side(folder, gap), cpu_data.blocking(folder), cpu_data.membench(folder)]
+    parts = [cpu_data.side_by_side(folder, gap), cpu_data.blocking(folder), cpu_data.gap_rule(folder, gap),
+             cpu_data.membench(folder)]  # fmt: skip
     return pd.concat([p for p in parts if not p.empty], ignore_index=True)
 
 
@@ -92,6 +94,16 @@ def _blocking_panel(ax, block: pd.DataFrame) -> None:
     style.label_bars(ax, x, best["speedup"].to_numpy(), lambda v: f"{v:.2f}×", lambda v: v + 0.05)
     for xi, seg in zip(x, best["segments"]):
         ax.text(xi, 0.05, f"{int(seg)}\nseg.", ha="center", va="bottom", fontsize=style.VALUE_LABEL_SIZE, zorder=4)
+    if "auto_segments" in block.columns:  # the auto rule's count where it is not the best: a tick at its speedup
+        for xi, r in zip(x, best.itertuples()):
+            auto = block[(block["graph"] == r.graph) & (block["algorithm"] == r.algorithm)]
+            auto = auto[(auto["segments"] == auto["auto_segments"]) & (auto["segments"] != r.segments)]
+            if len(auto):
+                v = float(auto["speedup"].iloc[0])
+                ax.plot([xi - 0.3, xi + 0.3], [v, v], color="black", linewidth=1.2, zorder=3)
+                ax.text(xi, v - 0.05, f"auto: {int(auto['segments'].iloc[0])} seg.\n{v:.2f}×", ha="center",
+                        va="top", fontsize=style.VALUE_LABEL_SIZE - 0.5, zorder=4, bbox={"fc": "white", "ec": "none",
+                        "pad": 0.2})  # fmt: skip
     ax.axhline(1.0, **style.REFERENCE_LINE)
     ax.axhline(THESIS_UP_TO, color="#555555", linewidth=0.8, linestyle=":", zorder=3)
     ax.axhline(TARGET, color="#D55E00", linewidth=0.8, linestyle="-.", zorder=3)
@@ -126,7 +138,7 @@ def draw(table: pd.DataFrame, source: dict):
     block, mem = table[table["part"] == "blocking"], table[table["part"] == "membench"]
     graphs = list(dict.fromkeys(side["graph"]))
     nrows = 1 + bool(len(block) or len(mem))
-    fig, axes = style.new_figure(nrows, 2, panel_height=2.6, footer_lines=3, legend_lines=4, wspace=0.22, hspace=0.45)
+    fig, axes = style.new_figure(nrows, 2, panel_height=2.6, footer_lines=4, legend_lines=4, wspace=0.22, hspace=0.45)
     for c in range(2):
         if c < len(graphs):
             _time_panel(axes[0][c], side[side["graph"] == graphs[c]], graphs[c])

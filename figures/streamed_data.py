@@ -8,7 +8,10 @@ Definitions:
   of W        streamed: bytes copied / time / W, W = max over sizes of the pinned host-to-device median
   predicted   CF'17's pipeline (model/streamed.py): uniform blocks of the block size over the list bytes, copies at
               the link curve of the same session, kernels at the device-mode rate of the same graph and kernel,
-              the run's sweeps and buffers; per rep, then the median. error = predicted / measured - 1
+              the run's sweeps and buffers (under --stream-skip, each sweep's blocks launched as the log counts
+              them: model.streamed's active fractions); per rep, then the median. error = predicted / measured - 1
+  skip        --stream-skip of a streamed run (on: blocks without an active vertex are neither copied nor launched;
+              off, and runs from before the option); empty for zero-copy and device
   best        the block size of least measured (predicted) time per graph, algorithm and variant
   over CPU    the CPU's time (fastest thread count of GraphBLAS mxv, median over reps) / the GPU's time
 """
@@ -22,7 +25,7 @@ from emogi.schema import WEIGHT_BYTES
 from figures.inputs import FigureDataError
 from model.streamed import LinkCurve, device_rate, predict_ms, uniform_blocks
 
-KEYS = ["graph", "algorithm", "variant", "edge_bytes", "mode", "block_bytes"]
+KEYS = ["graph", "algorithm", "variant", "edge_bytes", "mode", "block_bytes", "skip"]
 MODES = ("streamed", "zerocopy", "device")
 
 
@@ -47,18 +50,30 @@ def predictions(table: pd.DataFrame, link: pd.DataFrame) -> pd.Series:
         entry = width + WEIGHT_BYTES.get(alg, 0)
         for i, r in rows.iterrows():
             blocks = uniform_blocks(float(r["list_bytes"]), float(r["block_bytes"]))
-            out[i] = predict_ms(blocks, entry, curve, rate, sweeps=int(r["sweeps"]), buffers=int(r["buffers"]))
+            out[i] = predict_ms(blocks, entry, curve, rate, sweeps=int(r["sweeps"]), buffers=int(r["buffers"]),
+                                active=active_fractions(r))  # fmt: skip
     return out
+
+
+def active_fractions(row: pd.Series) -> list[float] | None:
+    """The fraction of the plan's blocks each sweep launched, where the run skipped blocks and its log counts them
+    (None otherwise: every block every sweep)."""
+    per = row.get("blocks_per_sweep")
+    if row.get("skip") != "on" or not isinstance(per, str) or not per or not row.get("blocks"):
+        return None
+    return [int(n) / float(row["blocks"]) for n in per.split(",")]
 
 
 def summary(table: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
     """One row per KEYS: medians over reps, the model's prediction and error, which block is best."""
     t = table.assign(predicted_ms=predictions(table, link), block_bytes=table["block_bytes"].fillna(0))
+    t["skip"] = t["skip"].fillna("").astype(str)
     t["sweeps"] = t["sweeps"].fillna(t["iterations"])
     g = t.groupby(KEYS, sort=True)
-    out = g[["time_ms", "sweeps", "iterations", "edges_traversed", "bytes_copied", "copy_ms", "predicted_ms"]].median()
+    medians = ["time_ms", "sweeps", "iterations", "edges_traversed", "bytes_copied", "copy_ms", "predicted_ms"]
+    out = g[[*medians, "blocks_launched", "blocks_inactive"]].median()
     out["time_min_ms"], out["time_max_ms"], out["n_reps"] = g["time_ms"].min(), g["time_ms"].max(), g.size()
-    first = g[["list_bytes", "blocks", "buffers", "w_gbps", "gpu"]].first()
+    first = g[["list_bytes", "blocks", "buffers", "blocks_per_sweep", "w_gbps", "gpu"]].first()
     out = out.join(first).reset_index()
     out["gbps"] = out["list_bytes"] / out["time_ms"] / 1e6
     out["of_w"] = out["bytes_copied"] / out["time_ms"] / 1e6 / out["w_gbps"]

@@ -210,7 +210,7 @@ def test_the_workflow_draws_it_from_the_archive_without_a_gpu(workdir):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     t = pd.read_csv(workdir / "results" / "figures" / "fig_cpu_gpu.csv")
-    assert set(t["part"]) == {"side", "blocking", "membench"}
+    assert {"side", "blocking", "membench"} <= set(t["part"]) <= {"side", "blocking", "membench", "gap-rule"}
     assert not any((workdir / "build").glob("*"))
     shutil.rmtree(workdir / "archive" / "cpu-gpu-zz-synthetic-2999-01-01")
 
@@ -218,20 +218,42 @@ def test_the_workflow_draws_it_from_the_archive_without_a_gpu(workdir):
 def test_the_committed_archive_draws_and_answers_its_claims(tmp_path):
     """The real archive (what the default run draws without a GPU): its numbers as its README states them."""
     try:
-        folder = cpu_data.find_archive("latest")
+        folders = cpu_data.find_archives("latest")
     except FigureDataError:
         pytest.skip("no archive/cpu-gpu-* folder")
     out = tmp_path / "fig_cpu_gpu.png"
     assert fig_cpu_gpu.main(["--archive", "latest", "--out", str(out), "--out-csv", str(out.with_suffix(".csv"))]) == 0
     t = pd.read_csv(out.with_suffix(".csv"))
-    assert cpu_data.source(folder)["gpu"].startswith("NVIDIA")
-    if folder.name != "cpu-gpu-h100-2026-11-26":
-        return
+    assert cpu_data.source(folders)["gpu"].startswith("NVIDIA")
+    names = [f.name for f in folders]
+    if names[:2] != ["cpu-gpu-h100-2026-11-26", "cpu-gpu-h100-2026-11-26-kron27"]:
+        return  # the side by side's folder first, then the kron27 session's
     assert _side(t, "kron24", "bfs", "ours-zerocopy")["time_ms"] == pytest.approx(16.0, abs=0.05)  # README: 16.0
     assert _side(t, "urand24", "pagerank", "ours-device")["time_ms"] == pytest.approx(680, abs=0.5)
     assert _side(t, "kron24", "cc", "peer")["time_ms"] == pytest.approx(3393, abs=0.5)
     assert _side(t, "kron24", "cc", "cpu-blocked")["detail"] == "7 rounds, 8 segments"
+    # cpu-gpu-h100-2026-11-26-kron27/README.md: ms per round, alpha and speedup per kernel on kron27
+    b = t[(t["part"] == "blocking") & (t["graph"] == "kron27")].set_index("segments")
+    assert set(b["archive"]) == {"cpu-gpu-h100-2026-11-26-kron27"} and (b["iterations"] == 10).all()
+    assert b["unblocked_ms_per_round"].round().tolist() == [3918, 3918]
+    assert b["ms_per_round"].round().to_dict() == {4: 3193, 8: 2349}
+    assert b["duplication"].round(2).to_dict() == {4: 1.24, 8: 1.91}
+    assert b["speedup"].round(2).to_dict() == {4: 1.23, 8: 1.67} and (b["auto_segments"] == 4).all()
+    # its GAP-rule table: rounds, median ms, ms per round, L1 to reference, over GAP's 1816 ms
+    g = t[t["part"] == "gap-rule"].set_index(["form", "kernel"])
+    readme = {("jacobi", "unblocked"): (43, 11376, 265, 4.9e-4, 6.3), ("jacobi", "blocked"): (43, 10810, 251, 4.9e-4,
+              6.0), ("gauss-seidel", "unblocked"): (25, 5992, 240, 2.0e-4, 3.3)}  # fmt: skip
+    for key, (rounds, ms, per, l1, over) in readme.items():
+        r = g.loc[key]
+        assert (r["iterations"], round(r["time_ms"]), round(r["ms_per_round"])) == (rounds, ms, per), key
+        assert (round(r["l1_to_reference"], 5), round(r["over_gap"], 1)) == (l1, over), key
+    assert round(g.loc[("gauss-seidel", "unblocked"), "gap_ms_per_round"]) == 73  # "a round would need ≤ 73 ms"
     rows = claims.claims_table(tmp_path).set_index("id")
     assert rows.loc["graphit_random_over_sequential", "ours"] == "16.7×"  # README: 16.7x on 16 threads
-    assert rows.loc["graphit_cache_blocking", "verdict"] == "no data"  # no kron27 in this archive
+    assert rows.loc["graphit_cache_blocking", ["ours", "verdict"]].tolist() == ["1.67×", "not reproduced"]
     assert rows.loc["graphit_cache_blocking_kron24", "ours"] == "1.84×"  # CC at 8 segments
+    side, block, gap = (t[t["part"] == p] for p in ("side", "blocking", "gap-rule"))
+    targets = cpu_report.targets_table(side, block, gap)["rows"]
+    assert targets[0][1:] == ["1.67× at 8 segments; the auto rule's 4: 1.23×", "met"]
+    assert targets[1][1].startswith("10810 ms = 5.95× (jacobi blocked, 2 segments); ours fastest: 5992 ms = 3.30×")
+    assert targets[1][2].startswith("missed: at 25 rounds GAP's time allows ≤ 72.6 ms a round, ours take 240 ms")

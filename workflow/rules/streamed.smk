@@ -1,7 +1,8 @@
 # Streamed transfers (CF'17, issue 22): the `streamed` table of an archived session (emogi/streamed_runs.py), the
 # link table and CPU SpMV of the same session beside it, and their source record; fig_streamed_spmv and
 # fig_streamed_pagerank (figures.smk) draw from them without a GPU. STREAMED_PEER holds the same session's
-# zero-copy and device PageRank (gpu_<graph>.csv) and, once measured, cpu_spmv_<graph>.csv.
+# zero-copy and device PageRank (gpu_<graph>.csv); the archive's own cpu_spmv_<graph>.csv (its second session) win
+# over the peer's. Its session-b/ subfolder is a record only: neither an input nor read.
 STREAMED_ARCHIVE = "archive/streamed-h100-2026-11-26"
 STREAMED_PEER = "archive/cpu-gpu-h100-2026-11-26"
 STREAMED_DIR = "results/streamed"
