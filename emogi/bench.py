@@ -91,6 +91,11 @@ def graph_specs(bench: dict, graphs: dict) -> dict[str, dict]:
         if theirs is not None:
             defaults = {"source": "generator", "edge_factor": EDGE_FACTOR, "weights_seed": 1}
             differ = [k for k, v in mine.items() if theirs.get(k, defaults.get(k)) != v]
+            if theirs.get("initiator") is not None:
+                from emogi.datasets.generators import GRAPH500_ABC  # only where needed: the bench needs no generator
+
+                if tuple(theirs["initiator"]) != GRAPH500_ABC:
+                    differ.append("initiator")
             if differ:
                 raise ValueError(
                     f"bench.graphs' {spec} would be resources/graphs/{name}.w8.csr, which config "

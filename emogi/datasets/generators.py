@@ -1,7 +1,8 @@
 """Synthetic graphs in the GAP benchmark suite's conventions (Beamer et al.): Kronecker and uniform random.
 
-kron:  2^scale * edge_factor pairs from the Graph500 Kronecker model (initiator A=0.57, B=0.19, C=0.19,
-       D=0.05), vertex ids then randomly permuted so that degree does not follow the id.
+kron:  2^scale * edge_factor pairs from the Graph500 Kronecker (R-MAT) model (initiator A=0.57, B=0.19,
+       C=0.19, D=0.05; another with --rmat-abc A,B,C, D = 1 - A - B - C), vertex ids then randomly permuted so
+       that degree does not follow the id.
 urand: 2^scale * edge_factor pairs with both endpoints uniform in [0, 2^scale).
 Both are symmetrised (with --directed: each pair is one directed edge, as generated), with self-loops and
 duplicates removed and neighbour lists sorted; the CLI's graphs carry SSSP weights (emogi.datasets.weights:
@@ -61,6 +62,20 @@ def _check_scale(scale: int, edge_factor: int) -> None:
 def _check_initiator(a: float, b: float, c: float) -> None:
     if not (a > 0 and b > 0 and c > 0 and a + b + c < 1):
         raise ValueError(f"Kronecker initiator needs a, b, c > 0 and a + b + c < 1, got {a}, {b}, {c}")
+
+
+def parse_initiator(value) -> tuple[float, float, float]:
+    """The R-MAT initiator (a, b, c) from 'A,B,C' or a sequence of three numbers; ValueError (one line) for
+    anything else: not three numbers, one not above 0, or a + b + c >= 1 (d = 1 - a - b - c must stay above 0)."""
+    parts = value.split(",") if isinstance(value, str) else value
+    try:
+        numbers = tuple(float(x) for x in parts)
+    except (TypeError, ValueError):
+        numbers = ()
+    if len(numbers) != 3 or isinstance(value, bool) or not all(np.isfinite(numbers)):
+        raise ValueError(f"R-MAT initiator must be three numbers a,b,c (e.g. 0.45,0.15,0.15), got {value!r}")
+    _check_initiator(*numbers)
+    return numbers
 
 
 def _fill_kron(rng, src, dst, scale: int, thresholds) -> None:
@@ -284,8 +299,10 @@ def generate(
     return CSRGraph(offsets, edges, weights, directed=directed)
 
 
-def generator_params(kind: str, scale: int, edge_factor: int, seed, directed: bool = False) -> dict:
-    """What the metadata JSON records about how a graph was made."""
+def generator_params(
+    kind: str, scale: int, edge_factor: int, seed, directed: bool = False, initiator=GRAPH500_ABC
+) -> dict:
+    """What the metadata JSON records about how a graph was made (kron: its initiator a, b, c, d)."""
     params = {
         "kind": kind,
         "scale": scale,
@@ -299,7 +316,7 @@ def generator_params(kind: str, scale: int, edge_factor: int, seed, directed: bo
         "duplicates_removed": True,
     }
     if kind == "kron":
-        a, b, c = GRAPH500_ABC
+        a, b, c = initiator
         params.update(initiator={"a": a, "b": b, "c": c, "d": round(1 - a - b - c, 10)}, ids_permuted=True)
     return params
 
@@ -311,7 +328,7 @@ def _metadata(out: Path, args, result, seconds: float) -> dict:
     meta.update(offsets_bytes=graph.header.offsets_bytes, weights_bytes=graph.header.weights_bytes)
     meta["source"] = {
         "type": "generator",
-        **generator_params(args.kind, args.scale, args.edge_factor, args.seed, args.directed),
+        **generator_params(args.kind, args.scale, args.edge_factor, args.seed, args.directed, args.rmat_abc),
     }
     meta["generator"] = meta["source"]  # the key earlier metadata used
     meta["weights"] = {
@@ -334,6 +351,11 @@ def _parse_args(argv):
     parser.add_argument("--scale", required=True, type=int, help="log2 of the number of vertices")
     parser.add_argument("--edge-factor", type=int, default=16, help="generated pairs per vertex (default 16)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rmat-abc",
+        metavar="A,B,C",
+        help="kron only: the R-MAT initiator, d = 1 - a - b - c (default Graph500's 0.57,0.19,0.19)",
+    )
     parser.add_argument("--weights-seed", type=int, default=1, help="seed of the SSSP weights (default 1)")
     parser.add_argument("--index-bytes", type=int, choices=(4, 8), default=8, help="edge id width (default 8)")
     parser.add_argument(
@@ -353,6 +375,15 @@ def _parse_args(argv):
     return parser.parse_args(argv)
 
 
+def cli_initiator(kind: str, text: str | None) -> tuple[float, float, float]:
+    """--rmat-abc's initiator (Graph500's where it is not given); ValueError where it is bad or kind is not kron."""
+    if text is None:
+        return GRAPH500_ABC
+    if kind != "kron":
+        raise ValueError(f"--rmat-abc applies to --kind kron only, not {kind}")
+    return parse_initiator(text)
+
+
 def main(argv=None) -> int:
     args = _parse_args(argv)
     label = f"[generators {args.kind} scale={args.scale} ef={args.edge_factor} seed={args.seed}]"
@@ -365,7 +396,8 @@ def main(argv=None) -> int:
     exit_cleanly_on_signals()
 
     def build():
-        stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed)
+        args.rmat_abc = cli_initiator(args.kind, args.rmat_abc)
+        stream = PairStream(args.kind, args.scale, args.edge_factor, args.seed, initiator=args.rmat_abc)
         out = Path(args.out)
         result = external_build.build_csr_file(
             out,

@@ -1,7 +1,8 @@
 """Where each configured graph comes from, for the workflow (workflow/rules/datasets.smk).
 
 A graph spec in config `graphs:` has a `source`:
-  generator    made here (emogi.datasets.generators): generator kron|urand, scale, edge_factor, seed
+  generator    made here (emogi.datasets.generators): generator kron|urand, scale, edge_factor, seed, and for kron
+               optionally initiator [a, b, c] (R-MAT; Graph500's 0.57, 0.19, 0.19 if omitted)
   suitesparse  a SuiteSparse archive, downloaded: catalog = entry name in config/datasets_catalog.yaml
   law          a LAW WebGraph graph, downloaded: catalog = entry name (its files are BASENAME.graph, ...)
   bel          the EMOGI artifact's PREFIX.bel.col/.dst[/.val] files on this machine: prefix
@@ -25,6 +26,7 @@ DOWNLOADED = ("suitesparse", "law")
 DOWNLOAD_DIR = Path("resources/downloads")
 GRAPH_DIR = Path("resources/graphs")
 NEVER = "(?!x)x"  # a wildcard pattern that matches no name
+GAP_NAME = re.compile(r"^(kron|urand)[0-9]+$")  # kron<scale>, urand<scale>: GAP's graphs (bench.graph_name)
 
 
 class DatasetError(RuntimeError):
@@ -48,12 +50,49 @@ def name_pattern(graphs: dict, *sources: str) -> str:
 # ---------------------------------------------------------------------------------------------- command lines
 
 
+def initiator(spec: dict) -> tuple[float, float, float] | None:
+    """A kron spec's R-MAT initiator (a, b, c) where it is not Graph500's, else None (ValueError where bad)."""
+    if spec.get("initiator") is None:
+        return None
+    from emogi.datasets.generators import GRAPH500_ABC, parse_initiator  # only where needed: numpy, at start-up
+
+    if spec.get("generator") != "kron":
+        raise ValueError(f"initiator applies to generator kron only, not {spec.get('generator')}")
+    abc = parse_initiator(spec["initiator"])
+    return None if abc == GRAPH500_ABC else abc
+
+
+def check_generator_specs(graphs: dict) -> None:
+    """ValueError (one line, naming the graph) where a generator spec's initiator is bad, or where a graph with
+    another initiator is named like GAP's kron<scale>/urand<scale>: its file would pass for that graph."""
+    for name, spec in graphs.items():
+        if source_of(spec) != "generator":
+            continue
+        try:
+            abc = initiator(spec)
+        except ValueError as err:
+            raise ValueError(f"graphs.{name}: {err}") from None
+        if abc is not None and GAP_NAME.match(name):
+            raise ValueError(
+                f"graphs.{name}: a graph with initiator {list(abc)} must not be named like GAP's kron<scale> "
+                f"(resources/graphs/{name}.w8.csr); call it e.g. rmat{spec['scale']}-" + initiator_tag(abc)
+            )
+
+
+def initiator_tag(abc) -> str:
+    """A name part for an initiator: (0.45, 0.15, 0.15) -> a45b15c15 (hundredths)."""
+    return "".join(f"{k}{round(100 * x):02d}" for k, x in zip("abc", abc))
+
+
 def generator_args(spec: dict) -> str:
-    """emogi.datasets.generators arguments of a generator spec."""
+    """emogi.datasets.generators arguments of a generator spec (--rmat-abc only for a non-Graph500 initiator, so
+    GAP graphs keep their command line)."""
+    abc = initiator(spec)
     return (
         f"--kind {spec['generator']} --scale {spec['scale']} --edge-factor {spec.get('edge_factor', 16)} "
         f"--seed {spec['seed']} --weights-seed {spec.get('weights_seed', 1)}"
         + (" --directed" if spec.get("directed") else "")
+        + (f" --rmat-abc {','.join(repr(float(x)) for x in abc)}" if abc else "")
     )
 
 

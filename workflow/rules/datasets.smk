@@ -16,6 +16,7 @@ from emogi.registry import vocabulary  # noqa: E402
 # rules and under the same names (kron:21 -> resources/graphs/kron21.w8.csr); the study measures only its own.
 try:
     GRAPH_SPECS = {**config["graphs"], **bench_graph_specs(config["bench"], config["graphs"])}
+    sources.check_generator_specs(GRAPH_SPECS)  # R-MAT initiators: valid, and not under a kron<scale> name
 except ValueError as err:
     raise WorkflowError(f"config: {err}")
 CATALOG = REPO / "config" / "datasets_catalog.yaml"
