@@ -6,7 +6,9 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from synthetic_tables import run_figure
 
+from conftest import REPO
 from emogi import archive, csr, oom_measure, schema
 from emogi.traces import Trace, graph_checksum
 from figures import claims, oom_data
@@ -148,9 +150,6 @@ def test_oom_archives_round_trip_and_stay_out_of_the_main_studys_latest(tmp_path
 
 # --- the figures from the committed archive (what the default run draws without a GPU) ----------------------
 def test_the_oom_figures_and_claims_draw_from_the_archive(tmp_path):
-    import subprocess
-    import sys
-
     study = archive.STUDIES["oom"]
     if not archive.available(study=study):
         pytest.skip("no archive/oom-* folder")
@@ -164,13 +163,8 @@ def test_the_oom_figures_and_claims_draw_from_the_archive(tmp_path):
         "fig_uvm_sim_oom": ["oom", "oom_simulated"],
     }
     for figure, inputs in flags.items():
-        args = [f"--{t.replace('_', '-')}={tables / (t + '.csv')}" for t in inputs]
-        out = [f"--out={figures / (figure + '.png')}", f"--out-csv={figures / (figure + '.csv')}"]
-        done = subprocess.run(
-            [sys.executable, "-m", f"figures.{figure}", *args, f"--source={tables / 'source.json'}", *out],
-            capture_output=True,
-            text=True,
-        )
+        args = {t.replace("_", "-"): tables / f"{t}.csv" for t in inputs}
+        done, _, _ = run_figure(REPO / "figures" / f"{figure}.py", args, tables / "source.json", figures)
         assert done.returncode == 0, done.stderr[-2000:]
     rows = claims.claims_table(figures).set_index("id")
     oom_rows = rows[rows.index.str.endswith(("_oom", "_oom_simulated", "_oom_emulated"))]

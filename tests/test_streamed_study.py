@@ -4,12 +4,12 @@ without a CPU SpMV, and the workflow's plan for drawing them."""
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from synthetic_tables import run_figure
 
 from conftest import REPO, run
 from emogi import streamed_runs
@@ -88,15 +88,10 @@ def _draw(tmp_path, cpu_rows=None):
         "fig_streamed_pagerank": ["streamed", "link"],
     }
     for figure, names in inputs.items():
-        args = [f"--{n.replace('_', '-')}={tables / (n + '.csv')}" for n in names]
-        out = [f"--out={figures / (figure + '.png')}", f"--out-csv={figures / (figure + '.csv')}"]
-        done = subprocess.run(
-            [sys.executable, "-m", f"figures.{figure}", *args, f"--source={tables / 'source.json'}", *out],
-            capture_output=True,
-            text=True,
-        )
+        flags = {n.replace("_", "-"): tables / f"{n}.csv" for n in names}
+        done, png, _ = run_figure(REPO / "figures" / f"{figure}.py", flags, tables / "source.json", figures)
         assert done.returncode == 0, done.stderr[-2000:]
-        assert (figures / f"{figure}.png").stat().st_size > 10_000
+        assert png.stat().st_size > 10_000
     return tables, figures
 
 
