@@ -8,6 +8,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from conftest import run
+from emogi.cpu_peer import spmv_x
 from graphs import EDGE_CASES, numpy_pagerank, scipy_matrix, write_generated, write_lists, write_undirected
 
 UNREACHED = 0xFFFFFFFF
@@ -151,12 +152,6 @@ def test_pagerank_check_allows_float32_rounding_by_in_degree(emogi_binary, tmp_p
     assert star_check(1 << 20, 2e-3) == 0  # 2^20 in-neighbours: up to 2^-4 allowed, of value + pushed
     assert star_check(1 << 20, 0.2) == 3
     assert star_check(1000, 2e-3) == 3  # 1000 in-neighbours: the 1e-4 floor
-
-
-def spmv_x(n):
-    """The kernels' x (spmv_vector.hpp): x_i = 1 + (i mod 7) / 7 in float32."""
-    i = np.arange(n)
-    return (np.float32(1) + (i % 7).astype(np.float32) / np.float32(7)).astype(np.float64)
 
 
 @pytest.mark.parametrize("weighted", [True, False])
