@@ -96,13 +96,13 @@ void check_ids(const uint64_t* off, const Index* e, const CsrHeader& h, const st
                          " (a neighbour of vertex " + std::to_string(v) + ") is >= V = " + std::to_string(n));
 }
 
+}  // namespace
+
 std::string hex16(uint64_t x) {
   char buf[19];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
   return buf;
 }
-
-}  // namespace
 
 uint64_t csr_checksum(const unsigned char* base, uint64_t size) {
   unsigned char head[kHeaderBlock];

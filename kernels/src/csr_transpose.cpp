@@ -3,18 +3,9 @@
 
 #include <sys/stat.h>
 
-#include <cstdio>
+#include "emogi/csr_check.hpp"
 
 namespace emogi {
-namespace {
-
-std::string hex16(uint64_t x) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(x));
-  return buf;
-}
-
-}  // namespace
 
 std::string transpose_path(const std::string& graph_path) {
   const std::string suffix = ".csr";

@@ -21,4 +21,7 @@ void check_csr_body(const unsigned char* base, const CsrHeader& h, const CsrLayo
 // XXH3-64 (seed 0) of the whole file with the 8 checksum bytes read as zero: what the header's checksum holds.
 uint64_t csr_checksum(const unsigned char* base, uint64_t size);
 
+// A checksum as the errors print it: 16 hex digits, zero-padded.
+std::string hex16(uint64_t x);
+
 }  // namespace emogi
