@@ -22,6 +22,20 @@ from model.streamed import (
 FLAT = LinkCurve((1.0, 1e12), (50.0, 50.0))  # 50 GB/s at every size: 1 GB copies in 20 ms
 
 
+def cli_args(tmp_path, algorithm, edges, time_ms):
+    """`python -m model.streamed` over a flat 50 GB/s link table and one device run of `algorithm` (made up for the
+    tests), for 1 GB of lists."""
+    link, runs = tmp_path / "link.csv", tmp_path / "runs.csv"
+    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
+        link, index=False
+    )
+    pd.DataFrame(
+        {"algorithm": [algorithm], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [edges],
+         "time_ms": [time_ms]}
+    ).to_csv(runs, index=False)  # fmt: skip
+    return [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+
+
 def test_the_pipeline_is_fill_plus_the_slower_stage_of_each_step():
     # Copies of 20 ms, kernels of 10 ms: the fill, three steps at the copy's pace, the last kernel alone.
     assert sweep_ms([20, 20, 20, 20], [10, 10, 10, 10]) == 20 + 3 * 20 + 10
@@ -89,16 +103,7 @@ def test_device_rate_is_the_median_device_run():
 
 
 def test_cli_prints_the_table_and_the_best_block(tmp_path):
-    link = tmp_path / "link.csv"
-    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
-        link, index=False
-    )
-    runs = tmp_path / "runs.csv"
-    pd.DataFrame(
-        {"algorithm": ["spmv"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e9 / 12],
-         "time_ms": [20.0]}
-    ).to_csv(runs, index=False)  # fmt: skip
-    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    args = cli_args(tmp_path, "spmv", edges=1e9 / 12, time_ms=20.0)
     done = run([*args, "--entry-bytes", "12", "--blocks", "200000000,100000000,50000000", "--per-block-ms", "0.2"],
                cwd=REPO)  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -130,16 +135,7 @@ def test_skipping_charges_each_sweep_its_active_blocks():
 
 
 def test_cli_takes_active_fractions(tmp_path):
-    link = tmp_path / "link.csv"
-    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
-        link, index=False
-    )
-    runs = tmp_path / "runs.csv"
-    pd.DataFrame(
-        {"algorithm": ["sssp"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e8 / 12],
-         "time_ms": [1.0]}
-    ).to_csv(runs, index=False)  # fmt: skip
-    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    args = cli_args(tmp_path, "sssp", edges=1e8 / 12, time_ms=1.0)
     args += ["--algorithm", "sssp", "--entry-bytes", "12", "--blocks", "100000000", "--active", "1,0.4,0.05"]
     done = run([*args, "--per-sweep-ms", "0.05"], cwd=REPO)
     assert done.returncode == 0, done.stderr
@@ -165,16 +161,7 @@ def test_active_fractions_come_from_the_runs_log_line(tmp_path):
         active_from_log(LOG.replace("blocks per sweep 10,4,1", "blocks per sweep 10,4"))
     # The first run's fractions, through the CLI: ceil(0.1 x 10) = 1 block in the last sweep, 21 + 9 + 3 = 33 ms.
     (tmp_path / "run.log").write_text(LOG)
-    link = tmp_path / "link.csv"
-    pd.DataFrame({"direction": ["h2d"], "host_memory": ["pinned"], "size_bytes": [1 << 30], "gbps": [50.0]}).to_csv(
-        link, index=False
-    )
-    runs = tmp_path / "runs.csv"
-    pd.DataFrame(
-        {"algorithm": ["sssp"], "variant": ["merged-aligned"], "mode": ["device"], "edges_traversed": [1e8 / 12],
-         "time_ms": [1.0]}
-    ).to_csv(runs, index=False)  # fmt: skip
-    args = [sys.executable, "-m", "model.streamed", "--link", link, "--device-runs", runs, "--lists-bytes", "1e9"]
+    args = cli_args(tmp_path, "sssp", edges=1e8 / 12, time_ms=1.0)
     args += [
         "--algorithm",
         "sssp",
