@@ -299,6 +299,7 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "buffers",  # --stream-buffers: GPU buffers the copies rotate through
     "buffer_bytes",  # bytes of one buffer
     "skip",  # --stream-skip: on | off as the log's placement line says (runs before the option: off); empty otherwise
+    "direct_below",  # --stream-direct-below: a block with fewer than this of its entries active read in place (0: none)
     "rep",
     "time_ms",  # CUDA-event time of the run
     "iterations",  # the binary's iteration count (PageRank: sweeps to tolerance)
@@ -308,6 +309,9 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "blocks_launched",  # blocks launched over the sweeps (empty where the log predates the count)
     "blocks_inactive",  # blocks left out as holding no active vertex (skip on; 0 when off)
     "blocks_per_sweep",  # the blocks each sweep launched, comma-separated (as the log's `blocks per sweep`)
+    "blocks_in_place",  # of the blocks launched, those read in place by zero-copy instead of copied (direct_below)
+    "in_place_entries",  # the active list entries those blocks held as their sweeps began
+    "in_place_per_sweep",  # the blocks each sweep read in place, comma-separated
     "bytes_copied",  # host-to-device bytes the copies moved
     "copy_ms",  # time the copy stream was busy
     "copy_gbps",  # bytes_copied / copy_ms

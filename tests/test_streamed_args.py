@@ -1,5 +1,6 @@
-"""The streamed mode's --stream-skip, without a GPU: a value other than on or off, and the option without the mode,
-each stop `emogi run` with one line before it needs the GPU, and write nothing; on and off are taken."""
+"""The streamed mode's --stream-skip and --stream-direct-below, without a GPU: a value other than on or off, a
+fraction outside 0..1, reading in place without skipping, and the options without the mode, each stop `emogi run`
+with one line before it needs the GPU, and write nothing; on and off are taken."""
 
 import pytest
 
@@ -21,7 +22,15 @@ def run_cc(binary, graph, tmp_path, *options):
     "options,message",
     [
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
-        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip apply to the streamed mode only"),
+        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip and --stream-direct-below apply to the"),
+        (("--modes", "zerocopy", "--stream-direct-below", "0.5"), "apply to the streamed mode only"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "1.5"), "in 0..1, not '1.5'"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "half"), "in 0..1, not 'half'"),
+        (
+            ("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "0.5")
+            + ("--stream-skip", "off"),
+            "--stream-direct-below needs --stream-skip on",
+        ),
     ],
 )
 def test_bad_stream_skip_is_refused_in_one_line(emogi_binary, graph, tmp_path, options, message):

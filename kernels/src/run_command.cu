@@ -83,12 +83,13 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
-                       args.flag("stream-poison") || args.get("stream-skip") != "on";
+                       args.flag("stream-poison") || args.get("stream-skip") != "on" ||
+                       args.get("stream-direct-below") != "0";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison and --stream-skip apply to the streamed mode "
-          "only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip and --stream-direct-below apply to "
+          "the streamed mode only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -104,6 +105,18 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const std::string skip = args.get("stream-skip");
   if (skip != "on" && skip != "off") throw std::invalid_argument("--stream-skip is on or off, not '" + skip + "'");
   s.skip_inactive = skip == "on";
+  const std::string below = args.get("stream-direct-below");
+  size_t used = 0;
+  try {
+    s.direct_below = std::stod(below, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != below.size() || !(s.direct_below >= 0 && s.direct_below <= 1))
+    throw std::invalid_argument("--stream-direct-below is a fraction of a block's entries in 0..1, not '" + below +
+                                "'");
+  if (s.direct_below > 0 && !s.skip_inactive)
+    throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -183,6 +196,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: neither copy nor launch a block without an active vertex in the pass (sssp, cc and "
                  "pagerank say which are active)",
                  "on"),
+          option("stream-direct-below", "FRACTION",
+                 "streamed: read a block over the link in place (zero-copy, only its active lists) instead of "
+                 "copying it when fewer than this fraction of its entries are active (0: always copy)",
+                 "0"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
                  "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "

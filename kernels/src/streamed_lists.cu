@@ -31,6 +31,11 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
   const uint64_t entry_bytes = g.index_bytes() + (with_weights ? sizeof(uint32_t) : 0);
   if (options.buffers < 1 || options.buffers > 64)
     throw std::invalid_argument("--stream-buffers must lie in 1..64, not " + std::to_string(options.buffers));
+  if (!(options.direct_below >= 0 && options.direct_below <= 1))
+    throw std::invalid_argument("--stream-direct-below is a fraction of a block's entries in 0..1, not " +
+                                std::to_string(options.direct_below));
+  if (options.direct_below > 0 && !options.skip_inactive)
+    throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
   if (options.block_bytes / entry_bytes < 2 * kAlignEntries)
     throw std::invalid_argument("--stream-block-bytes " + std::to_string(options.block_bytes) + " holds fewer than " +
                                 std::to_string(2 * kAlignEntries) + " entries of " + std::to_string(entry_bytes) +
@@ -42,7 +47,7 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
 StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const StreamOptions& options)
     : plan_(streamed_plan(g, with_weights, options)), index_bytes_(g.index_bytes()),
       weight_bytes_(with_weights ? sizeof(uint32_t) : 0), poison_(options.poison),
-      skip_inactive_(options.skip_inactive) {
+      skip_inactive_(options.skip_inactive), direct_below_(options.direct_below) {
   // Buffers as large as the largest copy, not the option: a graph smaller than a block takes only what it needs.
   uint64_t most = 1;
   for (const StreamBlock& b : plan_.blocks) most = std::max(most, b.copied_entries());
@@ -50,6 +55,11 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
 
   host_edges_ = pinned_copy(g.edges(), g.edge_list_bytes());
   if (with_weights) host_weights_ = pinned_copy(g.weights(), g.num_edges() * sizeof(uint32_t));
+  if (direct_below_ > 0) {  // pinned memory is mapped: kernels reach it by these pointers (read in place)
+    void* p = nullptr;
+    if (host_edges_) EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&p, host_edges_, 0)), device_edges_ = p;
+    if (host_weights_) EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&p, host_weights_, 0)), device_weights_ = p;
+  }
   // Fewer buffers than blocks would never be used.
   const size_t buffers = std::max<size_t>(1, std::min<size_t>(options.buffers, plan_.blocks.size()));
   for (size_t b = 0; b < buffers; ++b) {
@@ -67,10 +77,17 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
     std::vector<uint64_t> bounds;
     for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_vertex);
     for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_vertex);
-    bounds_ = static_cast<uint64_t*>(budgeted_malloc(2 * n * sizeof(uint64_t), "the streamed blocks' marks"));
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_entry);
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_entry);
+    bounds_ = static_cast<uint64_t*>(budgeted_malloc(bounds.size() * sizeof(uint64_t), "the streamed blocks' marks"));
     marks_ = static_cast<uint8_t*>(budgeted_malloc(n, "the streamed blocks' marks"));
-    EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), 2 * n * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), bounds.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
     EMOGI_CUDA_CHECK(cudaHostAlloc(&host_marks_, n, cudaHostAllocDefault));
+    if (direct_below_ > 0) {
+      entries_ = static_cast<unsigned long long*>(
+          budgeted_malloc(n * sizeof(unsigned long long), "the streamed blocks' marks"));
+      EMOGI_CUDA_CHECK(cudaHostAlloc(&host_entries_, n * sizeof(unsigned long long), cudaHostAllocDefault));
+    }
   }
 }
 
@@ -82,9 +99,11 @@ StreamedLists::~StreamedLists() {
   for (cudaEvent_t e : consumed_) cudaEventDestroy(e);
   for (cudaEvent_t e : timing_) cudaEventDestroy(e);
   if (copy_stream_) cudaStreamDestroy(copy_stream_);
-  budgeted_free(bounds_, 2 * plan_.blocks.size() * sizeof(uint64_t));
+  budgeted_free(bounds_, 4 * plan_.blocks.size() * sizeof(uint64_t));
   budgeted_free(marks_, plan_.blocks.size());
+  budgeted_free(entries_, plan_.blocks.size() * sizeof(unsigned long long));
   cudaFreeHost(host_marks_);
+  cudaFreeHost(host_entries_);
   cudaFreeHost(host_edges_);
   cudaFreeHost(host_weights_);
 }
@@ -94,11 +113,12 @@ void StreamedLists::prepare_run() {
   std::fill(held_.begin(), held_.end(), kNone);
   marked_ = false;
   stats_ = {};
+  stats_.reading_in_place = entries_ != nullptr;
   timed_ = 0;
 }
 
-void StreamedLists::issue_copy(size_t j) {
-  const size_t b = buffer_of(j), k = order_[j];
+void StreamedLists::issue_copy(size_t c) {
+  const size_t b = buffer_of(c), k = copy_order_[c];
   if (held_[b] == k && !poison_) {  // the buffer still holds the block: the kernel that waits finds it there
     ++stats_.skipped;
     return;
@@ -147,22 +167,32 @@ StreamRunStats StreamedLists::finish_run() {
   return stats_;
 }
 
-std::string StreamRunStats::per_sweep_text() const {
+std::string StreamRunStats::text(const std::vector<uint64_t>& counts) {
   std::string out;
-  for (uint64_t n : per_sweep) out += (out.empty() ? "" : ",") + std::to_string(n);
+  for (uint64_t n : counts) out += (out.empty() ? "" : ",") + std::to_string(n);
   return out;
 }
 
+std::string StreamRunStats::in_place_text() const {
+  if (!reading_in_place) return "";
+  return "; read in place: " + std::to_string(in_place) + " blocks, " + std::to_string(in_place_entries) +
+         " active entries, per sweep " + text(per_sweep_in_place);
+}
+
 std::string StreamedLists::describe() const {
-  char buf[400];
+  char in_place[120] = "";
+  if (direct_below_ > 0)
+    std::snprintf(in_place, sizeof in_place, ", blocks with fewer than %g of their entries active read in place",
+                  direct_below_);
+  char buf[520];
   std::snprintf(
       buf, sizeof buf,
       "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, %llu lists split "
-      "(longest: vertex %llu, %llu entries)%s%s",
+      "(longest: vertex %llu, %llu entries)%s%s%s",
       plan_.blocks.size(), (unsigned long long)plan_.capacity_entries, held_.size(), (unsigned long long)buffer_bytes(),
       (unsigned long long)plan_.split_lists, (unsigned long long)plan_.longest_vertex,
       (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "",
-      skip_inactive_ ? ", blocks without an active vertex skipped" : "");
+      skip_inactive_ ? ", blocks without an active vertex skipped" : "", in_place);
   return buf;
 }
 
