@@ -55,10 +55,15 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
 
   host_edges_ = pinned_copy(g.edges(), g.edge_list_bytes());
   if (with_weights) host_weights_ = pinned_copy(g.weights(), g.num_edges() * sizeof(uint32_t));
-  if (direct_below_ > 0) {  // pinned memory is mapped: kernels reach it by these pointers (read in place)
-    void* p = nullptr;
-    if (host_edges_) EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&p, host_edges_, 0)), device_edges_ = p;
-    if (host_weights_) EMOGI_CUDA_CHECK(cudaHostGetDevicePointer(&p, host_weights_, 0)), device_weights_ = p;
+  if (direct_below_ > 0 && g.num_edges() > 0) {  // read in place: copies placed as the zerocopy mode places them
+    in_place_edges_ =
+        std::make_unique<EdgeStore>(MemoryMode::ZeroCopy, g.edges(), g.edge_list_bytes(), ManagedPolicy{});
+    device_edges_ = in_place_edges_->data();
+    if (with_weights) {
+      in_place_weights_ = std::make_unique<EdgeStore>(MemoryMode::ZeroCopy, g.weights(),
+                                                      g.num_edges() * sizeof(uint32_t), ManagedPolicy{});
+      device_weights_ = in_place_weights_->data();
+    }
   }
   // Fewer buffers than blocks would never be used.
   const size_t buffers = std::max<size_t>(1, std::min<size_t>(options.buffers, plan_.blocks.size()));
@@ -182,8 +187,8 @@ std::string StreamRunStats::in_place_text() const {
 std::string StreamedLists::describe() const {
   char in_place[120] = "";
   if (direct_below_ > 0)
-    std::snprintf(in_place, sizeof in_place, ", blocks with fewer than %g of their entries active read in place",
-                  direct_below_);
+    std::snprintf(in_place, sizeof in_place,
+                  ", blocks with fewer than %g of their entries active read in place (zero-copy)", direct_below_);
   char buf[520];
   std::snprintf(
       buf, sizeof buf,

@@ -15,8 +15,10 @@
 // returns early), so the results stay those of the full sweep.
 //
 // Reading in place (--stream-direct-below F, off at 0): the same kernel also counts each block's entries of active
-// lists, and a marked block with fewer than F of its entries active is not copied: its kernel reads the pinned host
-// copy directly (zero-copy), only the lists it needs, while the copy stream goes on with the next copied block. The
+// lists, and a marked block with fewer than F of its entries active is not copied: its kernel reads the lists over
+// the link where they lie, only those it needs, while the copy stream goes on with the next copied block. They are
+// read from a second host copy placed as the zerocopy mode places it (managed, kept on the host, AccessedBy the
+// GPU): scattered reads from pinned memory fall off past ~1 GiB (../shared/FACTS.md, the footprint cliff). The
 // kernel and its results are the same either way; only where the lists are read from differs.
 #pragma once
 #include <algorithm>
@@ -27,6 +29,7 @@
 
 #include "emogi/csr.hpp"
 #include "emogi/cuda_check.hpp"
+#include "emogi/edge_store.cuh"
 #include "emogi/graph_view.cuh"
 #include "emogi/names.hpp"
 #include "emogi/stream_blocks.hpp"
@@ -237,7 +240,8 @@ class StreamedLists {
   std::vector<size_t> copy_order_;              // the blocks this sweep copies, in plan order
   void* host_edges_ = nullptr;                  // pinned copies of the file's arrays
   void* host_weights_ = nullptr;
-  const void* device_edges_ = nullptr;  // the same, as kernels address them (read in place)
+  std::unique_ptr<EdgeStore> in_place_edges_, in_place_weights_;  // zero-copy copies (read in place)
+  const void* device_edges_ = nullptr;                            // their pointers, as kernels address them
   const void* device_weights_ = nullptr;
   std::vector<void*> edge_buffers_, weight_buffers_;  // GPU memory, one of each per buffer
   std::vector<size_t> held_;                          // the block each buffer holds (kNone: none)
