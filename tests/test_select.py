@@ -196,3 +196,25 @@ def test_the_selector_is_registered_apart_from_the_memory_modes():
     s = v.mode_selectors[0]
     assert s.name == "select" and s.name not in v.names("modes") and "auto" in v.names("modes")
     assert set(s.candidates) == {"device", "zerocopy", "streamed", "auto"}
+
+
+def test_figure_draws_the_judged_table(tmp_path):
+    """fig_select from a synthetic judged table (made-up times, labelled so in the source record)."""
+    from pathlib import Path
+
+    from model.select_judge import judge
+    from tests.synthetic_tables import run_figure
+
+    sel = pd.concat([synthetic_select({"auto": 10, "streamed": 12}),
+                     synthetic_select({"device": 5, "auto": 5}, "fits", np.nan, "device")])  # fmt: skip
+    runs = synthetic_runs([(1 << 20, "auto", [110]), (1 << 20, "streamed", [100]), (None, "device", [50])])
+    judged = tmp_path / "judge.csv"
+    judge(runs, sel).to_csv(judged, index=False)
+    source = tmp_path / "source.json"
+    source.write_text(json.dumps({"source": "fresh", "gpu": "synthetic (test)", "date": "2026-11-27"}))
+    script = Path(select.ROOT) / "figures" / "fig_select.py"
+    done, png, csv_path = run_figure(script, {"select-judge": judged}, source, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert png.stat().st_size > 0
+    plotted = pd.read_csv(csv_path)
+    assert list(plotted["behind_pct"].round(1)) == [10.0, 0.0] and list(plotted["within_target"]) == [False, True]

@@ -8,8 +8,8 @@
 #      feasible at each budget (device only where it fits; zero-copy once, at fits, standing for every budget;
 #      streamed at the model's block; auto's prefix), REPS timed runs after WARMUP, each verified by the binary:
 #      DIR/runs_<graph>_<algorithm>.csv (OOM schema) and .log;
-#   4. the judge: DIR/judge.csv and, printed last, the table (chosen mode, its median, the best fixed mode, % behind;
-#      target: at most 5% behind everywhere).
+#   4. the judge: DIR/judge.csv, DIR/fig_select.png (figures/fig_select.py) and, printed last, the table (chosen
+#      mode, its median, the best fixed mode, % behind; target: at most 5% behind everywhere).
 # Each algorithm runs its fastest variant (config/config.yaml apps: the project's fastest; the OOM archive):
 # BFS direction-optimizing, SSSP frontier (worklist), CC afforest, PageRank gauss-seidel.
 #   (device) bash tools/device/select_check.sh "$OUT/select"
@@ -63,5 +63,13 @@ done
 log "judge"
 runs=$(ls "$DIR"/runs_*.csv 2> /dev/null)
 [ -n "$runs" ] || { echo "no runs to judge"; exit 1; }
-python3 -m model.select_judge --runs $runs --select "$DIR"/select_*.csv --out "$DIR/judge.csv" | tee "$DIR/judge.txt"
+python3 -m model.select_judge --runs $runs --select "$DIR"/select_*.csv --out "$DIR/judge.csv" > "$DIR/judge.txt"
+python3 -c "
+import json, sys
+from emogi import provenance
+p = provenance.collect(sys.argv[1])
+json.dump({'source': 'fresh', 'gpu': p['gpu'], 'date': p['date'], 'commit': p['commit']}, open(sys.argv[2], 'w'))
+" "$BIN" "$DIR/source.json" && python3 -m figures.fig_select --select-judge "$DIR/judge.csv" --source "$DIR/source.json" \
+  --out "$DIR/fig_select.png" --out-csv "$DIR/fig_select.csv" || echo "fig_select failed"
 log done
+cat "$DIR/judge.txt"
