@@ -139,7 +139,8 @@ class Inputs:
         """(predicted ms, block bytes, blocks, why not) of the best block whose buffers fit `room` (of `memory`)."""
         if self.variant not in vocabulary().streamed_of().get(self.algorithm, ()):
             return math.nan, 0, 0, f"the streamed mode does not run {self.algorithm} {self.variant}"
-        longest = int(self.degree.max()) * self.entry if self.variant == "gauss-seidel" else 0
+        # gauss-seidel refuses split lists: a block holds the longest list from a 32-entry boundary
+        longest = (int(self.degree.max()) + 31) * self.entry if self.variant == "gauss-seidel" else 0
         top = next((b for b in BLOCKS if b >= self.list_bytes), BLOCKS[-1])
 
         def fits(b):
