@@ -322,11 +322,56 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
 ]
 
 # Tables written outside a study, by commands such as `emogi lists` (archive/list-ceiling-h100-2026-11-21/).
+# The mode selector's predictions (model/select.py): one row per budget and candidate mode.
+SELECT_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",  # BFS and SSSP: the trace's root; empty otherwise
+    "budget",  # as given: fits, a fraction of list_bytes or a size
+    "budget_fraction",  # gpu_memory_bytes / list_bytes (empty: fits, no budget)
+    "gpu_memory_bytes",  # --gpu-memory-budget M: vertex data and lists together (empty: fits)
+    "list_bytes",  # bytes of the lists the algorithm reads (ids, and SSSP's weights)
+    "vertex_bytes",  # the model's estimate of the vertex data, which come out of M first
+    "auto_order",  # the placement auto's prediction and runs use (prefix)
+    "mode",  # a candidate memory mode (emogi/registry.yaml mode_selectors)
+    "feasible",  # whether the mode can run at this budget
+    "why_not",  # why not, one line (empty where feasible)
+    "predicted_ms",  # the model's time
+    "block_bytes",  # streamed: the block size of the best prediction within the budget
+    "blocks",  # streamed: blocks of that size over list_bytes
+    "served_fraction",  # auto: c, the share of the read bytes its GPU-memory part serves
+    "chosen",  # the fastest feasible prediction of its budget
+    "selector",  # the selector's name (select)
+]
+
+# The selector judged on measured fixed-mode runs (model/select_judge.py): one row per graph, algorithm, variant,
+# edge width and budget.
+SELECT_JUDGE_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "budget",
+    "budget_fraction",
+    "chosen",  # the selector's mode
+    "predicted_ms",  # its prediction of that mode
+    "chosen_ms",  # the measured median of that mode at that budget
+    "best_mode",  # the fixed mode with the least measured median
+    "best_ms",
+    "behind_pct",  # 100 x (chosen_ms / best_ms - 1)
+    "within_target",  # behind_pct <= the target (5%)
+    "modes_measured",  # the fixed modes with runs at that budget, comma-separated
+]
+
 TOOL_TABLES = {
     "lists_profile": LISTS_PROFILE_COLUMNS,
     "trace_summary": TRACE_SUMMARY_COLUMNS,
     **OOM_TABLES,
     "streamed": STREAMED_COLUMNS,
+    "select": SELECT_COLUMNS,
+    "select_judge": SELECT_JUDGE_COLUMNS,
 }
 
 
