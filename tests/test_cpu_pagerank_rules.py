@@ -76,6 +76,19 @@ def test_gauss_seidel_on_a_random_and_a_directed_graph(cpu_binary, tmp_path):
         assert int(row["iterations"]) <= int(jacobi["iterations"]), path
 
 
+def test_gauss_seidel_blocked_at_one_segment_is_the_sweep(cpu_binary, tmp_path):
+    path = write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)
+    want = numpy_pagerank(path)
+    # 1024 vertices x 4 bytes in half of 1 MiB: auto gives 1 segment, where the blocked kernel is the sweep itself
+    extra = ("--form", "gauss-seidel", "--tolerance", "1e-6", "--llc", "1M", "--threads", "1")
+    table, got = pagerank(cpu_binary, path, tmp_path, *extra, kernels="unblocked,blocked", segments="auto")
+    (plain, blocked) = table
+    assert (plain["kernel"], plain["segments"]) == ("unblocked", "")
+    assert (blocked["kernel"], blocked["segments"], blocked["home_vertices"]) == ("blocked", "1", "")
+    assert blocked["verified"] == "yes" and blocked["iterations"] == plain["iterations"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("kernels", ["unblocked", "blocked"])
 def test_total_change_rule_stops_at_the_first_round_below_epsilon(cpu_binary, tmp_path, kernels):
     path = write_generated(tmp_path / "kron9.csr", "kron", 9, dtype=np.uint32)
