@@ -15,13 +15,15 @@ A chosen mode that was not measured at its budget leaves chosen_ms empty and the
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from emogi import schema
-from emogi.atomic import write_csv
+from emogi.atomic import write_bytes, write_csv
 from emogi.cli import exit_status
 
 TARGET_PCT = 5.0
@@ -81,6 +83,10 @@ def main(argv=None) -> int:
     p.add_argument("--select", nargs="+", required=True, help="model.select's tables")
     p.add_argument("--out", help="the judged table (emogi/schema.py SELECT_JUDGE_COLUMNS)")
     p.add_argument("--target-pct", type=float, default=TARGET_PCT)
+    p.add_argument(
+        "--archive", type=Path, help="the archive folder the runs come from (its source.json: GPU, date, commit)"
+    )
+    p.add_argument("--source-out", type=Path, help="with --archive: the judged table's source record (source: archive)")
     a = p.parse_args(argv)
 
     def go():
@@ -92,6 +98,13 @@ def main(argv=None) -> int:
         print(summary(table, a.target_pct))
         if a.out:
             write_csv(table, a.out)
+        if a.source_out:
+            if a.archive is None:
+                raise ValueError("--source-out needs --archive: the folder the runs were archived in")
+            made = json.loads((a.archive / "source.json").read_text())
+            record = {"source": "archive", "archive_id": a.archive.name}
+            record |= {k: made.get(k, "") for k in ("gpu", "date", "commit")}
+            write_bytes(json.dumps(record, indent=1).encode(), a.source_out)
 
     return exit_status(go, (ValueError, KeyError, OSError))
 
