@@ -127,25 +127,3 @@ def test_l1_to_reference_is_the_normalised_distance_to_the_fixed_point(cpu_binar
     assert f"reference: read {ref}" in done.stderr
     (row,), _ = pagerank(cpu_binary, path, tmp_path, "--no-reference")
     assert row["l1_to_reference"] == ""
-
-
-@pytest.mark.parametrize("form", ["jacobi", "gauss-seidel"])
-def test_gap_rule_from_the_uniform_vector(cpu_binary, tmp_path, form):
-    """--start uniform (GAP's start, x = 1) under GAP's stop: the same fixed point as numpy within the rule's L1
-    bound, in no more rounds than from zero."""
-    path = write_generated(tmp_path / "kron10.csr", "kron", 10)
-    want = numpy_pagerank(path)
-    rule = ["--form", form, "--stop", "total-change", "--epsilon", "1e-4"]
-    rows = {}
-    for start in ("zero", "uniform"):
-        (row,), got = pagerank(cpu_binary, path, tmp_path, *rule, "--start", start)
-        assert row["start"] == start and row["verified"] == "yes", row
-        assert np.abs(got - want).sum() / len(want) <= ALPHA / (1 - ALPHA) * 1e-4
-        rows[start] = row
-    assert int(rows["uniform"]["iterations"]) <= int(rows["zero"]["iterations"])
-
-
-def test_a_bad_start_is_refused(cpu_binary, tmp_path):
-    path = write_undirected(tmp_path / "g.csr", *CASES["isolated"])
-    done = run([cpu_binary, "pagerank", "--graph", path, "--start", "random"])
-    assert done.returncode != 0 and "--start: 'random' is not uniform or zero" in done.stderr

@@ -124,9 +124,9 @@ for step in $STEPS; do
       # graph's), that graph's access A/B.
       for name in ${GAP_GRAPHS:-kron24 urand24}; do
         graph_w4 "$name" || continue
-        TAG=_gap_gs SEGMENTS=auto kernel pagerank "$name" --form gauss-seidel --start uniform --stop total-change --epsilon 1e-4 \
+        TAG=_gap_gs SEGMENTS=auto kernel pagerank "$name" --form gauss-seidel --stop total-change --epsilon 1e-4 \
           $(ref "$name") --reps 3 --warmup 0
-        TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --start uniform --stop total-change --epsilon 1e-4 \
+        TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --stop total-change --epsilon 1e-4 \
           $(ref "$name") --reps 3 --warmup 0
         [ "$name" = "${ACCESS_AB:-kron24}" ] && access_ab "$name"
       done

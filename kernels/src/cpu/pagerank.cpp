@@ -70,9 +70,9 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = start_value(params.uniform_start);
+    x[v] = 0;
     if (blocked) sum[v] = 0;
-    contrib[v] = start_contribution(params.uniform_start, in.out_degree(uint64_t(v)));
+    contrib[v] = 0;
   }
   while (r.iterations < rounds) {
     double worst = 0, change = 0;

@@ -85,8 +85,8 @@ PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const Pu
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = start_value(params.uniform_start);
-    contrib[v] = start_contribution(params.uniform_start, in.out_degree(uint64_t(v)));
+    x[v] = 0;
+    contrib[v] = 0;
   }
   while (r.iterations < rounds) {
     const Sweep s = sweep(in, params.alpha, x.get(), contrib.get(), params.prefetch);

@@ -35,17 +35,7 @@ struct PullPageRankParams {
   uint64_t max_iterations = 5000;
   uint64_t fixed_iterations = 0;          // > 0: run exactly this many rounds, whatever the residual (timing a round)
   uint64_t prefetch = kPrefetchDistance;  // edges ahead the gathers prefetch (gather.hpp)
-  // Jacobi and Gauss-Seidel: start from x = 0 (what the GPU's push form starts from, and every archived run), or
-  // from the uniform vector (x = 1: GAP's and the thesis' 1/V once normalised; GAP's rule is its start and its
-  // stop). The delta form has its own start (residual 1 - alpha).
-  bool uniform_start = false;
 };
-
-// The starting x[v] and contribution of vertex v (out-degree d) under `uniform_start`.
-inline double start_value(bool uniform_start) { return uniform_start ? 1.0 : 0.0; }
-inline float start_contribution(bool uniform_start, uint64_t d) {
-  return uniform_start && d ? float(1.0 / double(d)) : 0.0f;
-}
 
 struct PullPageRankResult {
   std::vector<double> value;  // the x whose residual was measured last
