@@ -129,14 +129,15 @@ for step in $STEPS; do
       # GAP's rule (total change of normalised scores < 1e-4, as its reference PageRank: 1816 / 1371 ms on this
       # host), on kron24 and urand24: Gauss-Seidel unblocked and blocked at auto (1 segment under a 300 MiB L3:
       # the sweep itself), Jacobi unblocked and blocked at GAP_SEGMENTS (the best of pr24; 2 on kron24 on
-      # 2026-11-26); each result's L1 distance to the reference. After the runs on ACCESS_AB (kron24; none: no
-      # graph's), that graph's access A/B.
+      # 2026-11-26); each result's L1 distance to the reference. All from GAP's start (GAP_START, 1: x = 1, GAP's 1/V
+      # normalised; 0: the former runs' x = 0). After the runs on ACCESS_AB (kron24; none: no graph's), that graph's
+      # access A/B.
       for name in ${GAP_GRAPHS:-kron24 urand24}; do
         graph_w4 "$name" || continue
         TAG=_gap_gs SEGMENTS=auto kernel pagerank "$name" --form gauss-seidel --stop total-change --epsilon 1e-4 \
-          $(ref "$name") --reps 3 --warmup 0
+          --start "${GAP_START:-1}" $(ref "$name") --reps 3 --warmup 0
         TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --stop total-change --epsilon 1e-4 \
-          $(ref "$name") --reps 2 --warmup 0
+          --start "${GAP_START:-1}" $(ref "$name") --reps 2 --warmup 0
         [ "$name" = "${ACCESS_AB:-kron24}" ] && access_ab "$name"
       done
       ;;
