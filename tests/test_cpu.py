@@ -185,6 +185,8 @@ def test_bad_input_is_one_line(cpu_binary, tmp_path):
         (["--form", "gauss-seidel", "--segments", "2"], "--form gauss-seidel runs the blocked kernel at 1 segment"),
         (["--graph-memory", "disk"], "--graph-memory: 'disk' is not copy or mapped"),
         (["--pages", "tiny"], "--pages: 'tiny' is not huge or small"),
+        (["--form", "delta", "--start", "1"], "--form delta starts from x = 0 by its scheme"),
+        (["--start", "-1"], "--start must be a finite value at least 0"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),
         (["--llc-fraction", "0"], "--llc-fraction must lie in (0, 1]"),
     ]:

@@ -89,6 +89,18 @@ def test_gauss_seidel_blocked_at_one_segment_is_the_sweep(cpu_binary, tmp_path):
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("form", ["jacobi", "gauss-seidel"])
+def test_gaps_start_meets_the_same_rule_in_fewer_rounds(cpu_binary, tmp_path, form):
+    path = write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)
+    want = numpy_pagerank(path)
+    rule = ("--form", form, "--stop", "total-change", "--epsilon", "1e-4", "--threads", "1", "--no-reference")
+    (zero,), _ = pagerank(cpu_binary, path, tmp_path, *rule)
+    (one,), got = pagerank(cpu_binary, path, tmp_path, *rule, "--start", "1")
+    assert (zero["start"], one["start"]) == ("0", "1") and one["verified"] == "yes"
+    assert int(one["iterations"]) < int(zero["iterations"])
+    assert np.abs(got - want).sum() / len(want) <= ALPHA / (1 - ALPHA) * 1e-4
+
+
 @pytest.mark.parametrize("kernels", ["unblocked", "blocked"])
 def test_total_change_rule_stops_at_the_first_round_below_epsilon(cpu_binary, tmp_path, kernels):
     path = write_generated(tmp_path / "kron9.csr", "kron", 9, dtype=np.uint32)

@@ -74,7 +74,7 @@ ref() { echo --reference "$G/$1.pr-ref.f64"; }
 # access_ab NAME: what a Gauss-Seidel round on NAME owes to where the data live and how they are read: 5 fixed
 # rounds (3 reps after a warm-up) per setting of --graph-memory, --pages, --prefetch and --schedule, from the kernel
 # before them (mapped, small, 0, dynamic,1024) through each change alone to all of them; one CSV, a row per setting
-# ($OUT/access_ab_NAME.csv; not a file the figure reads).
+# ($OUT/access_ab_NAME.csv; not a file the figure reads); then the plainest loop beside them.
 access_ab() {
   local csv="$OUT/access_ab_$1.csv" logf="$OUT/access_ab_$1.log" memory pages prefetch schedule header=1
   log "access A/B $1 (gauss-seidel, 5 rounds per setting)"
@@ -89,13 +89,22 @@ access_ab() {
 mapped small 0 dynamic,1024
 copy small 0 dynamic,1024
 mapped huge 0 dynamic,1024
-mapped small 128 dynamic,1024
+mapped small 256 dynamic,1024
 mapped small 0 dynamic,16384
 copy huge 0 dynamic,1024
-copy huge 128 dynamic,1024
 copy huge 256 dynamic,1024
-copy huge 128 dynamic,16384
+copy huge 128 dynamic,1024
+copy huge 512 dynamic,1024
+copy huge 256 dynamic,16384
 SETTINGS
+  # The yardstick: the plainest Gauss-Seidel round (tools/device/pr_minimal.cpp), 5 rounds, in the graph's mapping
+  # and in a copy on huge pages ($OUT/access_ab_minimal_NAME.csv).
+  g++ -O3 -fopenmp tools/device/pr_minimal.cpp -o build/pr_minimal 2>> "$logf" || { echo "pr_minimal: no build"; return; }
+  build/pr_minimal --header > "$OUT/access_ab_minimal_$1.csv"
+  for setting in "mapped small" "copy huge"; do
+    OMP_PROC_BIND=$BIND OMP_PLACES=$PLACES timeout 120 build/pr_minimal "$G/$1.w4.csr" 5 $setting \
+      >> "$OUT/access_ab_minimal_$1.csv" 2>> "$logf" || echo "pr_minimal $1 $setting failed"
+  done
 }
 
 for step in $STEPS; do
@@ -120,14 +129,15 @@ for step in $STEPS; do
       # GAP's rule (total change of normalised scores < 1e-4, as its reference PageRank: 1816 / 1371 ms on this
       # host), on kron24 and urand24: Gauss-Seidel unblocked and blocked at auto (1 segment under a 300 MiB L3:
       # the sweep itself), Jacobi unblocked and blocked at GAP_SEGMENTS (the best of pr24; 2 on kron24 on
-      # 2026-11-26); each result's L1 distance to the reference. After the runs on ACCESS_AB (kron24; none: no
-      # graph's), that graph's access A/B.
+      # 2026-11-26); each result's L1 distance to the reference. All from GAP's start (GAP_START, 1: x = 1, GAP's 1/V
+      # normalised; 0: the former runs' x = 0). After the runs on ACCESS_AB (kron24; none: no graph's), that graph's
+      # access A/B.
       for name in ${GAP_GRAPHS:-kron24 urand24}; do
         graph_w4 "$name" || continue
         TAG=_gap_gs SEGMENTS=auto kernel pagerank "$name" --form gauss-seidel --stop total-change --epsilon 1e-4 \
-          $(ref "$name") --reps 3 --warmup 0
+          --start "${GAP_START:-1}" $(ref "$name") --reps 3 --warmup 0
         TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --stop total-change --epsilon 1e-4 \
-          $(ref "$name") --reps 3 --warmup 0
+          --start "${GAP_START:-1}" $(ref "$name") --reps 2 --warmup 0
         [ "$name" = "${ACCESS_AB:-kron24}" ] && access_ab "$name"
       done
       ;;
@@ -199,7 +209,7 @@ for f in sorted(out.glob("access_ab_*.csv")):
     t = pd.read_csv(f)
     print(f.name)
     cols = ["graph_memory", "pages", "huge_bytes", "prefetch", "schedule", "median_ms", "min_ms", "ms_per_iteration"]
-    print(t[cols].to_string(index=False))
+    print(t[[c for c in cols if c in t] + [c for c in t if c.endswith("_per_round")]].to_string(index=False))
 for f in sorted(out.glob("perf_*.txt")):
     print(f.name, "".join(line for line in f.read_text().splitlines(True) if "LLC" in line or "cache" in line))
 for f in sorted(out.glob("peer_*.csv")):  # peer_<graph>.csv and peer_scaling_kron22.csv

@@ -70,9 +70,10 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = 0;
+    x[v] = params.start;
     if (blocked) sum[v] = 0;
-    contrib[v] = 0;
+    const uint64_t degree = in.out_degree(uint64_t(v));
+    contrib[v] = degree ? float(params.start / double(degree)) : 0.0f;
   }
   while (r.iterations < rounds) {
     double worst = 0, change = 0;

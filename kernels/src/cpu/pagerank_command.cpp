@@ -91,6 +91,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   params.max_iterations = args.get_u64("max-iterations");
   params.fixed_iterations = args.get_u64("fixed-iterations");
   params.prefetch = args.get_u64("prefetch");
+  params.start = std::stod(args.get("start"));
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   const std::string form = args.get("form"), stop = args.get("stop");
   if (form != "jacobi" && form != "delta" && form != "gauss-seidel")
@@ -102,6 +103,10 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   const bool total = params.stop == Stop::TotalChange;
   if (form == "delta" && total)
     throw std::invalid_argument("--form delta stops by its residual threshold only (--stop residual)");
+  if (form == "delta" && params.start != 0)
+    throw std::invalid_argument("--form delta starts from x = 0 by its scheme (no --start)");
+  if (!(params.start >= 0) || !std::isfinite(params.start))
+    throw std::invalid_argument("--start must be a finite value at least 0");
   const std::vector<KernelRun> runs = kernel_runs(args, g.num_vertices(), m.llc_bytes);
   for (const KernelRun& run : runs)
     if (form == "gauss-seidel" && run.segments > 1)
@@ -115,7 +120,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   std::printf(
       "graph,vertices,edges,index_bytes,form,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "converged,verified,worst_residual,stop,epsilon,criterion,l1_to_reference,median_ms,min_ms,max_ms,reps,ms_per_"
-      "iteration,gteps,%s,%s\n",
+      "iteration,gteps,start,%s,%s\n",
       memory_csv_header().c_str(), machine_csv_header().c_str());
   std::vector<double> ref;  // computed at the first converged run
   for (const KernelRun& run : runs) {
@@ -150,13 +155,13 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     if (args.has("out")) write_values(args.get("out"), r.value);
     const double edges = double(in.num_edges());
     std::printf(
-        "\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%s,%g,%.9g,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s,%s\n",
+        "\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%s,%g,%.9g,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%g,%s,%s\n",
         g.path().c_str(), (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(), g.index_bytes(),
         form.c_str(), kernel.c_str(), run.segments ? std::to_string(run.segments).c_str() : "",
         seg ? std::to_string(seg->total_home()).c_str() : "", seg ? std::to_string(seg->duplication()).c_str() : "",
         build_s, (unsigned long long)r.iterations, r.converged ? "true" : "false", verified.c_str(), r.worst_residual,
         stop.c_str(), total ? params.epsilon : params.tolerance, r.criterion, l1.c_str(), t.median, t.min, t.max,
-        t.runs, t.median / double(r.iterations), edges * double(r.iterations) / (t.median * 1e-3) / 1e9,
+        t.runs, t.median / double(r.iterations), edges * double(r.iterations) / (t.median * 1e-3) / 1e9, params.start,
         memory_csv(args).c_str(), machine_csv(m).c_str());
     std::fflush(stdout);
   }
@@ -189,6 +194,8 @@ CommandSpec pagerank_command() {
              "--epsilon)",
              "residual"),
       option("epsilon", "X", "the total-change rule's threshold, on scores normalised to x / V", "0.0001"),
+      option("start", "X", "every x before the first round (jacobi, gauss-seidel): 0, or 1 = GAP's 1/V normalised",
+             "0"),
       option("reference", "PATH",
              "the reference's values (V float64): read when there, else computed and written (l1_to_reference)"),
       option("reference-epsilon", "X", "the reference's total change / V", "1e-10"),

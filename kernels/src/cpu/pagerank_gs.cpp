@@ -85,8 +85,9 @@ PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const Pu
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = 0;
-    contrib[v] = 0;
+    x[v] = params.start;
+    const uint64_t degree = in.out_degree(uint64_t(v));
+    contrib[v] = degree ? float(params.start / double(degree)) : 0.0f;
   }
   while (r.iterations < rounds) {
     const Sweep s = sweep(in, params.alpha, x.get(), contrib.get(), params.prefetch);

@@ -35,6 +35,9 @@ struct PullPageRankParams {
   uint64_t max_iterations = 5000;
   uint64_t fixed_iterations = 0;          // > 0: run exactly this many rounds, whatever the residual (timing a round)
   uint64_t prefetch = kPrefetchDistance;  // edges ahead the gathers prefetch (gather.hpp)
+  // Every x's value before the first round (Jacobi and Gauss-Seidel; PageRank-Delta starts from x = 0 by its
+  // scheme): 0, or 1 = GAP's 1/V on normalised scores.
+  double start = 0;
 };
 
 struct PullPageRankResult {
