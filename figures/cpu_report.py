@@ -156,6 +156,10 @@ def thesis_table(side: pd.DataFrame, block: pd.DataFrame) -> dict:
     }  # fmt: skip
 
 
+def _segments(n) -> str:
+    return f"{int(n)} segment" + ("" if int(n) == 1 else "s")
+
+
 GAP_WITHIN = 1.2  # issue 23: our blocked PageRank within 1.2x of the GAP reference on kron24
 
 
@@ -168,10 +172,16 @@ def gap_target(side: pd.DataFrame, gap: pd.DataFrame) -> list[str]:
         best = g.loc[g["time_ms"].idxmin()]
         state = "met" if b["over_gap"] <= GAP_WITHIN else (
             f"missed: at {int(best['iterations'])} rounds GAP's time allows ≤ {fms(best['gap_ms_per_round'])} ms a "
-            f"round, ours take {fms(best['ms_per_round'])} ms; why was not measured (no perf on the host)")  # fmt: skip
+            f"round, ours take {fms(best['ms_per_round'])} ms")  # fmt: skip
+        if b["over_gap"] > GAP_WITHIN and float(best.get("start", 0) or 0) == 0:
+            state += (
+                "; these runs start from x = 0 where GAP starts from 1/V (--start 1): from GAP's start the rule "
+                "takes 7 rounds, not 25, on kron24 on the development machine (archive/cpu-gpu-h100-2026-11-27-gs), "
+                "not yet measured on the host"
+            )
         return [f"blocked PageRank within {GAP_WITHIN}× of GAP's {fms(b['gap_ms'])} ms on kron24 (GAP's stopping "
                 f"rule)", f"{fms(b['time_ms'])} ms = {fx(b['over_gap'])} ({b['form']} blocked, "
-                f"{int(b['segments'])} segments); ours fastest: {fms(best['time_ms'])} ms = {fx(best['over_gap'])} "
+                f"{_segments(b['segments'])}); ours fastest: {fms(best['time_ms'])} ms = {fx(best['over_gap'])} "
                 f"({best['form']} {best['kernel']})", state]  # fmt: skip
     pr = side[(side["graph"] == "kron24") & (side["algorithm"] == "pagerank")].set_index("bar")["time_ms"]
     if {"cpu-blocked", "gap"} <= set(pr.index):
@@ -185,7 +195,7 @@ def gap_rule_table(gap: pd.DataFrame) -> dict:
     """emogi_cpu PageRank under GAP's stopping rule against GAP's reference time."""
     rows = []
     for r in gap.sort_values(["graph", "time_ms"], ascending=[True, False]).itertuples():
-        seg = f", {int(r.segments)} segments" if r.kernel == "blocked" else ""
+        seg = f", {_segments(r.segments)}" if r.kernel == "blocked" else ""
         rows.append([r.graph, f"{r.form} {r.kernel}{seg}", str(int(r.iterations)), fms(r.time_ms),
                      fms(r.ms_per_round), f"{r.l1_to_reference:.1e}", fms(r.gap_ms), f"{fx(r.over_gap)} slower"
                      if r.over_gap >= 1 else f"{fx(1 / r.over_gap)} faster"])  # fmt: skip
