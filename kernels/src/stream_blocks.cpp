@@ -45,28 +45,33 @@ StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, ui
   return plan;
 }
 
-std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active) {
+namespace {
+
+// visit(k, v) for every active vertex v and every block k that holds it (for_blocks_holding, on the host).
+template <class Visit>
+void for_active_in_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active, Visit visit) {
   std::vector<uint64_t> first, last;
   for (const StreamBlock& b : plan.blocks) first.push_back(b.first_vertex), last.push_back(b.last_vertex);
-  std::vector<uint8_t> marks(plan.blocks.size(), 0);
   const uint64_t vertices = plan.blocks.empty() ? 0 : plan.blocks.back().last_vertex;
   for (uint64_t v = 0; v < vertices; ++v)
-    if (active.at(v)) for_blocks_holding(first.data(), last.data(), first.size(), v, [&](uint64_t k) { marks[k] = 1; });
+    if (active.at(v)) for_blocks_holding(first.data(), last.data(), first.size(), v, [&](uint64_t k) { visit(k, v); });
+}
+
+}  // namespace
+
+std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active) {
+  std::vector<uint8_t> marks(plan.blocks.size(), 0);
+  for_active_in_blocks(plan, active, [&](uint64_t k, uint64_t) { marks[k] = 1; });
   return marks;
 }
 
 std::vector<uint64_t> active_entries_per_block(const StreamPlan& plan, const uint64_t* offsets,
                                                const std::vector<uint8_t>& active) {
-  std::vector<uint64_t> first, last;
-  for (const StreamBlock& b : plan.blocks) first.push_back(b.first_vertex), last.push_back(b.last_vertex);
   std::vector<uint64_t> entries(plan.blocks.size(), 0);
-  const uint64_t vertices = plan.blocks.empty() ? 0 : plan.blocks.back().last_vertex;
-  for (uint64_t v = 0; v < vertices; ++v)
-    if (active.at(v))
-      for_blocks_holding(first.data(), last.data(), first.size(), v, [&](uint64_t k) {
-        const StreamBlock& b = plan.blocks[k];
-        entries[k] += entries_in_block(offsets[v], offsets[v + 1], b.first_entry, b.last_entry);
-      });
+  for_active_in_blocks(plan, active, [&](uint64_t k, uint64_t v) {
+    const StreamBlock& b = plan.blocks[k];
+    entries[k] += entries_in_block(offsets[v], offsets[v + 1], b.first_entry, b.last_entry);
+  });
   return entries;
 }
 

@@ -200,7 +200,7 @@ class StreamedLists {
 
   // Points g's lists at buffer `buffer`, which holds `block`: position i is at i - copy_from there, and kernels
   // read only [first_entry, last_entry) of each list (DeviceGraph's window).
-  // Buffer kInPlace: at the pinned host copy itself, where position i is at i.
+  // Buffer kInPlace: at the zero-copy copy of the lists (in_place_edges_), where position i is at i.
   template <class Index>
   void point(DeviceGraph<Index>& g, const StreamBlock& block, unsigned buffer) const {
     g.window_begin = block.first_entry, g.window_end = block.last_entry;

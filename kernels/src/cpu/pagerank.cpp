@@ -62,8 +62,7 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
     worst = std::max(worst, d);
     change += d;
     next[v] = nx;
-    const uint64_t degree = in.out_degree(uint64_t(v));
-    out[v] = degree ? float(nx / double(degree)) : 0.0f;
+    out[v] = share_of<float>(in, v, nx);
   };
 
   PullPageRankResult r;
@@ -72,8 +71,7 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   for (int64_t v = 0; v < n; ++v) {
     x[v] = params.start;
     if (blocked) sum[v] = 0;
-    const uint64_t degree = in.out_degree(uint64_t(v));
-    contrib[v] = degree ? float(params.start / double(degree)) : 0.0f;
+    contrib[v] = share_of<float>(in, v, params.start);
   }
   while (r.iterations < rounds) {
     double worst = 0, change = 0;
@@ -142,11 +140,10 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
     for (int64_t v = 0; v < n; ++v) {
       const double rv = r[v] + alpha * sum[v];
       sum[v] = 0;
-      const uint64_t degree = in.out_degree(uint64_t(v));
       if (rv > tol) {
         x[v] += rv;
         r[v] = 0;
-        contrib[v] = degree ? float(rv / double(degree)) : 0.0f;
+        contrib[v] = share_of<float>(in, v, rv);
         ++active;
       } else {
         r[v] = rv;

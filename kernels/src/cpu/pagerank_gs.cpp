@@ -51,8 +51,7 @@ Sweep sweep(const InLists<Index>& in, double alpha, double* x, T* contrib, uint6
     change += d;
     worst = std::max(worst, d);
     x[v] = y;
-    const uint64_t degree = in.out_degree(uint64_t(v));
-    store_relaxed(&contrib[v], degree ? T(y / double(degree)) : T(0));
+    store_relaxed(&contrib[v], share_of<T>(in, v, y));
   }
   return {change, worst};
 }
@@ -86,8 +85,7 @@ PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const Pu
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
     x[v] = params.start;
-    const uint64_t degree = in.out_degree(uint64_t(v));
-    contrib[v] = degree ? float(params.start / double(degree)) : 0.0f;
+    contrib[v] = share_of<float>(in, v, params.start);
   }
   while (r.iterations < rounds) {
     const Sweep s = sweep(in, params.alpha, x.get(), contrib.get(), params.prefetch);

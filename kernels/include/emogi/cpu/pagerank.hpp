@@ -27,6 +27,13 @@ namespace emogi::cpu {
 // normalised as GAP's (x / V), sum_v |x_new - x_old| / V, is below `epsilon`; the result is that round's values.
 enum class Stop { Residual, TotalChange };
 
+// What v sends along each out-edge from value x: x / out-degree (nothing from a vertex without out-edges).
+template <class T, class Index>
+inline T share_of(const InLists<Index>& in, int64_t v, double x) {
+  const uint64_t degree = in.out_degree(uint64_t(v));
+  return degree ? T(x / double(degree)) : T(0);
+}
+
 struct PullPageRankParams {
   double alpha = 0.85;
   double tolerance = 1e-3;
