@@ -12,8 +12,9 @@ import math
 
 import pandas as pd
 
+from emogi.streamed_runs import FILE
 from figures import style
-from figures.inputs import ReportFigure, report_csv
+from figures.inputs import FigureDataError, ReportFigure, report_csv
 from figures.report_format import fms, fpct1, fx
 
 FIGURES = ("fig_streamed_spmv", "fig_streamed_pagerank")
@@ -194,21 +195,27 @@ def inplace_blocks(path) -> list[dict]:
     if path is None:
         return []
     t = report_csv(path, "streamed in-place PageRank")
+    # Each run by its file name (emogi.streamed_runs.FILE): graph, block size and F.
+    names = [FILE.match(f"streamed_pagerank_{run}.csv") for run in t["run"].astype(str)]
+    if not all(names):
+        raise FigureDataError(f"{path}: a run not named <graph>_w<width>_<b<size>|zerocopy>[_skip..][_in<F>]")
+    t = t.assign(
+        graph=[m["graph"] for m in names],
+        label=["zero-copy" if m["what"] == "zerocopy" else f"{m['what'][1:]}, F {m['below'] or 0}" for m in names],
+        below=[float(m["below"] or 0) for m in names],
+    )
     rows = []
     for _, r in t.iterrows():
-        graph, _, config = str(r["run"]).partition("_w4_")
-        what = "zero-copy" if config == "zerocopy" else config.replace("_skipon_in", ", F ").replace("b", "", 1)
-        rows.append([graph, style.variant_short(r["variant"]), what, fms(r["median_ms"]),
+        rows.append([r["graph"], style.variant_short(r["variant"]), r["label"], fms(r["median_ms"]),
                      f"{fms(r['min'])}–{fms(r['max'])}", f"{r['iters']:.0f}"])  # fmt: skip
     found = []
-    for graph, g in t.assign(graph=t["run"].str.partition("_w4_")[0]).groupby("graph"):
+    for graph, g in t.groupby("graph"):
         zc = g[g["mode"] == "zerocopy"].sort_values("median_ms").iloc[0]
-        ip = g[(g["mode"] == "streamed") & ~g["run"].str.endswith("_in0")].sort_values("median_ms").iloc[0]
+        ip = g[(g["mode"] == "streamed") & (g["below"] > 0)].sort_values("median_ms").iloc[0]
         verdict = "faster" if ip["median_ms"] < zc["median_ms"] else "slower"
         found.append(
-            f"{graph}: {fms(ip['median_ms'])} ms ({style.variant_short(ip['variant'])}, "
-            f"{str(ip['run']).partition('_w4_')[2].replace('_skipon_in', ', F ')}) against zero-copy's best "
-            f"{fms(zc['median_ms'])} ms ({style.variant_short(zc['variant'])}): {verdict}"
+            f"{graph}: {fms(ip['median_ms'])} ms ({style.variant_short(ip['variant'])}, {ip['label']}) against "
+            f"zero-copy's best {fms(zc['median_ms'])} ms ({style.variant_short(zc['variant'])}): {verdict}"
         )
     text = (
         "Reading sparse blocks in place (`--stream-direct-below F`, archive/streamed-inplace-h100-2026-11-27): a "
