@@ -1,0 +1,187 @@
+// build_column_blocks (column_blocks.hpp): every entry in exactly one block, in the block of its column, under its
+// row, rows ascending and non-empty; blocks within the capacity; the empty graph, a single vertex, a row that spans
+// every block; a column longer than a block refused.
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "emogi/column_blocks.hpp"
+#include "expect.hpp"
+
+namespace emogi::testing {
+namespace {
+
+using V = std::vector<uint64_t>;
+
+struct Csr {
+  V offsets{0};
+  std::vector<uint32_t> ids;
+  void row(const std::vector<uint32_t>& list) {
+    ids.insert(ids.end(), list.begin(), list.end());
+    offsets.push_back(ids.size());
+  }
+  uint64_t vertices() const { return offsets.size() - 1; }
+};
+
+// The invariants of a layout, one check each (what: the case, in failure lines).
+void check_layout(const Csr& g, const V& bounds, const ColumnBlocks& cb, const std::string& what) {
+  const size_t n = bounds.size() - 1;
+  expect_eq(cb.num_blocks(), n, (what + ": one block per pair of bounds").c_str());
+  expect_eq(cb.source.size(), g.ids.size(), (what + ": as many positions as entries").c_str());
+  std::vector<int> seen(g.ids.size(), 0);
+  bool in_column = true, under_row = true, rows_rise = true, rows_nonempty = true, in_order = true, starts = true;
+  for (size_t k = 0; k < n && cb.num_blocks() == n; ++k) {
+    const uint64_t r0 = cb.first_row[k], r1 = cb.first_row[k + 1], s0 = cb.first_row_start(k);
+    starts &= cb.row_start[s0] == 0 && cb.row_start[s0 + (r1 - r0)] == cb.entries(k);
+    for (uint64_t i = r0; i < r1; ++i) {
+      const uint64_t row = cb.row_ids[i];
+      rows_rise &= i == r0 || cb.row_ids[i - 1] < row;
+      const uint64_t b = cb.row_start[s0 + (i - r0)], e = cb.row_start[s0 + (i - r0) + 1];
+      rows_nonempty &= b < e;
+      for (uint64_t p = cb.first_entry[k] + b; p < cb.first_entry[k] + e && p < cb.source.size(); ++p) {
+        const uint64_t src = cb.source[p];
+        if (src >= g.ids.size()) {
+          under_row = false;
+          continue;
+        }
+        ++seen[src];
+        under_row &= g.offsets[row] <= src && src < g.offsets[row + 1];
+        in_column &= bounds[k] <= g.ids[src] && g.ids[src] < bounds[k + 1];
+        in_order &= p == cb.first_entry[k] + b || cb.source[p - 1] < src;  // the row's entries in list order
+      }
+    }
+  }
+  bool once = true;
+  for (int s : seen) once &= s == 1;
+  expect_eq(once, true, (what + ": every entry in exactly one block").c_str());
+  expect_eq(in_column, true, (what + ": an entry lies in its column's block").c_str());
+  expect_eq(under_row, true, (what + ": an entry lies under its own row").c_str());
+  expect_eq(rows_rise && rows_nonempty, true, (what + ": a block's rows ascend, none empty").c_str());
+  expect_eq(in_order, true, (what + ": a row's entries keep their list order").c_str());
+  expect_eq(starts, true, (what + ": a block's row starts run from 0 to its entries").c_str());
+}
+
+Csr small_graph() {  // 5 vertices: rows 0 and 3 reach every column, row 1 none, column 4 five times
+  Csr g;
+  g.row({0, 1, 2, 3, 4});
+  g.row({});
+  g.row({4, 1});
+  g.row({4, 3, 2, 1, 0});
+  g.row({4, 4});
+  return g;
+}
+
+void small_graph_by_count() {
+  const Csr g = small_graph();
+  for (uint64_t n : {1, 2, 3, 5, 9}) {
+    const V bounds = even_column_bounds(g.vertices(), n);
+    const ColumnBlocks cb = build_column_blocks(g.offsets.data(), g.ids.data(), g.vertices(), bounds);
+    check_layout(g, bounds, cb, "small graph, " + std::to_string(n) + " blocks by count");
+  }
+  const V bounds = even_column_bounds(g.vertices(), 5);  // one column a block
+  const ColumnBlocks cb = build_column_blocks(g.offsets.data(), g.ids.data(), g.vertices(), bounds);
+  // Row 0 and row 3 each have an entry in every block: they span all five.
+  uint64_t spanning = 0;
+  for (size_t k = 0; k < cb.num_blocks(); ++k)
+    for (uint64_t i = cb.first_row[k]; i < cb.first_row[k + 1]; ++i) spanning += cb.row_ids[i] == 0;
+  expect_eq(spanning, uint64_t(5), "small graph: row 0 spans every block");
+  expect_eq(cb.first_entry, V{0, 2, 5, 7, 9, 14}, "small graph: entries per column 2, 3, 2, 2, 5");
+  expect_eq(cb.rows(4), uint64_t(4), "small graph: column 4 under rows 0, 2, 3, 4");
+  expect_eq(cb.row_ids.size(), uint64_t(2 + 3 + 2 + 2 + 4), "small graph: non-empty rows over the blocks");
+  expect_eq(cb.index_bytes(8), uint64_t(13 * 8 + (13 + 5) * 8), "small graph: the row index's bytes");
+  // Column 4's block: row 4's two entries are its list's last two.
+  const uint64_t s = cb.first_row_start(4);
+  expect_eq(V(cb.row_start.begin() + s, cb.row_start.begin() + s + 5), V{0, 1, 2, 3, 5}, "small graph: row starts");
+}
+
+void capacity_bounds_fit_the_buffer() {
+  const Csr g = small_graph();
+  const V counts = column_entries(g.offsets.data(), g.ids.data(), g.vertices());
+  expect_eq(counts, V{2, 3, 2, 2, 5}, "column entries: the in-degrees");
+  // Capacity 5: columns 0-1 (5), 2-3 (4), 4 (5).
+  const V bounds = capacity_column_bounds(counts, 5);
+  expect_eq(bounds, V{0, 2, 4, 5}, "capacity 5: columns 0-1, 2-3, 4");
+  const ColumnBlocks cb = build_column_blocks(g.offsets.data(), g.ids.data(), g.vertices(), bounds);
+  check_layout(g, bounds, cb, "small graph, capacity 5");
+  bool within = true;
+  for (size_t k = 0; k < cb.num_blocks(); ++k) within &= cb.entries(k) <= 5;
+  expect_eq(within, true, "capacity 5: every block within the buffer");
+  bool refused = false;
+  try {
+    capacity_column_bounds(counts, 4);
+  } catch (const std::invalid_argument& e) {
+    refused = std::string(e.what()).find("column 4 holds 5 entries") != std::string::npos;
+  }
+  expect_eq(refused, true, "capacity 4: column 4's 5 entries refused, naming the column");
+}
+
+void empty_and_single_vertex_graphs() {
+  const Csr empty;
+  const V none = capacity_column_bounds({}, 8);
+  expect_eq(none, V{0, 0}, "empty graph: one empty block");
+  const ColumnBlocks e = build_column_blocks(empty.offsets.data(), empty.ids.data(), 0, none);
+  check_layout(empty, none, e, "empty graph");
+  expect_eq(e.row_start, V{0}, "empty graph: one past-the-end start");
+
+  Csr lone;
+  lone.row({});
+  const V one = even_column_bounds(1, 4);
+  expect_eq(one, V{0, 1}, "single vertex: the blocks capped at V");
+  check_layout(lone, one, build_column_blocks(lone.offsets.data(), lone.ids.data(), 1, one), "single vertex");
+  Csr loop;
+  loop.row({0, 0});
+  const V b = capacity_column_bounds(column_entries(loop.offsets.data(), loop.ids.data(), 1), 2);
+  const ColumnBlocks l = build_column_blocks(loop.offsets.data(), loop.ids.data(), 1, b);
+  check_layout(loop, b, l, "single vertex with two self-loops");
+  expect_eq(l.row_ids, V{0}, "single vertex: its one row");
+}
+
+void random_graphs_keep_the_invariants() {
+  std::mt19937_64 rng(22);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint32_t n = 1 + rng() % 60;
+    Csr g;
+    for (uint32_t v = 0; v < n; ++v) {
+      std::vector<uint32_t> list(rng() % 3 == 0 ? 0 : rng() % 12);
+      for (uint32_t& u : list) u = rng() % n;
+      g.row(list);
+    }
+    const V counts = column_entries(g.offsets.data(), g.ids.data(), n);
+    uint64_t most = 1;
+    for (uint64_t c : counts) most = std::max(most, c);
+    const uint64_t capacity = most + rng() % 20;
+    const V bounds = capacity_column_bounds(counts, capacity);
+    const ColumnBlocks cb = build_column_blocks(g.offsets.data(), g.ids.data(), n, bounds);
+    check_layout(g, bounds, cb, "random graph " + std::to_string(trial));
+    bool within = true;
+    for (size_t k = 0; k < cb.num_blocks(); ++k) within &= cb.entries(k) <= capacity;
+    expect_eq(within, true, ("random graph " + std::to_string(trial) + ": blocks within the capacity").c_str());
+  }
+}
+
+void bad_bounds_are_refused() {
+  const Csr g = small_graph();
+  for (const V& bounds : {V{0, 3}, V{1, 5}, V{0, 3, 2, 5}, V{0}}) {
+    bool refused = false;
+    try {
+      build_column_blocks(g.offsets.data(), g.ids.data(), g.vertices(), bounds);
+    } catch (const std::invalid_argument&) {
+      refused = true;
+    }
+    expect_eq(refused, true, "column blocks: bounds that do not rise from 0 to V refused");
+  }
+}
+
+}  // namespace
+
+void column_block_checks() {
+  small_graph_by_count();
+  capacity_bounds_fit_the_buffer();
+  empty_and_single_vertex_graphs();
+  random_graphs_keep_the_invariants();
+  bad_bounds_are_refused();
+}
+
+}  // namespace emogi::testing
