@@ -78,17 +78,18 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
   return transpose;
 }
 
-// The streamed mode's block size (required), buffers, poisoning and skipping; none of them without the mode, nor traces
-// with it (a streamed launch is one kernel per block, and records nothing).
+// The streamed mode's block size (required), buffers, poisoning, skipping and layout; none of them without the mode,
+// nor traces with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
-                       args.flag("stream-poison") || args.get("stream-skip") != "on";
+                       args.flag("stream-poison") || args.get("stream-skip") != "on" ||
+                       args.get("stream-layout") != "rows";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison and --stream-skip apply to the streamed mode "
-          "only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip and --stream-layout apply to the "
+          "streamed mode only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -104,6 +105,10 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const std::string skip = args.get("stream-skip");
   if (skip != "on" && skip != "off") throw std::invalid_argument("--stream-skip is on or off, not '" + skip + "'");
   s.skip_inactive = skip == "on";
+  const std::string layout = args.get("stream-layout");
+  if (layout != "rows" && layout != "columns")
+    throw std::invalid_argument("--stream-layout is rows or columns, not '" + layout + "'");
+  s.layout = layout == "columns" ? StreamLayout::Columns : StreamLayout::Rows;
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -183,6 +188,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: neither copy nor launch a block without an active vertex in the pass (sssp, cc and "
                  "pagerank say which are active)",
                  "on"),
+          option("stream-layout", "rows|columns",
+                 "streamed: blocks of consecutive vertices' lists (rows), or CF'17's column blocks, each with its "
+                 "slice of x (columns: spmv only)",
+                 "rows"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
                  "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "

@@ -1,6 +1,6 @@
 // build_column_blocks (column_blocks.hpp): every entry in exactly one block, in the block of its column, under its
 // row, rows ascending and non-empty; blocks within the capacity; the empty graph, a single vertex, a row that spans
-// every block; a column longer than a block refused.
+// every block; a column longer than a block refused; the column layout refused for algorithms other than SpMV.
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "emogi/column_blocks.hpp"
+#include "emogi/stream_blocks.hpp"
+#include "emogi/streamed_refusal.hpp"
 #include "expect.hpp"
 
 namespace emogi::testing {
@@ -155,10 +157,33 @@ void random_graphs_keep_the_invariants() {
     const V bounds = capacity_column_bounds(counts, capacity);
     const ColumnBlocks cb = build_column_blocks(g.offsets.data(), g.ids.data(), n, bounds);
     check_layout(g, bounds, cb, "random graph " + std::to_string(trial));
+    const ColumnBlocks by3 = build_column_blocks(g.offsets.data(), g.ids.data(), n, bounds, {}, 3);
+    expect_eq(by3.source == cb.source && by3.row_ids == cb.row_ids && by3.row_start == cb.row_start &&
+                  by3.first_entry == cb.first_entry && by3.first_row == cb.first_row,
+              true, ("random graph " + std::to_string(trial) + ": three threads lay it out as one").c_str());
     bool within = true;
     for (size_t k = 0; k < cb.num_blocks(); ++k) within &= cb.entries(k) <= capacity;
     expect_eq(within, true, ("random graph " + std::to_string(trial) + ": blocks within the capacity").c_str());
   }
+}
+
+void a_large_graph_on_every_core_matches_one_thread() {  // past the one-thread threshold (a million entries)
+  std::mt19937_64 rng(24);
+  Csr g;
+  const uint32_t n = 3000;
+  for (uint32_t v = 0; v < n; ++v) {
+    std::vector<uint32_t> list(rng() % 800);
+    for (uint32_t& u : list) u = rng() % n;
+    g.row(list);
+  }
+  V serial(n, 0);
+  for (uint32_t u : g.ids) ++serial[u];
+  expect_eq(column_entries(g.offsets.data(), g.ids.data(), n), serial, "large graph: column entries on every core");
+  const V bounds = even_column_bounds(n, 7);
+  const ColumnBlocks all = build_column_blocks(g.offsets.data(), g.ids.data(), n, bounds);
+  const ColumnBlocks one = build_column_blocks(g.offsets.data(), g.ids.data(), n, bounds, {}, 1);
+  expect_eq(all.source == one.source && all.row_ids == one.row_ids && all.row_start == one.row_start, true,
+            "large graph: every core lays it out as one thread");
 }
 
 void bad_bounds_are_refused() {
@@ -174,6 +199,19 @@ void bad_bounds_are_refused() {
   }
 }
 
+void the_column_layout_runs_spmv_only() {
+  const V off{0, 2, 5};
+  const StreamPlan plan = plan_stream_blocks(off.data(), 2, 256, 32);
+  bool spmv = true;
+  for (Variant v : {Variant::Naive, Variant::Merged, Variant::MergedAligned, Variant::Chunked})
+    spmv &= streamed_refusal(Algorithm::Spmv, v, plan, StreamLayout::Columns).empty();
+  expect_eq(spmv, true, "column layout: spmv's scan variants stream");
+  const std::string pr = streamed_refusal(Algorithm::PageRank, Variant::MergedAligned, plan, StreamLayout::Columns);
+  expect_eq(pr.find("SpMV only") != std::string::npos, true, "column layout: pagerank refused, in one line");
+  expect_eq(streamed_refusal(Algorithm::PageRank, Variant::MergedAligned, plan, StreamLayout::Rows), std::string(),
+            "row layout: pagerank streams");
+}
+
 }  // namespace
 
 void column_block_checks() {
@@ -181,7 +219,9 @@ void column_block_checks() {
   capacity_bounds_fit_the_buffer();
   empty_and_single_vertex_graphs();
   random_graphs_keep_the_invariants();
+  a_large_graph_on_every_core_matches_one_thread();
   bad_bounds_are_refused();
+  the_column_layout_runs_spmv_only();
 }
 
 }  // namespace emogi::testing

@@ -14,8 +14,8 @@
 // The layout is the order in which the CSR's entries are stored, block after block: `source[p]` is the CSR entry
 // at column-blocked position p (the streamed mode gathers ids and weights by it into pinned memory), so every entry
 // is in exactly one block by construction and tests check it as a permutation. Host code only, so CPU tests check
-// it. Built from the CSR in memory (two passes over the entries, with progress on long builds): building kron24 (520M
-// entries) takes seconds, not worth a derived file beside the graph.
+// it. Built from the CSR in memory (two passes over the entries on every core, with progress on long builds): kron24's
+// 520M entries take seconds, not worth a derived file beside the graph (nor its checks).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -60,10 +60,11 @@ template <class Index>
 std::vector<uint64_t> column_entries(const uint64_t* offsets, const Index* ids, uint64_t num_vertices);
 
 // The layout of the CSR (offsets, ids) cut at `bounds` (first_column, n + 1 ascending from 0 to V). `progress`
-// (may be empty) hears a line now and then on a large graph.
+// (may be empty) hears a line now and then on a large graph. `workers` threads take consecutive row ranges (0:
+// one below a million entries, else every hardware thread); the layout is the same whatever their number.
 template <class Index>
 ColumnBlocks build_column_blocks(const uint64_t* offsets, const Index* ids, uint64_t num_vertices,
                                  const std::vector<uint64_t>& bounds,
-                                 const std::function<void(const std::string&)>& progress = {});
+                                 const std::function<void(const std::string&)>& progress = {}, unsigned workers = 0);
 
 }  // namespace emogi
