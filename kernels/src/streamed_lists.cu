@@ -48,7 +48,7 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
 
 StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const StreamOptions& options)
     : layout_(options.layout), index_bytes_(g.index_bytes()), weight_bytes_(with_weights ? sizeof(uint32_t) : 0),
-      poison_(options.poison), skip_inactive_(options.skip_inactive && options.layout == StreamLayout::Rows) {
+      poison_(options.poison), skip_inactive_(options.skip_inactive) {
   const StreamPlan checked = streamed_plan(g, with_weights, options);  // the options' checks, either layout
   if (layout_ == StreamLayout::Rows)
     plan_ = checked, lay_out_rows(g, with_weights, options);
@@ -241,11 +241,12 @@ std::string StreamedLists::describe() const {
     std::snprintf(buf, sizeof buf,
                   "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, column "
                   "blocks (CF'17): %llu non-empty rows over the blocks, a row index of %llu bytes, x slices of %llu "
-                  "bytes (widest block %llu columns)%s",
+                  "bytes (widest block %llu columns)%s%s",
                   num_blocks_, (unsigned long long)capacity_entries_, held_.size(), (unsigned long long)buffer_bytes(),
                   (unsigned long long)total_rows_, (unsigned long long)row_index_bytes_,
                   (unsigned long long)(columns_.num_vertices * sizeof(float)), (unsigned long long)widest,
-                  poison_ ? ", poisoned before every copy" : "");
+                  poison_ ? ", poisoned before every copy" : "",
+                  skip_inactive_ ? ", blocks without an active vertex skipped" : "");
     return buf;
   }
   std::snprintf(

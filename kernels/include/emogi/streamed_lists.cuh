@@ -102,8 +102,8 @@ class StreamedLists {
   bool skips_inactive() const { return skip_inactive_; }
 
   // Marks the blocks that hold a vertex v with active(v), in stream order on `compute`, and waits for the marks:
-  // the next sweep copies and launches only those. A no-op without --stream-skip (and in the column layout, whose
-  // one algorithm, SpMV, reads every row).
+  // the next sweep copies and launches only those. A no-op without --stream-skip, and in the column layout (no
+  // vertex ranges to mark; its one algorithm, SpMV, reads every row and never asks).
   template <class Active>
   void mark_active(cudaStream_t compute, Active active) {
     if (!skip_inactive_ || plan_.blocks.empty()) return;
