@@ -1,5 +1,6 @@
-"""The streamed mode's --stream-skip, without a GPU: a value other than on or off, and the option without the mode,
-each stop `emogi run` with one line before it needs the GPU, and write nothing; on and off are taken."""
+"""The streamed mode's --stream-skip and --stream-layout, without a GPU: a value other than on or off (rows or
+columns), the option without the mode, and the column layout for an algorithm other than SpMV each stop `emogi run`
+with one line before it needs the GPU, and write nothing; on and off (rows, and columns for SpMV) are taken."""
 
 import pytest
 
@@ -22,6 +23,9 @@ def run_cc(binary, graph, tmp_path, *options):
     [
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
         (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip apply to the streamed mode only"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "diagonal"), "rows or columns"),
+        (("--modes", "zerocopy", "--stream-layout", "columns"), "--stream-layout and --stream-skip apply to the"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"), "for SpMV only"),
     ],
 )
 def test_bad_stream_skip_is_refused_in_one_line(emogi_binary, graph, tmp_path, options, message):
@@ -35,3 +39,11 @@ def test_on_and_off_are_taken(emogi_binary, graph, tmp_path, value):
     done = run_cc(emogi_binary, graph, tmp_path, "--modes", "streamed", "--stream-block-bytes", "1M",
                   "--stream-skip", value, "--reps", "1")  # fmt: skip
     assert "--stream-skip" not in done.stderr, done.stderr  # accepted (then it runs, or finds no GPU)
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+def test_spmv_takes_either_layout(emogi_binary, graph, tmp_path, layout):
+    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", layout, "--reps", "1"]
+    done = run([*args, "--out", tmp_path / "x.csv"])
+    assert "--stream-layout" not in done.stderr and "SpMV only" not in done.stderr, done.stderr

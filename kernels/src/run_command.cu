@@ -14,6 +14,7 @@
 #include "emogi/device_info.hpp"
 #include "emogi/gpu_budget.hpp"
 #include "emogi/problems.hpp"
+#include "emogi/streamed_refusal.hpp"
 
 namespace emogi {
 namespace {
@@ -88,7 +89,7 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip and --stream-layout apply to the "
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-layout and --stream-skip apply to the "
           "streamed mode only");
     return;
   }
@@ -235,6 +236,11 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   set_streamed(args, opt);
+  if (opt.placement.stream.layout == StreamLayout::Columns)  // before the GPU: the column layout is SpMV's
+    for (Variant v : opt.variants) {
+      const std::string why = streamed_refusal(algorithm, v, StreamPlan{}, StreamLayout::Columns);
+      if (!why.empty()) throw std::invalid_argument("streamed: " + why);
+    }
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 
