@@ -15,7 +15,8 @@
 #      model's rate, into $OUT/columns/ as an archive folder (streamed_spmv_<G>_w8_b<size>_<rows|columns>.*, host.txt,
 #      linkbw.csv) and the table `python -m emogi.streamed_runs` makes of it. Estimated (not yet run): tests ~1 min;
 #      kron24 and urand24 ~2 min each to generate, ~1 min each to run (the column layout is built on the host, a few
-#      seconds a run).
+#      seconds a run). COLUMN_VARIANTS=merged-aligned,naive adds a thread per row (a column block's rows hold
+#      about one entry each at 64M blocks; the figure then draws one variant's points over the other's).
 #   (device) bash tools/device/streamed_check.sh   -> $OUT/{gpu_tests,sanitizer_*,linkbw,streamed_*}.{log,csv}
 #   (device) PARTS=columns bash tools/device/streamed_check.sh   -> $OUT/gpu_tests_columns.log, $OUT/columns/
 #   PARTS="tests sanitizer time" (default all three; name `columns` for part 4), GRAPHS="kron24 urand24", WIDTHS="8 4",
@@ -135,15 +136,16 @@ if has columns; then
     log "column blocks: $name"
     gap_graph "$name" > "$C/gen_$name.log" 2>&1 || { tail -3 "$C/gen_$name.log"; continue; }
     g=/tmp/g/$name.w8.csr
-    timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" --variants merged-aligned \
+    timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" --variants ${COLUMN_VARIANTS:-merged-aligned} \
       --modes zerocopy,device --reps 3 --warmup 1 --out "$C/streamed_spmv_${name}_w8_zerocopy.csv" \
       > "$C/streamed_spmv_${name}_w8_zerocopy.log" 2>&1 || tail -3 "$C/streamed_spmv_${name}_w8_zerocopy.log"
     for b in ${COLUMN_BLOCKS:-64M 256M 1G}; do
       for layout in rows columns; do
         f=$C/streamed_spmv_${name}_w8_b${b}_$layout
-        timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" --variants merged-aligned \
-          --modes streamed --stream-layout $layout --stream-block-bytes "$b" --stream-buffers 2 --reps 3 \
-          --warmup 1 --out "$f.csv" > "$f.log" 2>&1 || tail -3 "$f.log"
+        timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" \
+          --variants ${COLUMN_VARIANTS:-merged-aligned} --modes streamed --stream-layout $layout \
+          --stream-block-bytes "$b" --stream-buffers 2 --reps 3 --warmup 1 --out "$f.csv" > "$f.log" 2>&1 \
+          || tail -3 "$f.log"
         grep -h "placed streamed" "$f.log" | cut -c1-220
       done
     done
@@ -155,12 +157,13 @@ import sys
 import pandas as pd
 t = pd.read_csv(sys.argv[1])
 s = t[t["mode"] == "streamed"]
-g = s.groupby(["graph", "block_bytes", "layout"])
+g = s.groupby(["graph", "variant", "block_bytes", "layout"])
 out = g.agg(blocks=("blocks", "first"), median_ms=("time_ms", "median"), bytes_copied=("bytes_copied", "median"),
             of_w=("of_w", "median"), verified=("verified", "all"))
 out["GBps_lists"] = g["list_bytes"].first() / out["median_ms"] / 1e6
 print(out.to_string(float_format="%.4g"))
-print(t[t["mode"] != "streamed"].groupby(["graph", "mode"])["time_ms"].median().to_string(float_format="%.4g"))
+other = t[t["mode"] != "streamed"].groupby(["graph", "variant", "mode"])["time_ms"].median()
+print(other.to_string(float_format="%.4g"))
 EOF
 fi
 log done
