@@ -1,6 +1,8 @@
 // build_column_blocks (column_blocks.hpp): every entry in exactly one block, in the block of its column, under its
 // row, rows ascending and non-empty; blocks within the capacity; the empty graph, a single vertex, a row that spans
-// every block; a column longer than a block refused; the column layout refused for algorithms other than SpMV.
+// every block; the product it computes is the CSR's; a column longer than a block refused; the column layout refused
+// for algorithms other than SpMV.
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -186,6 +188,41 @@ void a_large_graph_on_every_core_matches_one_thread() {  // past the one-thread 
             "large graph: every core lays it out as one thread");
 }
 
+// The product the streamed mode computes from the layout (block by block, row by row, x[column] and the weight of
+// the CSR entry each position came from) equals the CSR's own, y = A x.
+void the_layout_computes_the_csr_product() {
+  std::mt19937_64 rng(17);
+  for (int trial = 0; trial < 10; ++trial) {
+    const uint32_t n = 1 + rng() % 200;
+    Csr g;
+    for (uint32_t v = 0; v < n; ++v) {
+      std::vector<uint32_t> list(rng() % 20);
+      for (uint32_t& u : list) u = rng() % n;
+      g.row(list);
+    }
+    std::vector<double> weight(g.ids.size()), x(n), want(n, 0), got(n, 0);
+    for (double& w : weight) w = double(1 + rng() % 100);
+    for (double& xi : x) xi = 1 + double(rng() % 7) / 7;
+    for (uint64_t v = 0; v < n; ++v)
+      for (uint64_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) want[v] += weight[e] * x[g.ids[e]];
+    const ColumnBlocks cb =
+        build_column_blocks(g.offsets.data(), g.ids.data(), n, even_column_bounds(n, 1 + rng() % 9), {}, 2);
+    for (size_t k = 0; k < cb.num_blocks(); ++k)
+      for (uint64_t i = 0; i < cb.rows(k); ++i) {
+        const uint64_t s = cb.first_row_start(k) + i;
+        double sum = 0;
+        for (uint64_t p = cb.row_start[s]; p < cb.row_start[s + 1]; ++p) {
+          const uint64_t e = cb.source[cb.first_entry[k] + p];
+          sum += weight[e] * x[g.ids[e]];
+        }
+        got[cb.row_ids[cb.first_row[k] + i]] += sum;
+      }
+    bool close = true;
+    for (uint32_t v = 0; v < n; ++v) close &= std::fabs(got[v] - want[v]) <= 1e-12 * want[v];
+    expect_eq(close, true, ("layout product " + std::to_string(trial) + ": y = A x").c_str());
+  }
+}
+
 void bad_bounds_are_refused() {
   const Csr g = small_graph();
   for (const V& bounds : {V{0, 3}, V{1, 5}, V{0, 3, 2, 5}, V{0}}) {
@@ -220,6 +257,7 @@ void column_block_checks() {
   empty_and_single_vertex_graphs();
   random_graphs_keep_the_invariants();
   a_large_graph_on_every_core_matches_one_thread();
+  the_layout_computes_the_csr_product();
   bad_bounds_are_refused();
   the_column_layout_runs_spmv_only();
 }
