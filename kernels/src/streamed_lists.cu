@@ -171,7 +171,7 @@ StreamedLists::~StreamedLists() {
 
 uint64_t StreamedLists::buffer_bytes() const {
   uint64_t bytes = 0;
-  for (const Copied& a : arrays_) bytes += a.buffer_elems * a.elem_bytes;
+  for (const Copied& a : arrays_) bytes += std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes;  // as allocated
   return bytes;
 }
 
