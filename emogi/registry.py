@@ -70,6 +70,17 @@ class AutoOrder:
 
 
 @dataclass(frozen=True)
+class ModeSelector:
+    """A name that picks one of several memory modes per run by the model (model/select.py); never a mode of the
+    binary, so it is not in the C++ names."""
+
+    name: str
+    origin: str
+    description: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Regime:
     name: str
     label: str
@@ -85,6 +96,7 @@ class Vocabulary:
     auto_orders: tuple[AutoOrder, ...]
     edge_bytes: tuple[int, ...]
     regimes: tuple[Regime, ...] = ()
+    mode_selectors: tuple[ModeSelector, ...] = ()
 
     def names(self, kind: str, **where) -> tuple[str, ...]:
         """Names of `kind` (algorithms, variants, modes, auto_orders) in registry order, filtered by attributes."""
@@ -147,6 +159,12 @@ def _check(v: Vocabulary) -> None:
             raise RegistryError(f"'{entry.name}': origin '{entry.origin}' is not one of {ORIGINS}")
         if set(entry.style) - STYLE_KEYS:
             raise RegistryError(f"'{entry.name}': unknown style keys {sorted(set(entry.style) - STYLE_KEYS)}")
+    modes = v.names("modes")
+    for s in v.mode_selectors:
+        if s.name in modes or s.name in v.names("auto_orders"):
+            raise RegistryError(f"mode selector '{s.name}' has the name of a memory mode or auto order")
+        if not s.candidates or set(s.candidates) - set(modes):
+            raise RegistryError(f"mode selector '{s.name}': candidates {list(s.candidates)} must be memory modes")
     if not v.edge_bytes or any(b not in (4, 8) for b in v.edge_bytes):
         raise RegistryError("edge_bytes must list 4 and/or 8")
 
@@ -173,6 +191,10 @@ def load(path=None) -> Vocabulary:
         auto_orders=tuple(_build(AutoOrder, o, "auto order") for o in _entries(raw, "auto_orders")),
         edge_bytes=tuple(raw.get("edge_bytes") or ()),
         regimes=tuple(_build(Regime, r, "regime") for r in raw.get("regimes") or ()),
+        mode_selectors=tuple(
+            _build(ModeSelector, {**s, "candidates": tuple(s.get("candidates", ()))}, "mode selector")
+            for s in raw.get("mode_selectors") or ()
+        ),
     )
     _check(vocab)
     return vocab

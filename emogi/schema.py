@@ -300,6 +300,7 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "buffers",  # --stream-buffers: GPU buffers the copies rotate through
     "buffer_bytes",  # bytes of one buffer
     "skip",  # --stream-skip: on | off as the log's placement line says (runs before the option: off); empty otherwise
+    "direct_below",  # --stream-direct-below: a block with fewer than this of its entries active read in place (0: none)
     "layout",  # --stream-layout: rows | columns as the placement line says (earlier runs: rows); empty otherwise
     "rep",
     "time_ms",  # CUDA-event time of the run
@@ -310,6 +311,9 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "blocks_launched",  # blocks launched over the sweeps (empty where the log predates the count)
     "blocks_inactive",  # blocks left out as holding no active vertex (skip on; 0 when off)
     "blocks_per_sweep",  # the blocks each sweep launched, comma-separated (as the log's `blocks per sweep`)
+    "blocks_in_place",  # of the blocks launched, those read in place by zero-copy instead of copied (direct_below)
+    "in_place_entries",  # the active list entries those blocks held as their sweeps began
+    "in_place_per_sweep",  # the blocks each sweep read in place, comma-separated
     "bytes_copied",  # host-to-device bytes the copies moved
     "copy_ms",  # time the copy stream was busy
     "copy_gbps",  # bytes_copied / copy_ms
@@ -320,11 +324,56 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
 ]
 
 # Tables written outside a study, by commands such as `emogi lists` (archive/list-ceiling-h100-2026-11-21/).
+# The mode selector's predictions (model/select.py): one row per budget and candidate mode.
+SELECT_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "root",  # BFS and SSSP: the trace's root; empty otherwise
+    "budget",  # as given: fits, a fraction of list_bytes or a size
+    "budget_fraction",  # gpu_memory_bytes / list_bytes (empty: fits, no budget)
+    "gpu_memory_bytes",  # --gpu-memory-budget M: vertex data and lists together (empty: fits)
+    "list_bytes",  # bytes of the lists the algorithm reads (ids, and SSSP's weights)
+    "vertex_bytes",  # the model's estimate of the vertex data, which come out of M first
+    "auto_order",  # the placement auto's prediction and runs use (prefix)
+    "mode",  # a candidate memory mode (emogi/registry.yaml mode_selectors)
+    "feasible",  # whether the mode can run at this budget
+    "why_not",  # why not, one line (empty where feasible)
+    "predicted_ms",  # the model's time
+    "block_bytes",  # streamed: the block size of the best prediction within the budget
+    "blocks",  # streamed: blocks of that size over list_bytes
+    "served_fraction",  # auto: c, the share of the read bytes its GPU-memory part serves
+    "chosen",  # the fastest feasible prediction of its budget
+    "selector",  # the selector's name (select)
+]
+
+# The selector judged on measured fixed-mode runs (model/select_judge.py): one row per graph, algorithm, variant,
+# edge width and budget.
+SELECT_JUDGE_COLUMNS = [
+    "graph",
+    "algorithm",
+    "variant",
+    "edge_bytes",
+    "budget",
+    "budget_fraction",
+    "chosen",  # the selector's mode
+    "predicted_ms",  # its prediction of that mode
+    "chosen_ms",  # the measured median of that mode at that budget
+    "best_mode",  # the fixed mode with the least measured median
+    "best_ms",
+    "behind_pct",  # 100 x (chosen_ms / best_ms - 1)
+    "within_target",  # behind_pct <= the target (5%)
+    "modes_measured",  # the fixed modes with runs at that budget, comma-separated
+]
+
 TOOL_TABLES = {
     "lists_profile": LISTS_PROFILE_COLUMNS,
     "trace_summary": TRACE_SUMMARY_COLUMNS,
     **OOM_TABLES,
     "streamed": STREAMED_COLUMNS,
+    "select": SELECT_COLUMNS,
+    "select_judge": SELECT_JUDGE_COLUMNS,
 }
 
 

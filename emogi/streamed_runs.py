@@ -3,9 +3,10 @@ run's CSV row joined with its `streamed run:` log line, beside the zero-copy and
 
 An archive holds, per graph G (names as archive/streamed-h100-2026-11-26/README.md writes them):
   linkbw.csv                                  `emogi linkbw` (W: emogi.schema.STREAMED_COLUMNS, w_gbps)
-  streamed_<alg>_<G>_w<width>_b<block>[_skip<on|off>][_<rows|columns>].csv/.log  a streamed run of one block
-                                              size (64M, 256M, 1G: binary units), with --stream-skip on or off and
-                                              --stream-layout rows or columns where the name says
+  streamed_<alg>_<G>_w<width>_b<block>[_skip<on|off>][_in<F>][_<rows|columns>].csv/.log  a streamed run of one
+                                              block size (64M, 256M, 1G: binary units), with --stream-skip on or off,
+                                              --stream-direct-below F and --stream-layout rows or columns where the
+                                              name says
   streamed_<alg>_<G>_w<width>_zerocopy.csv    its zero-copy and device rows
   host.txt                                    nvidia-smi, lscpu and `commit <hash>` of the session
 and, optionally, in the same folder or the `--peer` folder: gpu_<G>.csv (zero-copy and device rows of other
@@ -19,7 +20,9 @@ Subfolders (session-b/: a later session's repeat of some runs, kept as its recor
 `skip` of a streamed row is what its log's placement line says: "on" where it ends "blocks without an active
 vertex skipped", else "off"; a `_skip<on|off>` name must agree. Runs from before --stream-skip existed (session A
 of archive/streamed-h100-2026-11-26, commit bc14b39) copied and launched every block every sweep: "off". Their
-`streamed run:` lines lack the blocks launched, left out and per sweep, which stay empty.
+`streamed run:` lines lack the blocks launched, left out and per sweep, which stay empty. `direct_below` is the
+placement line's "fewer than F of their entries active read in place" (0 without it), and the blocks read in place
+come from the run line's "; read in place:" suffix (0 without it).
 
 `layout` of a streamed row is "columns" where its placement line says "column blocks" (--stream-layout columns:
 CF'17's column blocks, SpMV only), else "rows" (the default, and every run from before the option); a
@@ -47,7 +50,7 @@ CPU_COLUMNS = ["graph", "library", "version", "threads", "algorithm", "root", "m
 CPU_COLUMNS += ["edges", "edges_per_s", "convert_s", "check", "detail"]  # emogi.cpu_peer.COLUMNS
 FILE = re.compile(
     r"streamed_(?P<alg>[a-z]+)_(?P<graph>.+)_w(?P<width>\d+)_(?P<what>b\d+[KMG]|zerocopy)(?:_skip(?P<skip>on|off))?"
-    r"(?:_(?P<layout>rows|columns))?\.csv$"
+    r"(?:_in(?P<below>[\d.]+))?(?:_(?P<layout>rows|columns))?\.csv$"
 )
 HEADER = re.compile(r"^graph \S+: V = (?P<v>\d+), E = (?P<e>\d+), (?P<w>\d+)-byte edges")
 PLACED = re.compile(
@@ -55,14 +58,18 @@ PLACED = re.compile(
     r"(?P<buffer_bytes>\d+) bytes(?P<rest>.*)$"
 )
 SKIPPING = "blocks without an active vertex skipped"  # the placement line's ending under --stream-skip on
+IN_PLACE = re.compile(r"blocks with fewer than (?P<below>[\d.e+-]+) of their entries active read in place")
 COLUMNS = "column blocks"  # in the placement line under --stream-layout columns
 RUN = re.compile(
     r"^streamed run: (?P<alg>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, "
     r"(?:(?P<launched>\d+) blocks, (?P<inactive>\d+) inactive, )?(?P<copies>\d+) copies, \d+ skipped, "
     r"(?P<bytes>\d+) bytes copied in (?P<copy_ms>[\d.]+) ms of copies \([\d.]+ GB/s\), run (?P<run_ms>[\d.]+) ms"
     r"(?:.*, blocks per sweep (?P<per_sweep>[\d,]*))?"
+    r"(?:; read in place: (?P<in_place>\d+) blocks, (?P<in_place_entries>\d+) active entries, per sweep "
+    r"(?P<in_place_per_sweep>[\d,]*))?"
 )
 RUN_FIELDS = ("sweeps", "copies", "bytes_copied", "copy_ms", "blocks_launched", "blocks_inactive", "blocks_per_sweep")
+RUN_FIELDS += ("blocks_in_place", "in_place_entries", "in_place_per_sweep")
 GRAPH_FILE = r"\.w\d+\.csr$"  # cpu_peer names a graph by its file (kron24.w8.csr); the table by its name
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -78,7 +85,8 @@ def block_bytes(text: str) -> int:
 
 def parse_log(text: str) -> dict:
     """The log's edge count, placement and `streamed run:` lines (in order, per variant)."""
-    out = {"edges": None, "blocks": None, "buffers": None, "buffer_bytes": None, "skip": None, "layout": None}
+    out = {"edges": None, "blocks": None, "buffers": None, "buffer_bytes": None, "skip": None, "direct_below": 0.0}
+    out["layout"] = None
     out["runs"] = {}
     for line in text.splitlines():
         if m := HEADER.match(line):
@@ -86,13 +94,16 @@ def parse_log(text: str) -> dict:
         elif m := PLACED.search(line):
             out.update({k: int(m[k]) for k in ("blocks", "buffers", "buffer_bytes")})
             out["skip"] = "on" if SKIPPING in m["rest"] else "off"
+            out["direct_below"] = float(b["below"]) if (b := IN_PLACE.search(m["rest"])) else 0.0
             out["layout"] = "columns" if COLUMNS in m["rest"] else "rows"
         elif m := RUN.match(line):
             run = {"sweeps": int(m["sweeps"]), "copies": int(m["copies"]), "bytes_copied": int(m["bytes"]),
                    "copy_ms": float(m["copy_ms"]), "run_ms": float(m["run_ms"]),
                    "blocks_launched": int(m["launched"]) if m["launched"] else None,
                    "blocks_inactive": int(m["inactive"]) if m["inactive"] else None,
-                   "blocks_per_sweep": m["per_sweep"]}  # fmt: skip
+                   "blocks_per_sweep": m["per_sweep"],
+                   "blocks_in_place": int(m["in_place"] or 0), "in_place_entries": int(m["in_place_entries"] or 0),
+                   "in_place_per_sweep": m["in_place_per_sweep"] or ""}  # fmt: skip
             out["runs"].setdefault(m["variant"], []).append(run)
     return out
 
@@ -149,6 +160,10 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
         if m["skip"] and m["skip"] != log["skip"]:
             raise StreamedArchiveError(f"{csv}: named skip{m['skip']}, its log's placement says skip {log['skip']}")
         rows["skip"] = log["skip"]
+        if m["below"] and float(m["below"]) != log["direct_below"]:
+            below = log["direct_below"]
+            raise StreamedArchiveError(f"{csv}: named in{m['below']}, its log reads in place below {below}")
+        rows["direct_below"] = log["direct_below"]
         if m["layout"] and m["layout"] != log["layout"]:
             raise StreamedArchiveError(f"{csv}: named {m['layout']}, its log's placement says {log['layout']}")
         rows["layout"] = log["layout"]
@@ -165,7 +180,9 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
     measured = set(zip(streamed["graph"], streamed["algorithm"], streamed["edge_bytes"]))
     keep = [k in measured for k in zip(table["graph"], table["algorithm"], table["edge_bytes"])]
     table = table[keep]  # the graphs, algorithms and widths of the streamed runs only
-    key = ["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "skip", "layout", "rep"]
+    key = ["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "skip", "direct_below", "layout"]
+    key += ["rep"]
+    table = table.reindex(columns=list(dict.fromkeys([*table.columns, *key])))  # zero-copy rows: neither column
     table = table.drop_duplicates(key)
     entry = table["edge_bytes"] + table["algorithm"].map(WEIGHT_BYTES).fillna(0)
     table["list_bytes"] = table["graph"].map(edges) * entry

@@ -354,8 +354,10 @@ def gap_rule(folder, gap: dict | None) -> pd.DataFrame:
         ref = (gap or {}).get("time_ms", {}).get("pagerank", {}).get(graph, np.nan)
         for r in pd.read_csv(path).itertuples():
             seg = int(r.segments) if r.kernel == "blocked" and pd.notna(r.segments) else np.nan
+            start = getattr(r, "start", "zero")  # runs before --start began from zero
             rows.append(dict(part="gap-rule", archive=path.parent.name, graph=graph, algorithm="pagerank",
                              bar=f"cpu-{r.kernel}", regime="host-cpu", form=r.form, kernel=r.kernel, segments=seg,
+                             start=start if isinstance(start, str) else "zero",
                              iterations=int(r.iterations), verified=r.verified, stop=r.stop, epsilon=r.epsilon,
                              criterion=r.criterion, l1_to_reference=r.l1_to_reference, time_ms=r.median_ms,
                              ms_per_round=r.median_ms / r.iterations, gap_ms=ref, over_gap=r.median_ms / ref,

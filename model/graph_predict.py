@@ -78,6 +78,13 @@ def default_root(graph) -> int:
 
 def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: bool = True) -> dict:
     """D, d, floor and chain steps of one run, from the graph alone."""
+    trace = derive_trace(graph, algorithm, variant, root)
+    return workload_from_trace(trace, graph.offsets, variant, costs, share)
+
+
+def derive_trace(graph, algorithm: str, variant: str, root=None):
+    """The CPU-derived trace `workload` predicts from (root: the vertex of largest degree where none is given;
+    frontier SSSP's bucket width: the binary's default)."""
     if algorithm not in SUPPORTED:
         raise GraphPredictError(f"the model does not cover algorithm {algorithm!r} (known: {', '.join(SUPPORTED)})")
     if variant not in SUPPORTED[algorithm]:
@@ -87,8 +94,7 @@ def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: 
     if algorithm in ("bfs", "sssp") and root is None:
         root = default_root(graph)
     options = {"delta": default_delta(graph)} if (algorithm, variant) == ("sssp", "frontier") else {}
-    trace = derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
-    return workload_from_trace(trace, graph.offsets, variant, costs, share)
+    return derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
 
 
 def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = True) -> dict:
@@ -138,4 +144,4 @@ def predictions(graph, algorithms, variant, modes, params, root=None, costs=None
     return pd.DataFrame(rows)
 
 
-__all__ = ["ALGORITHMS", "GraphPredictError", "WARP", "load_graph", "predictions", "workload"]
+__all__ = ["ALGORITHMS", "GraphPredictError", "WARP", "derive_trace", "load_graph", "predictions", "workload"]

@@ -145,6 +145,26 @@ def test_cc_blocked_and_unblocked_find_scipys_components(cpu_binary, tmp_path, s
         assert table[0]["iterations"] == table[1]["iterations"], name
 
 
+@pytest.mark.parametrize("command", ["pagerank", "cc"])
+def test_where_the_data_live_changes_no_result(cpu_binary, tmp_path, command):
+    """--graph-memory copy|mapped and --pages huge|small: the same values, recorded in the row."""
+    path = write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)
+    outputs = []
+    for memory in ("copy", "mapped"):
+        for pages in ("huge", "small"):
+            args = [cpu_binary, command, "--graph", path, "--kernels", "unblocked,blocked", "--segments", "3"]
+            args += ["--reps", 1, "--warmup", 0, "--graph-memory", memory, "--pages", pages, "--threads", 1]
+            if command == "pagerank":
+                args += ["--out", tmp_path / f"{memory}-{pages}.f32", "--no-reference"]
+            table = rows(run(args))
+            assert {(r["graph_memory"], r["pages"], r["verified"]) for r in table} == {(memory, pages, "yes")}
+            assert all(int(r["huge_bytes"]) >= 0 for r in table)
+            outputs.append([r["iterations"] for r in table])
+            if command == "pagerank":
+                outputs.append(np.fromfile(tmp_path / f"{memory}-{pages}.f32", dtype=np.float32).tolist())
+    assert all(o == outputs[i % 2] for i, o in enumerate(outputs)), command
+
+
 def test_cc_refuses_a_directed_graph(cpu_binary, tmp_path):
     path = write_lists(tmp_path / "directed.csr", {0: [1]}, 2, directed=True)
     done = run([cpu_binary, "cc", "--graph", path])
@@ -162,7 +182,9 @@ def test_bad_input_is_one_line(cpu_binary, tmp_path):
         (["--form", "gauss"], "is not jacobi, delta or gauss-seidel"),
         (["--stop", "never"], "is not residual or total-change"),
         (["--form", "delta", "--stop", "total-change"], "--form delta stops by its residual threshold only"),
-        (["--form", "gauss-seidel"], "--form gauss-seidel has no blocked kernel (--kernels unblocked)"),
+        (["--form", "gauss-seidel", "--segments", "2"], "--form gauss-seidel runs the blocked kernel at 1 segment"),
+        (["--graph-memory", "disk"], "--graph-memory: 'disk' is not copy or mapped"),
+        (["--pages", "tiny"], "--pages: 'tiny' is not huge or small"),
         (["--schedule", "sideways"], "is not static, dynamic or guided"),
         (["--llc-fraction", "0"], "--llc-fraction must lie in (0, 1]"),
     ]:

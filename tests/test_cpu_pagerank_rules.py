@@ -76,6 +76,19 @@ def test_gauss_seidel_on_a_random_and_a_directed_graph(cpu_binary, tmp_path):
         assert int(row["iterations"]) <= int(jacobi["iterations"]), path
 
 
+def test_gauss_seidel_blocked_at_one_segment_is_the_sweep(cpu_binary, tmp_path):
+    path = write_generated(tmp_path / "kron10.csr", "kron", 10, dtype=np.uint32)
+    want = numpy_pagerank(path)
+    # 1024 vertices x 4 bytes in half of 1 MiB: auto gives 1 segment, where the blocked kernel is the sweep itself
+    extra = ("--form", "gauss-seidel", "--tolerance", "1e-6", "--llc", "1M", "--threads", "1")
+    table, got = pagerank(cpu_binary, path, tmp_path, *extra, kernels="unblocked,blocked", segments="auto")
+    (plain, blocked) = table
+    assert (plain["kernel"], plain["segments"]) == ("unblocked", "")
+    assert (blocked["kernel"], blocked["segments"], blocked["home_vertices"]) == ("blocked", "1", "")
+    assert blocked["verified"] == "yes" and blocked["iterations"] == plain["iterations"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("kernels", ["unblocked", "blocked"])
 def test_total_change_rule_stops_at_the_first_round_below_epsilon(cpu_binary, tmp_path, kernels):
     path = write_generated(tmp_path / "kron9.csr", "kron", 9, dtype=np.uint32)
@@ -114,3 +127,25 @@ def test_l1_to_reference_is_the_normalised_distance_to_the_fixed_point(cpu_binar
     assert f"reference: read {ref}" in done.stderr
     (row,), _ = pagerank(cpu_binary, path, tmp_path, "--no-reference")
     assert row["l1_to_reference"] == ""
+
+
+@pytest.mark.parametrize("form", ["jacobi", "gauss-seidel"])
+def test_gap_rule_from_the_uniform_vector(cpu_binary, tmp_path, form):
+    """--start uniform (GAP's start, x = 1) under GAP's stop: the same fixed point as numpy within the rule's L1
+    bound, in no more rounds than from zero."""
+    path = write_generated(tmp_path / "kron10.csr", "kron", 10)
+    want = numpy_pagerank(path)
+    rule = ["--form", form, "--stop", "total-change", "--epsilon", "1e-4"]
+    rows = {}
+    for start in ("zero", "uniform"):
+        (row,), got = pagerank(cpu_binary, path, tmp_path, *rule, "--start", start)
+        assert row["start"] == start and row["verified"] == "yes", row
+        assert np.abs(got - want).sum() / len(want) <= ALPHA / (1 - ALPHA) * 1e-4
+        rows[start] = row
+    assert int(rows["uniform"]["iterations"]) <= int(rows["zero"]["iterations"])
+
+
+def test_a_bad_start_is_refused(cpu_binary, tmp_path):
+    path = write_undirected(tmp_path / "g.csr", *CASES["isolated"])
+    done = run([cpu_binary, "pagerank", "--graph", path, "--start", "random"])
+    assert done.returncode != 0 and "--start: 'random' is not uniform or zero" in done.stderr

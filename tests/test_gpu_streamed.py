@@ -5,7 +5,8 @@ to 3 buffers; copies every block it launches once per sweep unless a buffer stil
 copied; skips the blocks without an active vertex (--stream-skip on, the default) with the same verified results as
 without; still verifies with every buffer poisoned before each copy (a kernel that read a buffer before its copy
 landed would read ids far past any vertex); refuses what it cannot stream; counts its buffers against
---gpu-memory-budget; runs clean under compute-sanitizer; and verifies on a graph of over 1 GiB."""
+--gpu-memory-budget; runs clean under compute-sanitizer; verifies on a graph of over 1 GiB; and, reading sparsely
+active blocks in place (--stream-direct-below), verifies with fewer bytes copied."""
 
 import re
 import shutil
@@ -33,9 +34,10 @@ PLACED = re.compile(
 RUN = re.compile(
     r"streamed run: (\S+) (\S+): (\d+) sweeps, (\d+) blocks, (\d+) inactive, (\d+) copies, (\d+) skipped, "
     r"(\d+) bytes copied in ([\d.]+) ms of copies \([\d.]+ GB/s\), run [\d.]+ ms \([\d.]+ GB/s\), "
-    r"blocks per sweep ([\d,]*)"
+    r"blocks per sweep ([\d,]*)(?:; read in place: (\d+) blocks, (\d+) active entries, per sweep ([\d,]*))?"
 )
 FIELDS = ("algorithm", "variant", "sweeps", "blocks", "inactive", "copies", "skipped", "bytes", "copy_ms", "per_sweep")
+IN_PLACE = ("in_place", "in_place_entries", "in_place_per_sweep")  # --stream-direct-below's suffix, else 0 and []
 
 
 def runs_of(stderr):
@@ -43,11 +45,13 @@ def runs_of(stderr):
     list)."""
     out = []
     for m in RUN.finditer(stderr):
-        r = dict(zip(FIELDS, m.groups()))
+        r = dict(zip(FIELDS + IN_PLACE, m.groups()))
         for k in FIELDS[2:-2]:
             r[k] = int(r[k])
         r["copy_ms"] = float(r["copy_ms"])
-        r["per_sweep"] = [int(x) for x in r["per_sweep"].split(",") if x]
+        r["in_place"], r["in_place_entries"] = int(r["in_place"] or 0), int(r["in_place_entries"] or 0)
+        for k in ("per_sweep", "in_place_per_sweep"):
+            r[k] = [int(x) for x in (r[k] or "").split(",") if x]
         out.append(r)
     return out
 
@@ -135,9 +139,12 @@ def check_runs(done, out, algorithm, variants, path, skipping=True):
         assert r["blocks"] + r["inactive"] == blocks * r["sweeps"]  # every block of every sweep: launched or skipped
         assert len(r["per_sweep"]) == r["sweeps"] and sum(r["per_sweep"]) == r["blocks"]
         assert all(n <= blocks for n in r["per_sweep"])
-        assert r["copies"] + r["skipped"] == r["blocks"]  # every launched block: copied, or still in its buffer
+        # every launched block: copied, still in its buffer, or read in place
+        assert r["copies"] + r["skipped"] + r["in_place"] == r["blocks"]
         assert r["bytes"] <= r["sweeps"] * (lists + blocks * ALIGN * e)  # never more than one alignment of slack
-        if not skipping or algorithm != "sssp":  # the first sweep copies every block (CC, PageRank: all active)
+        if r["in_place"]:
+            assert len(r["in_place_per_sweep"]) == r["sweeps"] and sum(r["in_place_per_sweep"]) == r["in_place"]
+        elif not skipping or algorithm != "sssp":  # the first sweep copies every block (CC, PageRank: all active)
             assert lists <= r["bytes"]
         if not skipping or algorithm not in ITERATIVE:
             assert r["inactive"] == 0
@@ -270,6 +277,31 @@ def test_skipping_inactive_blocks_keeps_the_verified_result(emogi_binary, graphs
                     assert r["inactive"] > 0, r
         for v in variants:
             assert max(per_sweep[("on", v)]) <= min(per_sweep[("off", v)]), (v, per_sweep)
+
+
+@pytest.mark.parametrize("algorithm", ITERATIVE)
+def test_reading_sparse_blocks_in_place_keeps_the_verified_result(emogi_binary, graphs, tmp_path, algorithm):
+    """--stream-direct-below 0.5 and 1 on kron12 (8- and 4-byte ids) in small blocks: every run verifies; at 1 every
+    block not wholly active is read in place (so later sweeps read some in place), and no run copies more than the
+    same run without it."""
+    for path in (graphs[0], graphs[2]):
+        size = (longest_list(path) + 2 * ALIGN) * entry_bytes(path, algorithm)  # gauss-seidel: no list split
+        copied = {}
+        for below in ("0", "0.5", "1"):
+            out = tmp_path / f"below{below}.csv"
+            extra = ["--stream-direct-below", below]
+            done = run_streamed(emogi_binary, path, algorithm, out, size, extra=extra)
+            _, blocks, runs = check_runs(done, out, algorithm, STREAMED[algorithm], path)
+            assert blocks >= 4, done.stderr[-2000:]
+            for r in runs:
+                copied.setdefault(below, []).append(r["bytes"])
+                if below == "0":
+                    assert r["in_place"] == 0 and not r["in_place_per_sweep"], r
+                else:
+                    assert "read in place" in done.stderr and len(r["in_place_per_sweep"]) == r["sweeps"], r
+                if below == "1" and r["sweeps"] > 2:
+                    assert r["in_place"] > 0, r
+        assert max(copied["1"]) <= min(copied["0"]), copied
 
 
 SANITIZER_CLEAN = {

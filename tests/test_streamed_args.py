@@ -1,6 +1,7 @@
-"""The streamed mode's --stream-skip and --stream-layout, without a GPU: a value other than on or off (rows or
-columns), the option without the mode, and the column layout for an algorithm other than SpMV each stop `emogi run`
-with one line before it needs the GPU, and write nothing; on and off (rows, and columns for SpMV) are taken."""
+"""The streamed mode's --stream-skip, --stream-layout and --stream-direct-below, without a GPU: a value other than on
+or off (rows or columns), a fraction outside 0..1, reading in place without skipping or with the column layout, the
+options without the mode, and the column layout for an algorithm other than SpMV each stop `emogi run` with one line
+before it needs the GPU, and write nothing; on and off (rows, and columns for SpMV) are taken."""
 
 import pytest
 
@@ -22,10 +23,18 @@ def run_cc(binary, graph, tmp_path, *options):
     "options,message",
     [
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
-        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip apply to the streamed mode only"),
+        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip, --stream-layout and --stream-direct-below"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "diagonal"), "rows or columns"),
-        (("--modes", "zerocopy", "--stream-layout", "columns"), "--stream-layout and --stream-skip apply to the"),
+        (("--modes", "zerocopy", "--stream-layout", "columns"), "apply to the streamed mode only"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"), "for SpMV only"),
+        (("--modes", "zerocopy", "--stream-direct-below", "0.5"), "apply to the streamed mode only"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "1.5"), "in 0..1, not '1.5'"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "half"), "in 0..1, not 'half'"),
+        (
+            ("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "0.5")
+            + ("--stream-skip", "off"),
+            "--stream-direct-below needs --stream-skip on",
+        ),
     ],
 )
 def test_bad_stream_skip_is_refused_in_one_line(emogi_binary, graph, tmp_path, options, message):
@@ -47,3 +56,11 @@ def test_spmv_takes_either_layout(emogi_binary, graph, tmp_path, layout):
     args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", layout, "--reps", "1"]
     done = run([*args, "--out", tmp_path / "x.csv"])
     assert "--stream-layout" not in done.stderr and "SpMV only" not in done.stderr, done.stderr
+
+
+def test_reading_in_place_is_refused_with_column_blocks(emogi_binary, graph, tmp_path):
+    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
+    done = run([*args, "--stream-direct-below", "0.5", "--reps", "1", "--out", tmp_path / "x.csv"])
+    assert done.returncode == 1 and "--stream-direct-below reads row blocks in place" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()

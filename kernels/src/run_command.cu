@@ -79,18 +79,18 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
   return transpose;
 }
 
-// The streamed mode's block size (required), buffers, poisoning, skipping and layout; none of them without the mode,
-// nor traces with it (a streamed launch is one kernel per block, and records nothing).
+// The streamed mode's block size (required), buffers, poisoning, skipping, layout and reading in place; none of them
+// without the mode, nor traces with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
                        args.flag("stream-poison") || args.get("stream-skip") != "on" ||
-                       args.get("stream-layout") != "rows";
+                       args.get("stream-layout") != "rows" || args.get("stream-direct-below") != "0";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-layout and --stream-skip apply to the "
-          "streamed mode only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip, --stream-layout and "
+          "--stream-direct-below apply to the streamed mode only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -110,6 +110,23 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   if (layout != "rows" && layout != "columns")
     throw std::invalid_argument("--stream-layout is rows or columns, not '" + layout + "'");
   s.layout = layout == "columns" ? StreamLayout::Columns : StreamLayout::Rows;
+  const std::string below = args.get("stream-direct-below");
+  size_t used = 0;
+  try {
+    s.direct_below = std::stod(below, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != below.size() || !(s.direct_below >= 0 && s.direct_below <= 1))
+    throw std::invalid_argument("--stream-direct-below is a fraction of a block's entries in 0..1, not '" + below +
+                                "'");
+  if (s.direct_below > 0 && !s.skip_inactive)
+    throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
+  // The column layout's one algorithm, SpMV, marks no active vertices, and its blocks are not the row blocks whose
+  // lists the in-place copy holds: nothing to read in place.
+  if (s.direct_below > 0 && s.layout == StreamLayout::Columns)
+    throw std::invalid_argument(
+        "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -193,6 +210,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: blocks of consecutive vertices' lists (rows), or CF'17's column blocks, each with its "
                  "slice of x (columns: spmv only)",
                  "rows"),
+          option("stream-direct-below", "FRACTION",
+                 "streamed: read a block over the link in place (zero-copy, only its active lists) instead of "
+                 "copying it when fewer than this fraction of its entries are active (0: always copy; rows only)",
+                 "0"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
                  "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "

@@ -55,6 +55,21 @@ std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vecto
   return marks;
 }
 
+std::vector<uint64_t> active_entries_per_block(const StreamPlan& plan, const uint64_t* offsets,
+                                               const std::vector<uint8_t>& active) {
+  std::vector<uint64_t> first, last;
+  for (const StreamBlock& b : plan.blocks) first.push_back(b.first_vertex), last.push_back(b.last_vertex);
+  std::vector<uint64_t> entries(plan.blocks.size(), 0);
+  const uint64_t vertices = plan.blocks.empty() ? 0 : plan.blocks.back().last_vertex;
+  for (uint64_t v = 0; v < vertices; ++v)
+    if (active.at(v))
+      for_blocks_holding(first.data(), last.data(), first.size(), v, [&](uint64_t k) {
+        const StreamBlock& b = plan.blocks[k];
+        entries[k] += entries_in_block(offsets[v], offsets[v + 1], b.first_entry, b.last_entry);
+      });
+  return entries;
+}
+
 std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks) {
   std::vector<size_t> order;
   for (size_t k = 0; k < num_blocks; ++k)

@@ -38,6 +38,14 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
   const uint64_t entry_bytes = g.index_bytes() + (with_weights ? sizeof(uint32_t) : 0);
   if (options.buffers < 1 || options.buffers > 64)
     throw std::invalid_argument("--stream-buffers must lie in 1..64, not " + std::to_string(options.buffers));
+  if (!(options.direct_below >= 0 && options.direct_below <= 1))
+    throw std::invalid_argument("--stream-direct-below is a fraction of a block's entries in 0..1, not " +
+                                std::to_string(options.direct_below));
+  if (options.direct_below > 0 && !options.skip_inactive)
+    throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
+  if (options.direct_below > 0 && options.layout == StreamLayout::Columns)
+    throw std::invalid_argument(
+        "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
   if (options.block_bytes / entry_bytes < 2 * kAlignEntries)
     throw std::invalid_argument("--stream-block-bytes " + std::to_string(options.block_bytes) + " holds fewer than " +
                                 std::to_string(2 * kAlignEntries) + " entries of " + std::to_string(entry_bytes) +
@@ -48,7 +56,7 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
 
 StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const StreamOptions& options)
     : layout_(options.layout), index_bytes_(g.index_bytes()), weight_bytes_(with_weights ? sizeof(uint32_t) : 0),
-      poison_(options.poison), skip_inactive_(options.skip_inactive) {
+      poison_(options.poison), skip_inactive_(options.skip_inactive), direct_below_(options.direct_below) {
   const StreamPlan checked = streamed_plan(g, with_weights, options);  // the options' checks, either layout
   if (layout_ == StreamLayout::Rows)
     plan_ = checked, lay_out_rows(g, with_weights, options);
@@ -56,6 +64,16 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
     lay_out_columns<uint32_t>(g, with_weights, options);
   else
     lay_out_columns<uint64_t>(g, with_weights, options);
+  if (direct_below_ > 0 && g.num_edges() > 0) {  // read in place: copies placed as the zerocopy mode places them
+    in_place_edges_ =
+        std::make_unique<EdgeStore>(MemoryMode::ZeroCopy, g.edges(), g.edge_list_bytes(), ManagedPolicy{});
+    device_edges_ = in_place_edges_->data();
+    if (with_weights) {
+      in_place_weights_ = std::make_unique<EdgeStore>(MemoryMode::ZeroCopy, g.weights(),
+                                                      g.num_edges() * sizeof(uint32_t), ManagedPolicy{});
+      device_weights_ = in_place_weights_->data();
+    }
+  }
 
   // Fewer buffers than blocks would never be used. Each array's buffers as large as its longest range, not the
   // option: a graph smaller than a block takes only what it needs.
@@ -74,10 +92,17 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
     std::vector<uint64_t> bounds;
     for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_vertex);
     for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_vertex);
-    bounds_ = static_cast<uint64_t*>(budgeted_malloc(2 * n * sizeof(uint64_t), "the streamed blocks' marks"));
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.first_entry);
+    for (const StreamBlock& b : plan_.blocks) bounds.push_back(b.last_entry);
+    bounds_ = static_cast<uint64_t*>(budgeted_malloc(bounds.size() * sizeof(uint64_t), "the streamed blocks' marks"));
     marks_ = static_cast<uint8_t*>(budgeted_malloc(n, "the streamed blocks' marks"));
-    EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), 2 * n * sizeof(uint64_t), cudaMemcpyHostToDevice));
+    EMOGI_CUDA_CHECK(cudaMemcpy(bounds_, bounds.data(), bounds.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
     EMOGI_CUDA_CHECK(cudaHostAlloc(&host_marks_, n, cudaHostAllocDefault));
+    if (direct_below_ > 0) {
+      entries_ = static_cast<unsigned long long*>(
+          budgeted_malloc(n * sizeof(unsigned long long), "the streamed blocks' marks"));
+      EMOGI_CUDA_CHECK(cudaHostAlloc(&host_entries_, n * sizeof(unsigned long long), cudaHostAllocDefault));
+    }
   }
 }
 
@@ -164,9 +189,11 @@ StreamedLists::~StreamedLists() {
   for (cudaEvent_t e : consumed_) cudaEventDestroy(e);
   for (cudaEvent_t e : timing_) cudaEventDestroy(e);
   if (copy_stream_) cudaStreamDestroy(copy_stream_);
-  budgeted_free(bounds_, 2 * plan_.blocks.size() * sizeof(uint64_t));
+  budgeted_free(bounds_, 4 * plan_.blocks.size() * sizeof(uint64_t));
   budgeted_free(marks_, plan_.blocks.size());
+  budgeted_free(entries_, plan_.blocks.size() * sizeof(unsigned long long));
   cudaFreeHost(host_marks_);
+  cudaFreeHost(host_entries_);
 }
 
 uint64_t StreamedLists::buffer_bytes() const {
@@ -180,11 +207,12 @@ void StreamedLists::prepare_run() {
   std::fill(held_.begin(), held_.end(), kNone);
   marked_ = false;
   stats_ = {};
+  stats_.reading_in_place = entries_ != nullptr;
   timed_ = 0;
 }
 
-void StreamedLists::issue_copy(size_t j) {
-  const size_t b = buffer_of(j), k = order_[j];
+void StreamedLists::issue_copy(size_t c) {
+  const size_t b = buffer_of(c), k = copy_order_[c];
   if (held_[b] == k && !poison_) {  // the buffers still hold the block: the kernel that waits finds it there
     ++stats_.skipped;
     return;
@@ -227,10 +255,16 @@ StreamRunStats StreamedLists::finish_run() {
   return stats_;
 }
 
-std::string StreamRunStats::per_sweep_text() const {
+std::string StreamRunStats::text(const std::vector<uint64_t>& counts) {
   std::string out;
-  for (uint64_t n : per_sweep) out += (out.empty() ? "" : ",") + std::to_string(n);
+  for (uint64_t n : counts) out += (out.empty() ? "" : ",") + std::to_string(n);
   return out;
+}
+
+std::string StreamRunStats::in_place_text() const {
+  if (!reading_in_place) return "";
+  return "; read in place: " + std::to_string(in_place) + " blocks, " + std::to_string(in_place_entries) +
+         " active entries, per sweep " + text(per_sweep_in_place);
 }
 
 std::string StreamedLists::describe() const {
@@ -249,14 +283,18 @@ std::string StreamedLists::describe() const {
                   skip_inactive_ ? ", blocks without an active vertex skipped" : "");
     return buf;
   }
+  char in_place[120] = "";
+  if (direct_below_ > 0)
+    std::snprintf(in_place, sizeof in_place,
+                  ", blocks with fewer than %g of their entries active read in place (zero-copy)", direct_below_);
   std::snprintf(
       buf, sizeof buf,
       "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, %llu lists split "
-      "(longest: vertex %llu, %llu entries)%s%s",
+      "(longest: vertex %llu, %llu entries)%s%s%s",
       plan_.blocks.size(), (unsigned long long)plan_.capacity_entries, held_.size(), (unsigned long long)buffer_bytes(),
       (unsigned long long)plan_.split_lists, (unsigned long long)plan_.longest_vertex,
       (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "",
-      skip_inactive_ ? ", blocks without an active vertex skipped" : "");
+      skip_inactive_ ? ", blocks without an active vertex skipped" : "", in_place);
   return buf;
 }
 

@@ -185,6 +185,13 @@ void gauss_seidel_and_reference() {
   const std::vector<double> ref = pagerank_reference(in, p.alpha, 1e-12);
   expect_eq(gs.converged && gs.criterion <= 1e-6, true, "Gauss-Seidel meets the residual rule");
   expect_eq(gs.iterations < jacobi.iterations, true, "Gauss-Seidel takes fewer rounds");
+  PullPageRankParams uniform = p;
+  uniform.uniform_start = true;
+  const PullPageRankResult jacobi1 = pagerank_pull<uint64_t>(in, nullptr, uniform);
+  const PullPageRankResult gs1 = pagerank_gauss_seidel_pull(in, uniform);
+  expect_eq(jacobi1.converged && gs1.converged, true, "from the uniform vector, both meet the residual rule");
+  expect_eq(normalised_l1(gs1.value, ref) < 1e-5 && normalised_l1(jacobi1.value, ref) < 1e-5, true,
+            "from the uniform vector, both at the reference");
   expect_eq(normalised_l1(gs.value, ref) < 1e-5 && normalised_l1(jacobi.value, ref) < 1e-5, true,
             "both at the reference");
   const ResidualNorms norms = pagerank_residuals(in, ref, p.alpha);

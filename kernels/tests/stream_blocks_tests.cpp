@@ -152,10 +152,10 @@ void marks_follow_the_active_vertices() {
 
 // Random graphs, plans and active sets: every entry of an active vertex's list lies in a marked block (so a skipped
 // block holds nothing a pass reads), and every marked block holds an active vertex (so nothing is copied for
-// nothing).
+// nothing). A block's active entries (--stream-direct-below) are the entries of active lists it holds.
 void skipped_blocks_hold_no_active_entry() {
   std::mt19937_64 rng(2222);
-  bool covered = true, needed = true, found = true;
+  bool covered = true, needed = true, found = true, counted = true;
   for (int trial = 0; trial < 200; ++trial) {
     const uint64_t n = 1 + rng() % 300, align = uint64_t(1) << (rng() % 6), capacity = 2 * align + rng() % 500;
     V degrees(n);
@@ -166,15 +166,20 @@ void skipped_blocks_hold_no_active_entry() {
     std::vector<uint8_t> active(n);
     for (auto& a : active) a = density == 4 || (density > 0 && rng() % (1u << (2 * (4 - density))) == 0);
     const std::vector<uint8_t> marks = mark_active_blocks(p, active);
+    const std::vector<uint64_t> entries = active_entries_per_block(p, off.data(), active);
     std::vector<uint64_t> seen(n, 0);  // entries of each vertex's list in marked blocks
     for (size_t k = 0; k < p.blocks.size(); ++k) {
       const StreamBlock& b = p.blocks[k];
-      bool any = false;  // by brute force: block k holds an active vertex
+      bool any = false;   // by brute force: block k holds an active vertex
+      uint64_t held = 0;  // and the entries of active lists it holds
       for (uint64_t v = b.first_vertex; v < b.last_vertex; ++v) {
         any |= active[v] != 0;
-        if (marks[k])
-          seen[v] += std::min(b.last_entry, off[v + 1]) - std::min(std::max(b.first_entry, off[v]), off[v + 1]);
+        const uint64_t part =
+            std::min(b.last_entry, off[v + 1]) - std::min(std::max(b.first_entry, off[v]), off[v + 1]);
+        if (marks[k]) seen[v] += part;
+        if (active[v]) held += part;
       }
+      counted &= entries[k] == held;
       needed &= !marks[k] || any;
       found &= !any || marks[k];
     }
@@ -183,6 +188,22 @@ void skipped_blocks_hold_no_active_entry() {
   expect_eq(covered, true, "random plans: an active vertex's whole list lies in marked blocks");
   expect_eq(needed, true, "random plans: every marked block holds an active vertex");
   expect_eq(found, true, "random plans: every block that holds an active vertex is marked");
+  expect_eq(counted, true, "random plans: a block's active entries are those of the active lists it holds");
+}
+
+// --stream-direct-below: a block is read in place when its active entries are below the fraction of its entries;
+// never at 0, always (unless wholly active) at 1.
+void in_place_below_the_fraction() {
+  StreamBlock b;
+  b.first_entry = 100, b.last_entry = 200;  // 100 entries
+  expect_eq(reads_in_place(49, b, 0.5), true, "in place: 49 of 100 active, below 0.5");
+  expect_eq(reads_in_place(50, b, 0.5), false, "in place: 50 of 100 active, not below 0.5");
+  expect_eq(reads_in_place(0, b, 0.0), false, "in place: never at 0");
+  expect_eq(reads_in_place(99, b, 1.0), true, "in place: 99 of 100 active, below 1");
+  expect_eq(reads_in_place(100, b, 1.0), false, "in place: a wholly active block is copied");
+  expect_eq(entries_in_block(90, 150, 100, 200), uint64_t(50), "entries in block: a list that starts before it");
+  expect_eq(entries_in_block(150, 250, 100, 200), uint64_t(50), "entries in block: a list that ends after it");
+  expect_eq(entries_in_block(200, 250, 100, 200), uint64_t(0), "entries in block: a list after it");
 }
 
 // The sweep's buffers: any `buffers` consecutive blocks of a sweep go to distinct buffers (one is read while the
@@ -252,6 +273,7 @@ void stream_block_checks() {
   random_graphs_keep_the_invariants();
   marks_follow_the_active_vertices();
   skipped_blocks_hold_no_active_entry();
+  in_place_below_the_fraction();
   sweep_buffers_take_turns_or_stay();
   what_streams_and_what_is_refused();
 }

@@ -6,7 +6,7 @@
 #
 #   (device) STEPS="membench" bash tools/device/cpu_study.sh                # the build (first call) + ~1 min
 #   (device) STEPS="pr24" bash tools/device/cpu_study.sh                    # ~5-6 min (kron24: ~70 s to generate)
-#   (device) STEPS="pr24gap" bash tools/device/cpu_study.sh                 # ~6 min: GAP's rule, kron24 + urand24
+#   (device) STEPS="pr24gap" bash tools/device/cpu_study.sh                 # ~6 min: GAP's rule + access A/B
 #   (device) STEPS="peer" PEER_GRAPHS=kron24 bash tools/device/cpu_study.sh  # one graph per call; carry build/whl-cpu
 #   (device) STEPS="peer" PEER_GRAPHS=urand24 bash tools/device/cpu_study.sh
 #   (device) STEPS="peer_scaling" bash tools/device/cpu_study.sh            # the peer on kron22: 1 thread vs all
@@ -71,6 +71,32 @@ kernel() {
 }
 # The PageRank reference of NAME (V float64, l1_to_reference), computed by the first run that needs it, then read.
 ref() { echo --reference "$G/$1.pr-ref.f64"; }
+# access_ab NAME: what a Gauss-Seidel round on NAME owes to where the data live and how they are read: 5 fixed
+# rounds (3 reps after a warm-up) per setting of --graph-memory, --pages, --prefetch and --schedule, from the kernel
+# before them (mapped, small, 0, dynamic,1024) through each change alone to all of them; one CSV, a row per setting
+# ($OUT/access_ab_NAME.csv; not a file the figure reads).
+access_ab() {
+  local csv="$OUT/access_ab_$1.csv" logf="$OUT/access_ab_$1.log" memory pages prefetch schedule header=1
+  log "access A/B $1 (gauss-seidel, 5 rounds per setting)"
+  : > "$csv"
+  while read -r memory pages prefetch schedule; do
+    timeout 120 $CPU pagerank --graph "$G/$1.w4.csr" "${pin[@]}" --form gauss-seidel --kernels unblocked \
+      --fixed-iterations 5 --no-reference --reps 3 --warmup 1 --graph-memory "$memory" --pages "$pages" \
+      --prefetch "$prefetch" --schedule "$schedule" 2>> "$logf" | tail -n +$((header ? 1 : 2)) >> "$csv" \
+      || echo "access A/B $1 $memory $pages $prefetch $schedule failed"
+    header=0
+  done <<'SETTINGS'
+mapped small 0 dynamic,1024
+copy small 0 dynamic,1024
+mapped huge 0 dynamic,1024
+mapped small 128 dynamic,1024
+mapped small 0 dynamic,16384
+copy huge 0 dynamic,1024
+copy huge 128 dynamic,1024
+copy huge 256 dynamic,1024
+copy huge 128 dynamic,16384
+SETTINGS
+}
 
 for step in $STEPS; do
   case $step in
@@ -92,14 +118,17 @@ for step in $STEPS; do
       ;;
     pr24gap)
       # GAP's rule (total change of normalised scores < 1e-4, as its reference PageRank: 1816 / 1371 ms on this
-      # host), on kron24 and urand24: Jacobi unblocked and blocked at GAP_SEGMENTS (the best of pr24; 2 on kron24
-      # on 2026-11-26), Gauss-Seidel; each result's L1 distance to the reference.
+      # host), on kron24 and urand24: Gauss-Seidel unblocked and blocked at auto (1 segment under a 300 MiB L3:
+      # the sweep itself), Jacobi unblocked and blocked at GAP_SEGMENTS (the best of pr24; 2 on kron24 on
+      # 2026-11-26); each result's L1 distance to the reference. After the runs on ACCESS_AB (kron24; none: no
+      # graph's), that graph's access A/B.
       for name in ${GAP_GRAPHS:-kron24 urand24}; do
         graph_w4 "$name" || continue
-        TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --stop total-change --epsilon 1e-4 \
+        TAG=_gap_gs SEGMENTS=auto kernel pagerank "$name" --form gauss-seidel --start uniform --stop total-change --epsilon 1e-4 \
           $(ref "$name") --reps 3 --warmup 0
-        TAG=_gap_gs KERNELS=unblocked kernel pagerank "$name" --form gauss-seidel --stop total-change --epsilon 1e-4 \
+        TAG=_gap SEGMENTS=${GAP_SEGMENTS:-2} kernel pagerank "$name" --start uniform --stop total-change --epsilon 1e-4 \
           $(ref "$name") --reps 3 --warmup 0
+        [ "$name" = "${ACCESS_AB:-kron24}" ] && access_ab "$name"
       done
       ;;
     pr27 | pr27cc)
@@ -165,6 +194,11 @@ for f in sorted(out.glob("pagerank*.csv")) + sorted(out.glob("cc_*.csv")):
     cols = ["kernel", "segments", "duplication", "iterations", "verified", "median_ms", "ms_per_iteration", "gteps"]
     cols += [c for c in ("form", "stop", "criterion", "l1_to_reference") if c in t]
     print(f.name)
+    print(t[cols].to_string(index=False))
+for f in sorted(out.glob("access_ab_*.csv")):
+    t = pd.read_csv(f)
+    print(f.name)
+    cols = ["graph_memory", "pages", "huge_bytes", "prefetch", "schedule", "median_ms", "min_ms", "ms_per_iteration"]
     print(t[cols].to_string(index=False))
 for f in sorted(out.glob("perf_*.txt")):
     print(f.name, "".join(line for line in f.read_text().splitlines(True) if "LLC" in line or "cache" in line))

@@ -45,6 +45,8 @@ STREAMED_FIGURE_INPUTS = {
 }
 STREAMED_FIGURES = list(STREAMED_FIGURE_INPUTS)
 FIGURE_INPUTS.update(STREAMED_FIGURE_INPUTS)
+# The mode selector judged (streamed.smk), with its own session's source record.
+FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 
 
 rule figure:
@@ -53,6 +55,7 @@ rule figure:
             lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)
             | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
             | ({"source": STREAMED_SOURCE_FILE} if w.figure in STREAMED_FIGURES else {})
+            | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
         ),
     output:
         png=report("results/figures/{figure}.png", category="Figures", labels={"figure": "{figure}"}),

@@ -27,6 +27,8 @@ rule report:
         oom_source=OOM_SOURCE_FILE,
         cpu=CPU_FIGURE_FILES,
         streamed_source=STREAMED_SOURCE_FILE,
+        select_source=SELECT_SOURCE_FILE,
+        streamed_inplace=REPO / STREAMED_INPLACE_TABLE,
     output:
         report("results/report/report.pdf", category="Report"),
     params:
@@ -39,7 +41,7 @@ rule report:
         # every file above is in one of three folders; build_report.py finds each there by name
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
         " --paper-numbers {input.numbers} --oom-tables results/oom/tables --streamed-tables results/streamed"
-        " {params.cpu} --out {output} > {log} 2>&1"
+        " --streamed-inplace {input.streamed_inplace} {params.cpu} --out {output} > {log} 2>&1"
 
 
 rule claims:

@@ -128,8 +128,12 @@ def streamed_section(a, root: Path, paper: dict) -> dict | None:
     source = a.streamed_tables / "source.json" if a.streamed_tables else None
     if source is None or not source.is_file():
         return None
-    figs = find_oom_figures(a.figures, root, streamed_report.FIGURES)
-    return streamed_report.report_section(figs, paper, source_label(load_source(source)))
+    figs = find_oom_figures(a.figures, root, streamed_report.FIGURES + streamed_report.OPTIONAL_FIGURES)
+    select_source = a.streamed_tables / "select_source.json"
+    select_label = source_label(load_source(select_source)) if select_source.is_file() else None
+    return streamed_report.report_section(
+        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace
+    )
 
 
 def optional(folder: Path | None, name: str) -> Path | None:
@@ -233,6 +237,9 @@ def main(argv=None) -> int:
         "--cpu-archive", help="fig_cpu_gpu's archive/cpu-gpu-* folder(s), comma-separated (optional section)"
     )
     ap.add_argument("--streamed-tables", type=Path, help="the streamed study's source.json (optional section)")
+    ap.add_argument(
+        "--streamed-inplace", type=Path, help="an archived table of streamed PageRank read in place (optional)"
+    )
     ap.add_argument("--out", type=Path, required=True, help="the PDF; the JSON goes beside it (.json)")
     a = ap.parse_args(argv)
     if a.out.suffix.lower() != ".pdf":

@@ -28,9 +28,11 @@ class ListReads {
   ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
       : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
         sub_launches_(sub_launches ? sub_launches : 1) {}
-  // Streamed runs: `point(k, buffer)` points the algorithm's DeviceGraph at the buffer that holds block k.
-  ListReads(StreamedLists* streamed, std::function<void(size_t, unsigned)> point)
-      : streamed_(streamed), point_(std::move(point)) {}
+  // Streamed runs: `point(k, buffer)` points the algorithm's DeviceGraph at the buffer that holds block k (or, for
+  // buffer StreamedLists::kInPlace, at the lists in place); `offsets`: the graph's, in GPU memory (a block's active
+  // entries are counted from them).
+  ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(size_t, unsigned)> point)
+      : streamed_(streamed), offsets_(offsets), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
   // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
   // sets it before its first launch; one that does not is refused in the streamed mode (streamed_refusal).
@@ -42,7 +44,7 @@ class ListReads {
   void only_active(Active active) {
     if (streamed_ && streamed_->skips_inactive()) {
       if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
-      streamed_->mark_active(stream_, active);
+      streamed_->mark_active(stream_, offsets_, active);
     }
   }
 
@@ -100,6 +102,7 @@ class ListReads {
   unsigned sub_launches_ = 1;
   std::vector<uint32_t> host_;
   StreamedLists* streamed_ = nullptr;
+  const uint64_t* offsets_ = nullptr;
   std::function<void(size_t, unsigned)> point_;
   cudaStream_t stream_ = nullptr;
 };

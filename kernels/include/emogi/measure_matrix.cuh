@@ -187,7 +187,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         if (in_placement) in_placement->prepare_run();
         if (capped) capped->start_run();
         ListReads reads =
-            streamed ? ListReads(streamed, [&](size_t k, unsigned buffer) { streamed->point(dg, k, buffer); })
+            streamed
+                ? ListReads(streamed, dg.offsets, [&](size_t k, unsigned buffer) { streamed->point(dg, k, buffer); })
             : trace || capped
                 ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
                 : ListReads();
@@ -206,12 +207,12 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
             std::fprintf(stderr,
                          "streamed run: %s %s: %llu sweeps, %llu blocks, %llu inactive, %llu copies, %llu skipped, "
                          "%llu bytes copied in %.3f ms of copies (%.2f GB/s), run %.3f ms (%.2f GB/s), blocks per "
-                         "sweep %s\n",
+                         "sweep %s%s\n",
                          algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.blocks,
                          (unsigned long long)c.inactive, (unsigned long long)c.copies, (unsigned long long)c.skipped,
                          (unsigned long long)c.bytes, c.copy_ms, c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0,
                          stats.time_ms, stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0,
-                         c.per_sweep_text().c_str());
+                         c.per_sweep_text().c_str(), c.in_place_text().c_str());
         }
         const Verified v = problem.verify(
             source, stats,

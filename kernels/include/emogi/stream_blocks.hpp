@@ -49,9 +49,8 @@ StreamPlan plan_stream_blocks(const uint64_t* offsets, uint64_t num_vertices, ui
 // given the blocks' first and past-last vertices (first_vertex[0] == 0, both ascending) and v below the last block's
 // end: a binary search for the last block that starts at or before v, then back over the blocks that hold earlier
 // parts of v's list. On the host and the GPU (streamed_lists.cuh's stream_block_activity).
-template <class Mark>
-EMOGI_HOST_DEVICE inline void for_blocks_holding(const uint64_t* first_vertex, const uint64_t* last_vertex,
-                                                 uint64_t num_blocks, uint64_t v, Mark mark) {
+// The last block that starts at or before v: the one holding v's list, or its last part when split.
+EMOGI_HOST_DEVICE inline uint64_t last_block_holding(const uint64_t* first_vertex, uint64_t num_blocks, uint64_t v) {
   uint64_t lo = 0, hi = num_blocks;  // first_vertex[lo] <= v, and v < first_vertex[hi] where hi < num_blocks
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
@@ -60,10 +59,31 @@ EMOGI_HOST_DEVICE inline void for_blocks_holding(const uint64_t* first_vertex, c
     else
       hi = mid;
   }
-  for (uint64_t k = lo;; --k) {
+  return lo;
+}
+
+template <class Mark>
+EMOGI_HOST_DEVICE inline void for_blocks_holding(const uint64_t* first_vertex, const uint64_t* last_vertex,
+                                                 uint64_t num_blocks, uint64_t v, Mark mark) {
+  for (uint64_t k = last_block_holding(first_vertex, num_blocks, v);; --k) {
     mark(k);
     if (k == 0 || last_vertex[k - 1] <= v) return;
   }
+}
+
+// The entries of the list [list_begin, list_end) that block [first_entry, last_entry) holds (0 when none).
+EMOGI_HOST_DEVICE inline uint64_t entries_in_block(uint64_t list_begin, uint64_t list_end, uint64_t first_entry,
+                                                   uint64_t last_entry) {
+  const uint64_t begin = list_begin > first_entry ? list_begin : first_entry;
+  const uint64_t end = list_end < last_entry ? list_end : last_entry;
+  return end > begin ? end - begin : 0;
+}
+
+// Read in place (--stream-direct-below F): a block whose active vertices' entries at a sweep's start are fewer than
+// F of its entries is read over the link by zero-copy instead of copied whole. Copying moves every entry at the copy
+// engine's rate; reading in place moves only the active lists, at zero-copy's lower rate: F is where they cross.
+inline bool reads_in_place(uint64_t active_entries, const StreamBlock& b, double below) {
+  return below > 0 && double(active_entries) < below * double(b.last_entry - b.first_entry);
 }
 
 // Frontier-aware skipping. marks[k] says whether block k holds a vertex active in the pass (a split list's every
@@ -71,6 +91,10 @@ EMOGI_HOST_DEVICE inline void for_blocks_holding(const uint64_t* first_vertex, c
 // array. A block left unmarked holds no entry of an active vertex, so a pass that reads only active vertices'
 // lists loses nothing by skipping it.
 std::vector<uint8_t> mark_active_blocks(const StreamPlan& plan, const std::vector<uint8_t>& active);
+// Per block, the entries of the active vertices' lists it holds (a split list counts in each block its part is in):
+// what stream_block_activity counts on the GPU for --stream-direct-below.
+std::vector<uint64_t> active_entries_per_block(const StreamPlan& plan, const uint64_t* offsets,
+                                               const std::vector<uint8_t>& active);
 // The blocks a sweep takes, in plan order: every block, or (with marks) the marked ones.
 std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks);
 // The buffer the sweep's j-th block (block k of num_blocks) goes into: the buffers in turn, so that the next

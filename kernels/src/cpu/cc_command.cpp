@@ -21,19 +21,20 @@ template <class Index>
 int run_on(const MappedCsr& g, const CliArgs& args) {
   const CpuMachine m = read_machine();
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
-  const InLists<Index> in = in_lists<Index>(g);
+  InLists<Index> in = in_lists<Index>(g);
+  place_lists(in, args);
   std::vector<uint64_t> reference;
   if (!args.flag("no-verify")) reference = reference_cc(g.offsets(), g.edges_as<Index>(), g.num_vertices());
   std::printf(
       "graph,vertices,edges,index_bytes,kernel,segments,home_vertices,duplication,build_s,iterations,"
-      "components,verified,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s\n",
-      machine_csv_header().c_str());
+      "components,verified,median_ms,min_ms,max_ms,reps,ms_per_iteration,gteps,%s,%s\n",
+      memory_csv_header().c_str(), machine_csv_header().c_str());
   for (const KernelRun& run : kernel_runs(args, g.num_vertices(), m.llc_bytes)) {
     const std::string& kernel = run.kernel;
     double build_s = 0;
     const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, run.segments, build_s);
-    const auto [r, t] =
-        timed_runs(warmup, reps, [&] { return cc_pull(in, seg.get(), args.get_u64("max-iterations")); });
+    const auto [r, t] = timed_runs(
+        warmup, reps, [&] { return cc_pull(in, seg.get(), args.get_u64("max-iterations"), args.get_u64("prefetch")); });
     uint64_t components = 0;
     for (uint64_t v = 0; v < r.label.size(); ++v) components += r.label[v] == v;
     std::string verified = "skipped";
@@ -45,14 +46,14 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
       verified = "yes";
     }
     const double edges = double(in.num_edges());
-    std::printf("\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%.3f,%llu,%llu,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s\n", g.path().c_str(),
-                (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(), g.index_bytes(),
-                kernel.c_str(), seg ? std::to_string(seg->num_segments).c_str() : "",
+    std::printf("\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%.3f,%llu,%llu,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s,%s\n",
+                g.path().c_str(), (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(),
+                g.index_bytes(), kernel.c_str(), seg ? std::to_string(seg->num_segments).c_str() : "",
                 seg ? std::to_string(seg->total_home()).c_str() : "",
                 seg ? std::to_string(seg->duplication()).c_str() : "", build_s, (unsigned long long)r.iterations,
                 (unsigned long long)components, verified.c_str(), t.median, t.min, t.max, t.runs,
                 t.median / double(r.iterations), edges * double(r.iterations) / (t.median * 1e-3) / 1e9,
-                machine_csv(m).c_str());
+                memory_csv(args).c_str(), machine_csv(m).c_str());
     std::fflush(stdout);
   }
   return 0;
@@ -60,6 +61,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 
 int run_cc(const CliArgs& args) {
   apply_openmp_options(args);
+  apply_memory_options(args);
   kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
   const MappedCsr g(args.get("graph"));
   if (g.directed()) throw std::invalid_argument(g.path() + " is directed: CC needs an undirected graph");
@@ -75,6 +77,7 @@ CommandSpec cc_command() {
                                      option("warmup", "INT", "untimed runs first", "1"),
                                      flag("no-verify", "skip the comparison with the reference labels")};
   for (OptionSpec& o : segment_options()) options.push_back(o);
+  for (OptionSpec& o : memory_options()) options.push_back(o);
   for (OptionSpec& o : openmp_options()) options.push_back(o);
   return {"cc", "pull label-propagation CC, unblocked and cache-blocked, timed and verified, as CSV", options, run_cc};
 }

@@ -54,8 +54,36 @@ InLists<Index> in_lists(const MappedCsr& g, const std::string& transpose, bool p
   return transpose_lists(g.offsets(), g.edges_as<Index>(), g.num_vertices(), progress);
 }
 
+namespace {
+template <class T>
+HugeArray<T> parallel_copy(const T* from, uint64_t n) {
+  HugeArray<T> to(n);
+  T* out = to.get();
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < int64_t(n); ++i) out[i] = from[i];
+  return to;
+}
+}  // namespace
+
+template <class Index>
+void copy_lists(InLists<Index>& in) {
+  const uint64_t n = in.num_vertices;
+  const bool same = in.out_offsets == in.offsets;
+  in.copied_edges = parallel_copy(in.edges, in.num_edges());
+  in.copied_offsets = parallel_copy(in.offsets, n + 1);
+  if (!same) in.copied_out_offsets = parallel_copy(in.out_offsets, n + 1);
+  in.offsets = in.copied_offsets.get();
+  in.out_offsets = same ? in.offsets : in.copied_out_offsets.get();
+  in.edges = in.copied_edges.get();
+  std::vector<uint64_t>().swap(in.owned_offsets);
+  std::vector<Index>().swap(in.owned_edges);
+  in.transpose_file.reset();
+}
+
 template InLists<uint32_t> transpose_lists(const uint64_t*, const uint32_t*, uint64_t, bool);
 template InLists<uint64_t> transpose_lists(const uint64_t*, const uint64_t*, uint64_t, bool);
+template void copy_lists(InLists<uint32_t>&);
+template void copy_lists(InLists<uint64_t>&);
 template InLists<uint32_t> in_lists(const MappedCsr&, const std::string&, bool);
 template InLists<uint64_t> in_lists(const MappedCsr&, const std::string&, bool);
 

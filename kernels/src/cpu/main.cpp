@@ -9,6 +9,8 @@
 #include <string>
 
 #include "emogi/cpu/commands.hpp"
+#include "emogi/cpu/gather.hpp"
+#include "emogi/cpu/huge_array.hpp"
 #include "emogi/cpu/machine.hpp"
 #include "emogi/cpu/segments.hpp"
 
@@ -51,6 +53,34 @@ std::vector<OptionSpec> openmp_options() {
 }
 
 void apply_openmp_options(const CliArgs& args) { configure_openmp(args.get_u64("threads"), args.get("schedule")); }
+
+std::vector<OptionSpec> memory_options() {
+  return {option("graph-memory", "copy|mapped",
+                 "copy: the in-lists copied into anonymous memory (on huge pages unless --pages small) before the "
+                 "runs; mapped: read in the graph file's mapping (the page cache's 4 KiB pages)",
+                 "copy"),
+          option("pages", "huge|small", "the per-vertex arrays: on huge pages (MADV_HUGEPAGE) or small (none asked)",
+                 "huge"),
+          option("prefetch", "EDGES", "how far ahead in the edge array the gathers prefetch (0: no prefetches)",
+                 std::to_string(kPrefetchDistance))};
+}
+
+void apply_memory_options(const CliArgs& args) {
+  const std::string pages = args.get("pages"), graph = args.get("graph-memory");
+  if (pages != "huge" && pages != "small") throw std::invalid_argument("--pages: '" + pages + "' is not huge or small");
+  if (graph != "copy" && graph != "mapped")
+    throw std::invalid_argument("--graph-memory: '" + graph + "' is not copy or mapped");
+  args.get_u64("prefetch");  // refuses a non-number before the graph is read
+  set_huge_pages(pages == "huge");
+}
+
+bool copy_graph(const CliArgs& args) { return args.get("graph-memory") == "copy"; }
+
+std::string memory_csv_header() { return "graph_memory,pages,huge_bytes,prefetch"; }
+std::string memory_csv(const CliArgs& args) {
+  return args.get("graph-memory") + "," + args.get("pages") + "," + std::to_string(anon_huge_bytes()) + "," +
+         std::to_string(args.get_u64("prefetch"));
+}
 
 std::vector<OptionSpec> segment_options() {
   return {

@@ -6,48 +6,38 @@
 #include <stdexcept>
 #include <utility>
 
+#include "emogi/cpu/gather.hpp"
+#include "emogi/cpu/huge_array.hpp"
+
 namespace emogi::cpu {
 namespace {
 
-// The contributions of edges [begin, end), summed in double by four accumulators, so that the additions do not
-// chain one edge's random load behind the last one's.
+// sum[v] = the contributions over v's whole in-list (gather.hpp: four accumulators in double, loads prefetched).
 template <class Index>
-inline double gather(const Index* edges, uint64_t begin, uint64_t end, const float* contrib) {
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  uint64_t i = begin;
-  for (; i + 4 <= end; i += 4) {
-    a0 += contrib[edges[i]];
-    a1 += contrib[edges[i + 1]];
-    a2 += contrib[edges[i + 2]];
-    a3 += contrib[edges[i + 3]];
-  }
-  for (; i < end; ++i) a0 += contrib[edges[i]];
-  return (a0 + a1) + (a2 + a3);
-}
-
-// sum[v] = the contributions over v's whole in-list.
-template <class Index>
-void gather_unblocked(const InLists<Index>& in, const float* contrib, double* sum) {
+void gather_unblocked(const InLists<Index>& in, const float* contrib, double* sum, uint64_t prefetch) {
   const int64_t n = int64_t(in.num_vertices);
+  const PrefetchAhead ahead(prefetch, in.num_edges());
 #pragma omp parallel for schedule(runtime)
-  for (int64_t v = 0; v < n; ++v) sum[v] = gather(in.edges, in.offsets[v], in.offsets[v + 1], contrib);
+  for (int64_t v = 0; v < n; ++v) sum[v] = gather_sum(in.edges, in.offsets[v], in.offsets[v + 1], contrib, ahead);
 }
 
 // sum[v] += the contributions from segment s's sources, one segment after the other (all threads on one segment,
 // so a destination is written by one thread at a time; the implicit barrier orders the segments).
 template <class Index>
-void gather_blocked(const SegmentedGraph<Index>& g, const float* contrib, double* sum) {
+void gather_blocked(const SegmentedGraph<Index>& g, const float* contrib, double* sum, uint64_t prefetch) {
+  const PrefetchAhead ahead(prefetch, g.edge_begin[g.total_home()]);
   for (uint64_t s = 0; s < g.num_segments; ++s) {
     const int64_t begin = int64_t(g.home_begin[s]), end = int64_t(g.home_begin[s + 1]);
 #pragma omp parallel for schedule(runtime)
     for (int64_t j = begin; j < end; ++j)
-      sum[g.home[j]] += gather(g.edges.get(), g.edge_begin[j], g.edge_begin[j + 1], contrib);
+      sum[g.home[j]] += gather_sum(g.edges.get(), g.edge_begin[j], g.edge_begin[j + 1], contrib, ahead);
   }
 }
 
+// Per-vertex arrays on huge pages (huge_array.hpp): the contributions are read at random every round.
 template <class T>
-std::unique_ptr<T[]> uninitialised(uint64_t n) {
-  return std::unique_ptr<T[]>(new T[n]);
+HugeArray<T> uninitialised(uint64_t n) {
+  return HugeArray<T>(n);
 }
 
 }  // namespace
@@ -80,23 +70,25 @@ PullPageRankResult pagerank_pull(const InLists<Index>& in, const SegmentedGraph<
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = 0;
+    x[v] = start_value(params.uniform_start);
     if (blocked) sum[v] = 0;
-    contrib[v] = 0;
+    contrib[v] = start_contribution(params.uniform_start, in.out_degree(uint64_t(v)));
   }
   while (r.iterations < rounds) {
     double worst = 0, change = 0;
     if (blocked) {
-      gather_blocked(*blocked, contrib.get(), sum.get());
+      gather_blocked(*blocked, contrib.get(), sum.get(), params.prefetch);
 #pragma omp parallel for schedule(static) reduction(max : worst) reduction(+ : change)
       for (int64_t v = 0; v < n; ++v) {
         form(v, sum[v], contrib.get(), worst, change);
         sum[v] = 0;
       }
     } else {
+      const PrefetchAhead ahead(params.prefetch, in.num_edges());
 #pragma omp parallel for schedule(runtime) reduction(max : worst) reduction(+ : change)
       for (int64_t v = 0; v < n; ++v)
-        form(v, gather(in.edges, in.offsets[v], in.offsets[v + 1], contrib.get()), contrib_next.get(), worst, change);
+        form(v, gather_sum(in.edges, in.offsets[v], in.offsets[v + 1], contrib.get(), ahead), contrib_next.get(), worst,
+             change);
       std::swap(contrib, contrib_next);
     }
     ++r.iterations;
@@ -165,9 +157,9 @@ PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const Segmented
     res.converged = active == 0;
     if (res.converged || res.iterations == rounds) break;
     if (blocked)
-      gather_blocked(*blocked, contrib.get(), sum.get());
+      gather_blocked(*blocked, contrib.get(), sum.get(), params.prefetch);
     else
-      gather_unblocked(in, contrib.get(), sum.get());
+      gather_unblocked(in, contrib.get(), sum.get(), params.prefetch);
     ++res.iterations;
   }
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -90,6 +90,11 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
   params.tolerance = std::stod(args.get("tolerance"));
   params.max_iterations = args.get_u64("max-iterations");
   params.fixed_iterations = args.get_u64("fixed-iterations");
+  params.prefetch = args.get_u64("prefetch");
+  const std::string start = args.get("start");
+  if (start != "uniform" && start != "zero")
+    throw std::invalid_argument("--start: '" + start + "' is not uniform or zero");
+  params.uniform_start = start == "uniform";
   const uint64_t reps = args.get_u64("reps"), warmup = args.get_u64("warmup");
   const std::string form = args.get("form"), stop = args.get("stop");
   if (form != "jacobi" && form != "delta" && form != "gauss-seidel")
@@ -103,20 +108,26 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     throw std::invalid_argument("--form delta stops by its residual threshold only (--stop residual)");
   const std::vector<KernelRun> runs = kernel_runs(args, g.num_vertices(), m.llc_bytes);
   for (const KernelRun& run : runs)
-    if (form == "gauss-seidel" && run.segments)
-      throw std::invalid_argument("--form gauss-seidel has no blocked kernel (--kernels unblocked)");
+    if (form == "gauss-seidel" && run.segments > 1)
+      throw std::invalid_argument(
+          "--form gauss-seidel runs the blocked kernel at 1 segment only (the sweep itself; "
+          "a blocked round forms a value only after every segment, which is Jacobi), not " +
+          std::to_string(run.segments));
 
-  const InLists<Index> in = in_lists<Index>(g, args.has("transpose") ? args.get("transpose") : "");
+  InLists<Index> in = in_lists<Index>(g, args.has("transpose") ? args.get("transpose") : "");
+  place_lists(in, args);
   std::printf(
       "graph,vertices,edges,index_bytes,form,kernel,segments,home_vertices,duplication,build_s,iterations,"
       "converged,verified,worst_residual,stop,epsilon,criterion,l1_to_reference,median_ms,min_ms,max_ms,reps,ms_per_"
-      "iteration,gteps,%s\n",
-      machine_csv_header().c_str());
+      "iteration,gteps,start,%s,%s\n",
+      memory_csv_header().c_str(), machine_csv_header().c_str());
   std::vector<double> ref;  // computed at the first converged run
   for (const KernelRun& run : runs) {
     const std::string& kernel = run.kernel;
     double build_s = 0;
-    const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, run.segments, build_s);
+    // Gauss-Seidel's blocked kernel at one segment is the sweep over the in-lists: no segments are built.
+    const bool sweep = form == "gauss-seidel";
+    const std::unique_ptr<SegmentedGraph<Index>> seg = timed_segments(in, sweep ? 0 : run.segments, build_s);
     const auto [r, t] = timed_runs(warmup, reps, [&] {
       if (form == "delta") return pagerank_delta_pull(in, seg.get(), params);
       if (form == "gauss-seidel") return pagerank_gauss_seidel_pull(in, params);
@@ -143,14 +154,14 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
     if (args.has("out")) write_values(args.get("out"), r.value);
     const double edges = double(in.num_edges());
     std::printf(
-        "\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%s,%g,%.9g,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s\n",
+        "\"%s\",%llu,%llu,%u,%s,%s,%s,%s,%s,%.3f,%llu,%s,%s,%.9g,%s,%g,%.9g,%s,%.3f,%.3f,%.3f,%u,%.3f,%.4f,%s,%s,%s\n",
         g.path().c_str(), (unsigned long long)g.num_vertices(), (unsigned long long)g.num_edges(), g.index_bytes(),
-        form.c_str(), kernel.c_str(), seg ? std::to_string(seg->num_segments).c_str() : "",
+        form.c_str(), kernel.c_str(), run.segments ? std::to_string(run.segments).c_str() : "",
         seg ? std::to_string(seg->total_home()).c_str() : "", seg ? std::to_string(seg->duplication()).c_str() : "",
         build_s, (unsigned long long)r.iterations, r.converged ? "true" : "false", verified.c_str(), r.worst_residual,
         stop.c_str(), total ? params.epsilon : params.tolerance, r.criterion, l1.c_str(), t.median, t.min, t.max,
         t.runs, t.median / double(r.iterations), edges * double(r.iterations) / (t.median * 1e-3) / 1e9,
-        machine_csv(m).c_str());
+        form == "delta" ? "" : start.c_str(), memory_csv(args).c_str(), machine_csv(m).c_str());
     std::fflush(stdout);
   }
   return 0;
@@ -158,6 +169,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 
 int run_pagerank(const CliArgs& args) {
   apply_openmp_options(args);
+  apply_memory_options(args);
   kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
   const MappedCsr g(args.get("graph"));
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
@@ -172,7 +184,8 @@ CommandSpec pagerank_command() {
                "it, or --transpose), else are built in memory"),
       option("transpose", "PATH", "a directed graph's transpose file (default: G.t.csr beside G.csr, if there)"),
       option("form", "NAME",
-             "jacobi (every value every round), gauss-seidel (in place, unblocked only) or delta (PageRank-Delta: "
+             "jacobi (every value every round), gauss-seidel (in place; blocked at 1 segment only) or delta "
+             "(PageRank-Delta: "
              "residuals above the tolerance)",
              "jacobi"),
       option("stop", "RULE",
@@ -180,6 +193,10 @@ CommandSpec pagerank_command() {
              "--epsilon)",
              "residual"),
       option("epsilon", "X", "the total-change rule's threshold, on scores normalised to x / V", "0.0001"),
+      option("start", "VECTOR",
+             "jacobi and gauss-seidel: start from zero (the GPU push form's start) or from the uniform vector (x = 1; "
+             "GAP's and the thesis' 1/V, so GAP's rule is --start uniform --stop total-change)",
+             "zero"),
       option("reference", "PATH",
              "the reference's values (V float64): read when there, else computed and written (l1_to_reference)"),
       option("reference-epsilon", "X", "the reference's total change / V", "1e-10"),
@@ -193,6 +210,7 @@ CommandSpec pagerank_command() {
       option("out", "PATH", "write the last kernel's values here, V float32"),
       flag("no-verify", "skip the check against the fixed point")};
   for (OptionSpec& o : segment_options()) options.push_back(o);
+  for (OptionSpec& o : memory_options()) options.push_back(o);
   for (OptionSpec& o : openmp_options()) options.push_back(o);
   return {"pagerank", "pull PageRank, unblocked and cache-blocked, timed and verified, as CSV", options, run_pagerank};
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "emogi/cpu/huge_array.hpp"
 #include "emogi/cpu/pagerank.hpp"
 
 namespace emogi::cpu {
@@ -23,21 +24,13 @@ void store_relaxed(T* p, T v) {
   __atomic_store(p, &v, __ATOMIC_RELAXED);
 }
 
-// The contributions over v's in-list as they stand, in four accumulators (as pagerank.cpp's gather).
+// The contributions over v's in-list as they stand, in four accumulators, prefetched (gather.hpp).
 template <class Index, class T>
-double gather_relaxed(const InLists<Index>& in, int64_t v, const T* contrib) {
-  const Index* e = in.edges;
-  const uint64_t end = in.offsets[v + 1];
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  uint64_t i = in.offsets[v];
-  for (; i + 4 <= end; i += 4) {
-    a0 += load_relaxed(&contrib[e[i]]);
-    a1 += load_relaxed(&contrib[e[i + 1]]);
-    a2 += load_relaxed(&contrib[e[i + 2]]);
-    a3 += load_relaxed(&contrib[e[i + 3]]);
-  }
-  for (; i < end; ++i) a0 += load_relaxed(&contrib[e[i]]);
-  return (a0 + a1) + (a2 + a3);
+double gather_relaxed(const InLists<Index>& in, int64_t v, const T* contrib, const PrefetchAhead& ahead) {
+  auto add = [](double a, double b) { return a + b; };
+  return fold_in_list(
+      in.edges, in.offsets[v], in.offsets[v + 1], contrib, ahead, 0.0,
+      [](const T* p) { return double(load_relaxed(p)); }, add, add);
 }
 
 struct Sweep {
@@ -47,13 +40,14 @@ struct Sweep {
 // One in-place sweep: x[v] and contrib[v] (T: float in the kernel, double in the reference) replaced vertex by
 // vertex, each reading the contributions as they stand.
 template <class Index, class T>
-Sweep sweep(const InLists<Index>& in, double alpha, double* x, T* contrib) {
+Sweep sweep(const InLists<Index>& in, double alpha, double* x, T* contrib, uint64_t prefetch) {
   const int64_t n = int64_t(in.num_vertices);
   const double b = 1.0 - alpha;
+  const PrefetchAhead ahead(prefetch, in.num_edges());
   double change = 0, worst = 0;
 #pragma omp parallel for schedule(runtime) reduction(+ : change) reduction(max : worst)
   for (int64_t v = 0; v < n; ++v) {
-    const double y = b + alpha * gather_relaxed(in, v, contrib), d = std::fabs(y - x[v]);
+    const double y = b + alpha * gather_relaxed(in, v, contrib, ahead), d = std::fabs(y - x[v]);
     change += d;
     worst = std::max(worst, d);
     x[v] = y;
@@ -82,8 +76,8 @@ double worst_residual(const InLists<Index>& in, double alpha, const double* x, c
 template <class Index>
 PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const PullPageRankParams& params) {
   const int64_t n = int64_t(in.num_vertices);
-  std::unique_ptr<double[]> x(new double[n]);
-  std::unique_ptr<float[]> contrib(new float[n]);
+  HugeArray<double> x(n);  // huge pages (huge_array.hpp): the contributions are read at random
+  HugeArray<float> contrib(n);
   const bool total = params.stop == Stop::TotalChange;
   const uint64_t rounds = params.fixed_iterations ? params.fixed_iterations : params.max_iterations;
 
@@ -91,11 +85,11 @@ PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const Pu
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    x[v] = 0;
-    contrib[v] = 0;
+    x[v] = start_value(params.uniform_start);
+    contrib[v] = start_contribution(params.uniform_start, in.out_degree(uint64_t(v)));
   }
   while (r.iterations < rounds) {
-    const Sweep s = sweep(in, params.alpha, x.get(), contrib.get());
+    const Sweep s = sweep(in, params.alpha, x.get(), contrib.get(), params.prefetch);
     ++r.iterations;
     r.worst_residual = s.worst;
     if (total) {
@@ -138,14 +132,16 @@ ResidualNorms pagerank_residuals(const InLists<Index>& in, const std::vector<dou
 template <class Index>
 std::vector<double> pagerank_reference(const InLists<Index>& in, double alpha, double epsilon, uint64_t* rounds) {
   const int64_t n = int64_t(in.num_vertices);
-  std::vector<double> x(n, 0.0), contrib(n, 0.0);
+  HugeArray<double> x(n), contrib(n);
+#pragma omp parallel for schedule(static)
+  for (int64_t v = 0; v < n; ++v) x[v] = contrib[v] = 0;
   for (uint64_t round = 1;; ++round) {
-    const Sweep s = sweep(in, alpha, x.data(), contrib.data());
+    const Sweep s = sweep(in, alpha, x.get(), contrib.get(), kPrefetchDistance);
     if (rounds) *rounds = round;
     if (!n || s.change / double(n) < epsilon) break;
     if (round > 100000) throw std::runtime_error("pagerank_reference: no convergence in 100000 rounds");
   }
-  return x;
+  return std::vector<double>(x.get(), x.get() + n);
 }
 
 double normalised_l1(const std::vector<double>& a, const std::vector<double>& b) {

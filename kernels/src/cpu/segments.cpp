@@ -57,13 +57,13 @@ SegmentedGraph<Index> build_segments(const InLists<Index>& in, uint64_t segments
   SegmentedGraph<Index> g;
   g.num_vertices = n;
   g.num_segments = s;
-  g.home_begin.reset(new uint64_t[s + 1]);
+  g.home_begin = HugeArray<uint64_t>(s + 1);
   for (uint64_t i = 0; i < s; ++i) g.home_begin[i] = blocks ? homes[i * blocks] : 0;
   g.home_begin[s] = total_home;
-  g.home.reset(new Index[total_home]);
-  g.edge_begin.reset(new uint64_t[total_home + 1]);
+  g.home = HugeArray<Index>(total_home);
+  g.edge_begin = HugeArray<uint64_t>(total_home + 1);
   g.edge_begin[total_home] = total_edges;
-  g.edges.reset(new Index[total_edges]);
+  g.edges = HugeArray<Index>(total_edges);
 #pragma omp parallel
   {
     std::vector<uint64_t> last(s), home_at(s), edge_at(s);

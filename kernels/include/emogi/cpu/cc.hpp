@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "emogi/cpu/gather.hpp"
 #include "emogi/cpu/in_lists.hpp"
 #include "emogi/cpu/segments.hpp"
 
@@ -18,8 +19,10 @@ struct PullCcResult {
   double seconds = 0;       // the rounds, without allocating the arrays
 };
 
-// `blocked`: nullptr for the unblocked gather. Throws when the rounds exceed max_iterations.
+// `blocked`: nullptr for the unblocked gather. Throws when the rounds exceed max_iterations. `prefetch`: edges
+// ahead the gathers prefetch (gather.hpp).
 template <class Index>
-PullCcResult cc_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked, uint64_t max_iterations);
+PullCcResult cc_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked, uint64_t max_iterations,
+                     uint64_t prefetch = kPrefetchDistance);
 
 }  // namespace emogi::cpu

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/cpu/huge_array.hpp"
 #include "emogi/csr.hpp"
 
 namespace emogi::cpu {
@@ -22,7 +23,9 @@ struct InLists {
   const uint64_t* out_offsets = nullptr;  // out-degrees (the shares a vertex sends): the graph's own offsets
   std::vector<uint64_t> owned_offsets;    // the transpose's, when built
   std::vector<Index> owned_edges;
-  std::unique_ptr<MappedCsr> transpose_file;  // the transpose file the pointers point into, when read
+  std::unique_ptr<MappedCsr> transpose_file;               // the transpose file the pointers point into, when read
+  HugeArray<uint64_t> copied_offsets, copied_out_offsets;  // copy_lists' copies, when made
+  HugeArray<Index> copied_edges;
 
   uint64_t num_edges() const { return offsets[num_vertices]; }
   uint64_t out_degree(uint64_t v) const { return out_offsets[v + 1] - out_offsets[v]; }
@@ -37,6 +40,12 @@ InLists<Index> symmetric_lists(const uint64_t* offsets, const Index* edges, uint
   in.edges = edges;
   return in;
 }
+
+// Copies the lists (offsets, edges, and the out-offsets when they are another array) into anonymous memory on
+// huge pages (huge_array.hpp), in parallel, and points `in` at the copies; frees what `in` owned before. A mapped
+// file's pages are the page cache's, always 4 KiB; the copy costs the lists' bytes again in memory.
+template <class Index>
+void copy_lists(InLists<Index>& in);
 
 // The transpose of out-lists (each in-list in ascending source order).
 template <class Index>

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "emogi/cpu/gather.hpp"
 #include "emogi/cpu/in_lists.hpp"
 #include "emogi/cpu/segments.hpp"
 
@@ -32,8 +33,19 @@ struct PullPageRankParams {
   Stop stop = Stop::Residual;
   double epsilon = 1e-4;  // TotalChange's threshold
   uint64_t max_iterations = 5000;
-  uint64_t fixed_iterations = 0;  // > 0: run exactly this many rounds, whatever the residual (timing a round)
+  uint64_t fixed_iterations = 0;          // > 0: run exactly this many rounds, whatever the residual (timing a round)
+  uint64_t prefetch = kPrefetchDistance;  // edges ahead the gathers prefetch (gather.hpp)
+  // Jacobi and Gauss-Seidel: start from x = 0 (what the GPU's push form starts from, and every archived run), or
+  // from the uniform vector (x = 1: GAP's and the thesis' 1/V once normalised; GAP's rule is its start and its
+  // stop). The delta form has its own start (residual 1 - alpha).
+  bool uniform_start = false;
 };
+
+// The starting x[v] and contribution of vertex v (out-degree d) under `uniform_start`.
+inline double start_value(bool uniform_start) { return uniform_start ? 1.0 : 0.0; }
+inline float start_contribution(bool uniform_start, uint64_t d) {
+  return uniform_start && d ? float(1.0 / double(d)) : 0.0f;
+}
 
 struct PullPageRankResult {
   std::vector<double> value;  // the x whose residual was measured last
@@ -58,15 +70,15 @@ template <class Index>
 PullPageRankResult pagerank_delta_pull(const InLists<Index>& in, const SegmentedGraph<Index>* blocked,
                                        const PullPageRankParams& params);
 
-// Gauss-Seidel pull PageRank (unblocked only: a blocked round forms a value only after every segment, which is
-// Jacobi). One parallel sweep per round over the vertices in place: each vertex gathers the contributions as they
-// stand, so those of vertices already swept this round (by any thread) count at once, then stores its new value
-// and contribution. Which of a concurrent neighbour's old or new contribution a thread reads depends on timing (as
-// in GAP's pull Gauss-Seidel): the values differ run to run within the stopping rule, not the fixed point. Loads and
-// stores of the contributions are relaxed atomics (plain moves on x86), so the race is on values, not undefined
-// behaviour. Residual rule: a sweep's largest change does not bound its residuals, so once the largest change is
-// at most the tolerance each round ends with a residual pass (a gather, timed with the run), and the run ends when
-// every residual is at most the tolerance.
+// Gauss-Seidel pull PageRank (no segments: a blocked round forms a value only after every segment, which is Jacobi;
+// the command runs it as the blocked kernel at one segment). One parallel sweep per round over the vertices in place:
+// each vertex gathers the contributions as they stand, so those of vertices already swept this round (by any thread)
+// count at once, then stores its new value and contribution. Which of a concurrent neighbour's old or new contribution
+// a thread reads depends on timing (as in GAP's pull Gauss-Seidel): the values differ run to run within the stopping
+// rule, not the fixed point. Loads and stores of the contributions are relaxed atomics (plain moves on x86), so the
+// race is on values, not undefined behaviour. Residual rule: a sweep's largest change does not bound its residuals, so
+// once the largest change is at most the tolerance each round ends with a residual pass (a gather, timed with the run),
+// and the run ends when every residual is at most the tolerance.
 template <class Index>
 PullPageRankResult pagerank_gauss_seidel_pull(const InLists<Index>& in, const PullPageRankParams& params);
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "emogi/cpu/huge_array.hpp"
 #include "emogi/cpu/in_lists.hpp"
 
 namespace emogi::cpu {
@@ -33,10 +34,10 @@ struct SegmentedGraph {
   uint64_t num_vertices = 0, num_segments = 0;
   // Segment i's home vertices are home[home_begin[i], home_begin[i + 1]); home vertex j's sources are
   // edges[edge_begin[j], edge_begin[j + 1]).
-  std::unique_ptr<uint64_t[]> home_begin;  // num_segments + 1
-  std::unique_ptr<Index[]> home;           // total_home()
-  std::unique_ptr<uint64_t[]> edge_begin;  // total_home() + 1
-  std::unique_ptr<Index[]> edges;          // E
+  HugeArray<uint64_t> home_begin;  // num_segments + 1
+  HugeArray<Index> home;           // total_home()
+  HugeArray<uint64_t> edge_begin;  // total_home() + 1
+  HugeArray<Index> edges;          // E
 
   uint64_t total_home() const { return home_begin[num_segments]; }
   double duplication() const { return num_vertices ? double(total_home()) / double(num_vertices) : 0.0; }
