@@ -286,7 +286,8 @@ OOM_TABLES = {"oom": OOM_RUN_COLUMNS, "oom_simulated": OOM_SIMULATED_COLUMNS, "o
 
 # Streamed transfers (CF'17, issue 22; emogi/streamed_runs.py): the binary's rows of an archive's streamed,
 # zero-copy and device runs of SpMV and PageRank, each streamed row joined with its `streamed run:` log line.
-# Empty for zero-copy and device rows: block_bytes to copy_gbps.
+# Empty for zero-copy and device rows: block_bytes to copy_gbps. In the column layout (SpMV) blocks are column blocks
+# and bytes_copied holds their row index and x slices beside the entries.
 STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "graph",
     "algorithm",  # spmv | pagerank (| cc | sssp where measured)
@@ -300,6 +301,7 @@ STREAMED_COLUMNS = PROVENANCE_COLUMNS + [
     "buffer_bytes",  # bytes of one buffer
     "skip",  # --stream-skip: on | off as the log's placement line says (runs before the option: off); empty otherwise
     "direct_below",  # --stream-direct-below: a block with fewer than this of its entries active read in place (0: none)
+    "layout",  # --stream-layout: rows | columns as the placement line says (earlier runs: rows); empty otherwise
     "rep",
     "time_ms",  # CUDA-event time of the run
     "iterations",  # the binary's iteration count (PageRank: sweeps to tolerance)

@@ -3,9 +3,10 @@ run's CSV row joined with its `streamed run:` log line, beside the zero-copy and
 
 An archive holds, per graph G (names as archive/streamed-h100-2026-11-26/README.md writes them):
   linkbw.csv                                  `emogi linkbw` (W: emogi.schema.STREAMED_COLUMNS, w_gbps)
-  streamed_<alg>_<G>_w<width>_b<block>[_skip<on|off>][_in<F>].csv/.log  a streamed run of one block size (64M,
-                                              256M, 1G: binary units), with --stream-skip on or off and
-                                              --stream-direct-below F where the name says
+  streamed_<alg>_<G>_w<width>_b<block>[_skip<on|off>][_in<F>][_<rows|columns>].csv/.log  a streamed run of one
+                                              block size (64M, 256M, 1G: binary units), with --stream-skip on or off,
+                                              --stream-direct-below F and --stream-layout rows or columns where the
+                                              name says
   streamed_<alg>_<G>_w<width>_zerocopy.csv    its zero-copy and device rows
   host.txt                                    nvidia-smi, lscpu and `commit <hash>` of the session
 and, optionally, in the same folder or the `--peer` folder: gpu_<G>.csv (zero-copy and device rows of other
@@ -22,6 +23,10 @@ of archive/streamed-h100-2026-11-26, commit bc14b39) copied and launched every b
 `streamed run:` lines lack the blocks launched, left out and per sweep, which stay empty. `direct_below` is the
 placement line's "fewer than F of their entries active read in place" (0 without it), and the blocks read in place
 come from the run line's "; read in place:" suffix (0 without it).
+
+`layout` of a streamed row is "columns" where its placement line says "column blocks" (--stream-layout columns:
+CF'17's column blocks, SpMV only), else "rows" (the default, and every run from before the option); a
+`_<rows|columns>` name must agree.
 
 writes streamed.csv (the `streamed` table), link.csv (the `link` table), cpu_spmv.csv (header only when no CPU
 SpMV was measured) and source.json (source: archive, with the GPU and date of host.txt).
@@ -45,7 +50,7 @@ CPU_COLUMNS = ["graph", "library", "version", "threads", "algorithm", "root", "m
 CPU_COLUMNS += ["edges", "edges_per_s", "convert_s", "check", "detail"]  # emogi.cpu_peer.COLUMNS
 FILE = re.compile(
     r"streamed_(?P<alg>[a-z]+)_(?P<graph>.+)_w(?P<width>\d+)_(?P<what>b\d+[KMG]|zerocopy)(?:_skip(?P<skip>on|off))?"
-    r"(?:_in(?P<below>[\d.]+))?\.csv$"
+    r"(?:_in(?P<below>[\d.]+))?(?:_(?P<layout>rows|columns))?\.csv$"
 )
 HEADER = re.compile(r"^graph \S+: V = (?P<v>\d+), E = (?P<e>\d+), (?P<w>\d+)-byte edges")
 PLACED = re.compile(
@@ -54,6 +59,7 @@ PLACED = re.compile(
 )
 SKIPPING = "blocks without an active vertex skipped"  # the placement line's ending under --stream-skip on
 IN_PLACE = re.compile(r"blocks with fewer than (?P<below>[\d.e+-]+) of their entries active read in place")
+COLUMNS = "column blocks"  # in the placement line under --stream-layout columns
 RUN = re.compile(
     r"^streamed run: (?P<alg>\S+) (?P<variant>\S+): (?P<sweeps>\d+) sweeps, "
     r"(?:(?P<launched>\d+) blocks, (?P<inactive>\d+) inactive, )?(?P<copies>\d+) copies, \d+ skipped, "
@@ -80,6 +86,7 @@ def block_bytes(text: str) -> int:
 def parse_log(text: str) -> dict:
     """The log's edge count, placement and `streamed run:` lines (in order, per variant)."""
     out = {"edges": None, "blocks": None, "buffers": None, "buffer_bytes": None, "skip": None, "direct_below": 0.0}
+    out["layout"] = None
     out["runs"] = {}
     for line in text.splitlines():
         if m := HEADER.match(line):
@@ -88,6 +95,7 @@ def parse_log(text: str) -> dict:
             out.update({k: int(m[k]) for k in ("blocks", "buffers", "buffer_bytes")})
             out["skip"] = "on" if SKIPPING in m["rest"] else "off"
             out["direct_below"] = float(b["below"]) if (b := IN_PLACE.search(m["rest"])) else 0.0
+            out["layout"] = "columns" if COLUMNS in m["rest"] else "rows"
         elif m := RUN.match(line):
             run = {"sweeps": int(m["sweeps"]), "copies": int(m["copies"]), "bytes_copied": int(m["bytes"]),
                    "copy_ms": float(m["copy_ms"]), "run_ms": float(m["run_ms"]),
@@ -132,7 +140,7 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
     for csv in sorted(archive.glob("streamed_*.csv")):
         m = FILE.match(csv.name)
         if not m:
-            raise StreamedArchiveError(f"{csv}: not streamed_<alg>_<graph>_w<width>_<b<size>|zerocopy>.csv")
+            raise StreamedArchiveError(f"{csv}: not streamed_<alg>_<graph>_w<width>_<b<size>|zerocopy>[...].csv")
         log = parse_log(csv.with_suffix(".log").read_text()) if csv.with_suffix(".log").is_file() else None
         if log and log["edges"]:
             edges[m["graph"]] = log["edges"]
@@ -156,6 +164,9 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
             below = log["direct_below"]
             raise StreamedArchiveError(f"{csv}: named in{m['below']}, its log reads in place below {below}")
         rows["direct_below"] = log["direct_below"]
+        if m["layout"] and m["layout"] != log["layout"]:
+            raise StreamedArchiveError(f"{csv}: named {m['layout']}, its log's placement says {log['layout']}")
+        rows["layout"] = log["layout"]
         rows["block_bytes"] = block_bytes(m["what"])
         rows[["blocks", "buffers", "buffer_bytes"]] = [log["blocks"], log["buffers"], log["buffer_bytes"]]
         frames.append(rows)
@@ -169,8 +180,9 @@ def streamed_table(archive: Path, peer: Path | None = None) -> pd.DataFrame:
     measured = set(zip(streamed["graph"], streamed["algorithm"], streamed["edge_bytes"]))
     keep = [k in measured for k in zip(table["graph"], table["algorithm"], table["edge_bytes"])]
     table = table[keep]  # the graphs, algorithms and widths of the streamed runs only
-    key = ["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "skip", "direct_below", "rep"]
-    table = table.reindex(columns=list(dict.fromkeys([*table.columns, *key])))  # zero-copy rows: no direct_below
+    key = ["graph", "algorithm", "variant", "mode", "edge_bytes", "block_bytes", "skip", "direct_below", "layout"]
+    key += ["rep"]
+    table = table.reindex(columns=list(dict.fromkeys([*table.columns, *key])))  # zero-copy rows: neither column
     table = table.drop_duplicates(key)
     entry = table["edge_bytes"] + table["algorithm"].map(WEIGHT_BYTES).fillna(0)
     table["list_bytes"] = table["graph"].map(edges) * entry

@@ -1,7 +1,9 @@
 """Streamed SpMV against block size (CF'17 Figures 4 and 5 on one GPU; issue 22): per graph, the throughput over
 the lists of streamed SpMV at each measured block size (median, min-max bar), CF'17's model of the same blocks
 beside it, zero-copy and the CPU as lines, device as a note above the panel (off scale), and the link's W and
-0.95 W (issue 22's target) as lines. Definitions: figures/streamed_data.py.
+0.95 W (issue 22's target) as lines. Where the table has runs of the column layout (--stream-layout columns:
+CF'17's column blocks, each copying its row index and slice of x), they are drawn beside the row layout's, squares
+with their own model line. Definitions: figures/streamed_data.py.
 
     python -m figures.fig_streamed_spmv --streamed results/streamed/streamed.csv --link results/streamed/link.csv \
         [--cpu-spmv results/streamed/cpu_spmv.csv] --source results/streamed/source.json \
@@ -21,7 +23,7 @@ from figures.inputs import FigureDataError
 
 FIGURE = "fig_streamed_spmv"
 TARGET = 0.95  # issue 22: streamed SpMV at >= 0.95 of W
-STREAMED_COLOR, MODEL_COLOR, CPU_COLOR = "#009E73", "#555555", "#D55E00"
+STREAMED_COLOR, MODEL_COLOR, CPU_COLOR, COLUMNS_COLOR = "#009E73", "#555555", "#D55E00", "#CC79A7"
 DEFINITION = (
     "GB/s = list bytes (ids and weights) / time, median over reps, bar = min-max; W = max over sizes of the pinned "
     "host-to-device median of the same session; model: CF'17 §3.2.2 (model/streamed.py), error = predicted / "
@@ -41,25 +43,43 @@ def compute(streamed: pd.DataFrame, link: pd.DataFrame, cpu: pd.DataFrame | None
     return streamed_data.spmv(streamed, link, cpu)
 
 
+def layouts(rows: pd.DataFrame) -> pd.Series:
+    """--stream-layout of each row ('' where the table predates the column or the row is not streamed)."""
+    return rows["layout"].fillna("").astype(str) if "layout" in rows else pd.Series("", index=rows.index)
+
+
+def _measured(ax, s: pd.DataFrame, marker: str, color: str, label_dy: float) -> None:
+    """One layout's streamed runs: median GB/s per block size with min-max bars, a label per point, and CF'17's
+    model of the same blocks (the row layout's as open diamonds, the column layout's as a dashed line in its
+    color)."""
+    if s.empty:
+        return
+    x = s["block_bytes"].to_numpy(float)
+    err = [s["gbps"] - s["list_bytes"] / s["time_max_ms"] / 1e6, s["list_bytes"] / s["time_min_ms"] / 1e6 - s["gbps"]]
+    ax.errorbar(x, s["gbps"], yerr=err, fmt=marker, color=color, ms=5, capsize=2, zorder=4)
+    for xi, gi, n, e in zip(x, s["gbps"], s["blocks"], s["model_error"]):
+        ax.annotate(f"{gi:.1f} GB/s\n{n:.0f} blocks\nmodel {100 * e:+.1f}%", (xi, gi), (0, label_dy),
+                    textcoords="offset points", ha="center", fontsize=style.VALUE_LABEL_SIZE,
+                    bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 0.5})  # fmt: skip
+    predicted = s["list_bytes"] / s["predicted_ms"] / 1e6
+    if marker == "o":
+        ax.plot(x, predicted, "D--", mfc="none", color=MODEL_COLOR, ms=4, lw=0.8, zorder=3)
+    else:
+        ax.plot(x, predicted, "--", color=color, lw=0.8, zorder=3)
+
+
 def draw(table: pd.DataFrame, source: dict):
     graphs = list(dict.fromkeys(table["graph"]))
     fig, axes = style.new_figure(1, len(graphs), title_lines=5, sharey=True, footer_lines=3, legend_lines=3)
     gpu = streamed_data.short_gpu(table)
+    has_columns = bool((layouts(table) == "columns").any())
     for ax, graph in zip(np.ravel(axes), graphs):
         rows = table[table["graph"] == graph]
-        s = rows[rows["mode"] == "streamed"].sort_values("block_bytes")
-        x = s["block_bytes"].to_numpy(float)
-        err = [
-            s["gbps"] - s["list_bytes"] / s["time_max_ms"] / 1e6,
-            s["list_bytes"] / s["time_min_ms"] / 1e6 - s["gbps"],
-        ]
-        ax.errorbar(x, s["gbps"], yerr=err, fmt="o", color=STREAMED_COLOR, ms=5, capsize=2, zorder=4)
-        for xi, gi, n, e in zip(x, s["gbps"], s["blocks"], s["model_error"]):
-            ax.annotate(f"{gi:.1f} GB/s\n{n:.0f} blocks\nmodel {100 * e:+.1f}%", (xi, gi), (0, -30),
-                        textcoords="offset points", ha="center", fontsize=style.VALUE_LABEL_SIZE,
-                        bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 0.5})  # fmt: skip
-        predicted = s["list_bytes"] / s["predicted_ms"] / 1e6
-        ax.plot(x, predicted, "D--", mfc="none", color=MODEL_COLOR, ms=4, lw=0.8, zorder=3)
+        streamed = rows[rows["mode"] == "streamed"].sort_values("block_bytes")
+        s, c = streamed[layouts(streamed) != "columns"], streamed[layouts(streamed) == "columns"]
+        _measured(ax, s, "o", STREAMED_COLOR, -30)
+        _measured(ax, c, "s", COLUMNS_COLOR, 12)
+        s = s if not s.empty else c  # the title's model and best block: the row layout's where it ran
         w = float(rows["w_gbps"].iloc[0])
         ax.axhline(w, color="black", lw=0.9, zorder=2)
         ax.axhline(TARGET * w, color="black", lw=0.7, ls=":", zorder=2)
@@ -72,17 +92,20 @@ def draw(table: pd.DataFrame, source: dict):
         cpu = rows[rows["mode"] == "cpu"]
         notes = [f"device: {float(dev['gbps'].iloc[0]):.0f} GB/s (off scale)" if not dev.empty else "device: –",
                  "CPU: not measured" if cpu.empty else f"CPU: {float(cpu['gbps'].iloc[0]):.1f} GB/s"]  # fmt: skip
-        error = float(s["model_median_abs_error"].iloc[0])
+        error = f"{100 * float(s['model_median_abs_error'].iloc[0]):.1f}%"
+        if not c.empty and c is not s:
+            error += f" (columns {100 * float(c['model_median_abs_error'].iloc[0]):.1f}%)"
         best = s[s["best_block"] == 1]["block_bytes"].iloc[0]
         pbest = s[s["predicted_best"] == 1]["block_bytes"]
         pbest = style.fmt_size(pbest.iloc[0]) if len(pbest) else "–"
         ax.set_title(
             f"{graph}, {int(rows['edge_bytes'].iloc[0])}-byte ids + weights\n{notes[0]}\n{notes[1]}\nmodel: median "
-            f"|error| {100 * error:.1f}%\nbest block: measured {style.fmt_size(best)}, model {pbest}",
+            f"|error| {error}\nbest block: measured {style.fmt_size(best)}, model {pbest}",
             fontsize=style.FONT_SIZE,
         )
-        style.log2_size_axis(ax, x)
-        ax.set_xlim(x.min() / 1.6, x.max() * 1.6)
+        every = streamed["block_bytes"].to_numpy(float)
+        style.log2_size_axis(ax, every)
+        ax.set_xlim(every.min() / 1.6, every.max() * 1.6)
         ax.set_xlabel("block size (--stream-block-bytes)")
     axes_flat = np.ravel(axes)
     axes_flat[0].set_ylabel("GB/s of lists (list bytes / time)")
@@ -96,6 +119,9 @@ def draw(table: pd.DataFrame, source: dict):
     ]
     labels = [f"streamed, measured ({gpu})", "CF'17 model (predicted)", f"zero-copy, measured ({gpu})",
               "W (pinned copy, measured)", "0.95 W (issue 22 target)"]  # fmt: skip
+    if has_columns:
+        handles.append(Line2D([], [], marker="s", ls="--", color=COLUMNS_COLOR))
+        labels.append(f"streamed column blocks, measured ({gpu}), and model")
     if (table["mode"] == "cpu").any():  # the CPU's line only where it was measured (the titles say when not)
         handles.append(Line2D([], [], color=CPU_COLOR, ls=(0, (4, 2))))
         labels.append(f"CPU, measured (the {gpu} host)")

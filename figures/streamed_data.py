@@ -12,6 +12,10 @@ Definitions:
               them: model.streamed's active fractions); per rep, then the median. error = predicted / measured - 1
   skip        --stream-skip of a streamed run (on: blocks without an active vertex are neither copied nor launched;
               off, and runs from before the option); empty for zero-copy and device
+  layout      --stream-layout of a streamed run: rows (vertex ranges; runs from before the option) or columns
+              (CF'17's column blocks, SpMV); empty for zero-copy and device. The model of a columns run adds to
+              each block's copy its share of the run's row index and x slices: bytes copied per sweep - list bytes
+              (a count of the layout, not a timing: the column layout copies no alignment slack)
   best        the block size of least measured (predicted) time per graph, algorithm and variant
   over CPU    the CPU's time (fastest thread count of GraphBLAS mxv, median over reps) / the GPU's time
 """
@@ -25,7 +29,7 @@ from emogi.schema import WEIGHT_BYTES
 from figures.inputs import FigureDataError
 from model.streamed import LinkCurve, device_rate, predict_ms, uniform_blocks
 
-KEYS = ["graph", "algorithm", "variant", "edge_bytes", "mode", "block_bytes", "skip"]
+KEYS = ["graph", "algorithm", "variant", "edge_bytes", "mode", "block_bytes", "skip", "layout"]
 MODES = ("streamed", "zerocopy", "device")
 
 
@@ -51,8 +55,17 @@ def predictions(table: pd.DataFrame, link: pd.DataFrame) -> pd.Series:
         for i, r in rows.iterrows():
             blocks = uniform_blocks(float(r["list_bytes"]), float(r["block_bytes"]))
             out[i] = predict_ms(blocks, entry, curve, rate, sweeps=int(r["sweeps"]), buffers=int(r["buffers"]),
-                                active=active_fractions(r))  # fmt: skip
+                                active=active_fractions(r), extra=column_extra(r, len(blocks)))  # fmt: skip
     return out
+
+
+def column_extra(row: pd.Series, n: int) -> list[float] | None:
+    """A column-layout run's row index and x slices per block (None for the row layout): what a sweep copied
+    beyond the lists, shared equally by the model's n blocks."""
+    if row.get("layout") != "columns":
+        return None
+    extra = float(row["bytes_copied"]) / max(float(row["sweeps"]), 1.0) - float(row["list_bytes"])
+    return [max(extra, 0.0) / n] * n
 
 
 def active_fractions(row: pd.Series) -> list[float] | None:
@@ -68,6 +81,7 @@ def summary(table: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
     """One row per KEYS: medians over reps, the model's prediction and error, which block is best."""
     t = table.assign(predicted_ms=predictions(table, link), block_bytes=table["block_bytes"].fillna(0))
     t["skip"] = t["skip"].fillna("").astype(str)
+    t["layout"] = t["layout"].fillna("").astype(str) if "layout" in t else ""
     t["sweeps"] = t["sweeps"].fillna(t["iterations"])
     g = t.groupby(KEYS, sort=True)
     medians = ["time_ms", "sweeps", "iterations", "edges_traversed", "bytes_copied", "copy_ms", "predicted_ms"]
@@ -82,13 +96,13 @@ def summary(table: pd.DataFrame, link: pd.DataFrame) -> pd.DataFrame:
     out["best_block"] = out["predicted_best"] = 0
     s = out[out["mode"] == "streamed"]
     by = ["graph", "algorithm", "variant", "edge_bytes"]
-    if not s.empty:
-        out.loc[s.groupby(by)["time_ms"].idxmin(), "best_block"] = 1
+    if not s.empty:  # per layout: the best block and the model's error of each
+        out.loc[s.groupby([*by, "layout"])["time_ms"].idxmin(), "best_block"] = 1
         p = s.dropna(subset=["predicted_ms"])
         if not p.empty:
-            out.loc[p.groupby(by)["predicted_ms"].idxmin(), "predicted_best"] = 1
-        med = s.assign(e=s["model_error"].abs()).groupby(by)["e"].median().rename("model_median_abs_error")
-        out = out.merge(med.reset_index(), on=by, how="left")
+            out.loc[p.groupby([*by, "layout"])["predicted_ms"].idxmin(), "predicted_best"] = 1
+        e = s.assign(e=s["model_error"].abs()).groupby([*by, "layout"])["e"].median()
+        out = out.merge(e.rename("model_median_abs_error").reset_index(), on=[*by, "layout"], how="left")
     out["block_bytes"] = out["block_bytes"].replace(0, np.nan).round().astype("Int64")  # exact in the CSV
     zc = out[out["mode"] == "zerocopy"][[*by, "time_ms"]].rename(columns={"time_ms": "zerocopy_ms"})
     out = out.merge(zc, on=by, how="left")

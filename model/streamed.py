@@ -19,8 +19,17 @@ in the first sweep that has them active; the model charges the copies of the mos
 one sweep and only the kernels to the rest (an approximation: the copies of blocks that later sweeps activate
 overlap other kernels in the run, not in the model).
 
+Column blocks (--stream-layout columns, SpMV; CF'17 §3.2.1): each block of entries also copies its row index,
+a row id and an 8-byte start per non-empty row plus one start (kernels/include/emogi/column_blocks.hpp), and its
+slice of x (4 bytes a column, V x 4 over a sweep). The index is what makes many blocks costly ("too many blocks ...
+increases the size of the CSR index", CF'17 §3.2.2): non-empty rows over n blocks are at most min(E, n V), and for
+columns spread uniformly over the blocks V (1 - (1 - 1/n)^d) per block at average degree d (an upper bound for
+any degree distribution of that mean: the expression is concave in d). The copies then carry each block's entries
+plus its share of the index and x; the kernels run over the entries only.
+
     python -m model.streamed --link link.csv --device-runs spmv.csv --lists-bytes 6.2e9 --entry-bytes 12 \\
-        --blocks 16M,64M,256M,1G [--sweeps 1 | --active 1,0.4,0.05 | --active-log run.log] [--buffers 2]
+        --blocks 16M,64M,256M,1G [--sweeps 1 | --active 1,0.4,0.05 | --active-log run.log] [--buffers 2] \\
+        [--layout columns --vertices 16777216 --id-bytes 8]
 
 prints the predicted time per block size and the best of them. No GPU needed.
 """
@@ -84,6 +93,40 @@ def uniform_blocks(lists_bytes: float, block_bytes: float) -> list[float]:
     return [block_bytes] * (n - 1) + [lists_bytes - block_bytes * (n - 1)]
 
 
+X_BYTES = 4  # x is float32 (kernels/include/emogi/spmv_vector.hpp)
+START_BYTES = 8  # a column block's row starts (column_blocks.hpp)
+
+
+def expected_nonempty_rows(num_vertices: float, edges: float, n: int) -> float:
+    """Non-empty rows over n column blocks, summed over the blocks, for columns spread uniformly at random: n V (1 -
+    (1 - 1/n)^d), d = E / V (an upper bound for any degree distribution of mean d; at most E, at least V where E >=
+    V)."""
+    if n < 1 or num_vertices < 0 or edges < 0:
+        raise ValueError("column blocks need n >= 1 and non-negative V and E")
+    if num_vertices == 0 or edges == 0:
+        return 0.0
+    d = edges / num_vertices
+    return min(edges, n * num_vertices * (1 - (1 - 1 / n) ** d))
+
+
+def row_index_bytes(nonempty_rows: float, n: int, id_bytes: int) -> float:
+    """The row index of n column blocks: a row id and a start per non-empty row, one more start per block (as
+    ColumnBlocks::index_bytes counts it)."""
+    return nonempty_rows * (id_bytes + START_BYTES) + n * START_BYTES
+
+
+def column_extra(
+    lists_bytes: float, block_bytes: float, entry_bytes: float, num_vertices: float, id_bytes: int, nonempty_rows=None
+) -> list[float]:
+    """What each of the column layout's blocks copies beside its entries (uniform_blocks of the block size over the
+    lists): an equal share of the row index (nonempty_rows where known, else expected_nonempty_rows) and of x."""
+    n = len(uniform_blocks(lists_bytes, block_bytes))
+    edges = lists_bytes / entry_bytes
+    rows = expected_nonempty_rows(num_vertices, edges, n) if nonempty_rows is None else nonempty_rows
+    extra = row_index_bytes(rows, n, id_bytes) + num_vertices * X_BYTES
+    return [extra / n] * n
+
+
 def sweep_ms(copy: list[float], compute: list[float]) -> float:
     """fill + sum_i max(compute_i, copy_{i+1}): one sweep, two or more buffers."""
     if len(copy) != len(compute):
@@ -135,12 +178,16 @@ def predict_ms(
     per_block_ms: float = 0.0,
     active: list[float] | None = None,
     per_sweep_ms: float = 0.0,
+    extra: list[float] | None = None,
 ) -> float:
     """Predicted time of `sweeps` sweeps over `blocks` (bytes each, ids and weights of entry_bytes per entry); with
-    `active` (one fraction per sweep, which then sets the sweeps), only that fraction of the blocks in each."""
+    `active` (one fraction per sweep, which then sets the sweeps), only that fraction of the blocks in each; with
+    `extra` (bytes per block: the column layout's row index and x, column_extra), copies of blocks + extra."""
     if buffers < 1 or sweeps < 0 or entries_per_ms <= 0:
         raise ValueError("buffers >= 1, sweeps >= 0 and a positive compute rate are needed")
-    copy = [link.copy_ms(b) for b in blocks]
+    if extra is not None and len(extra) != len(blocks):
+        raise ValueError(f"{len(extra)} extra sizes for {len(blocks)} blocks")
+    copy = [link.copy_ms(b + (extra[i] if extra else 0.0)) for i, b in enumerate(blocks)]
     compute = [b / entry_bytes / entries_per_ms + per_block_ms for b in blocks]
 
     def one(k: int) -> float:  # a sweep over the first k blocks, copies included
@@ -163,10 +210,15 @@ def best_block(
 ) -> tuple[float, pd.DataFrame]:
     """The candidate block size with the least predicted time, and the table of every candidate's prediction."""
     rows = []
+    columns = kw.pop("columns", None)  # (V, id bytes): the column layout
     for b in candidates:
         blocks = uniform_blocks(lists_bytes, b)
-        ms = predict_ms(blocks, entry_bytes, link, entries_per_ms, **kw)
-        rows.append({"block_bytes": b, "blocks": len(blocks), "predicted_ms": ms})
+        extra = column_extra(lists_bytes, b, entry_bytes, *columns) if columns else None
+        ms = predict_ms(blocks, entry_bytes, link, entries_per_ms, extra=extra, **kw)
+        row = {"block_bytes": b, "blocks": len(blocks), "predicted_ms": ms}
+        if extra:
+            row["extra_bytes"] = sum(extra)
+        rows.append(row)
     table = pd.DataFrame(rows)
     return float(table.loc[table["predicted_ms"].idxmin(), "block_bytes"]), table
 
@@ -195,8 +247,14 @@ def main(argv=None) -> int:
     ap.add_argument("--per-sweep-ms", type=float, default=0.0, help="skipping: marking cost per sweep")
     ap.add_argument("--buffers", type=int, default=2)
     ap.add_argument("--per-block-ms", type=float, default=0.0)
+    ap.add_argument("--layout", choices=("rows", "columns"), default="rows", help="--stream-layout of the runs")
+    ap.add_argument("--vertices", type=float, help="columns: V (x's length, the rows a block may hold)")
+    ap.add_argument("--id-bytes", type=int, default=8, help="columns: bytes of a row id (the graph's id width)")
     a = ap.parse_args(argv)
     try:
+        if a.layout == "columns" and a.vertices is None:
+            raise ValueError("--layout columns needs --vertices")
+        columns = (a.vertices, a.id_bytes) if a.layout == "columns" else None
         active = [float(x) for x in a.active.split(",")] if a.active else None
         if a.active_log:
             runs = active_from_log(open(a.active_log).read(), a.algorithm, a.variant)
@@ -216,6 +274,7 @@ def main(argv=None) -> int:
             per_block_ms=a.per_block_ms,
             active=active,
             per_sweep_ms=a.per_sweep_ms,
+            columns=columns,
         )
     except (OSError, ValueError, KeyError) as e:
         print(f"model.streamed: {e}", file=sys.stderr)

@@ -1,5 +1,6 @@
 """model/streamed.py, CF'17's model of streamed blocks, on worked examples: the pipeline sum, the copy-bandwidth
-curve, resident blocks across sweeps, one buffer, the best block size and skipped blocks. No GPU needed."""
+curve, resident blocks across sweeps, one buffer, the best block size, skipped blocks and the column layout's row
+index and x slices. No GPU needed."""
 
 import math
 import sys
@@ -13,8 +14,11 @@ from model.streamed import (
     active_blocks,
     active_from_log,
     best_block,
+    column_extra,
     device_rate,
+    expected_nonempty_rows,
     predict_ms,
+    row_index_bytes,
     sweep_ms,
     uniform_blocks,
 )
@@ -175,3 +179,46 @@ def test_active_fractions_come_from_the_runs_log_line(tmp_path):
     done = run(args, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert "33.0" in done.stdout.splitlines()[1], done.stdout  # the table's one row
+
+
+def test_column_blocks_count_their_row_index_and_x_slices():
+    # V = 1000 rows of degree 2 (E = 2000) over n column blocks, columns uniform: a row is non-empty in a block with
+    # probability 1 - (1 - 1/n)^2, so n = 1 keeps the 1000 rows, n = 2 makes 2 x 1000 x 3/4 = 1500, and many blocks
+    # approach one row per entry (E).
+    assert expected_nonempty_rows(1000, 2000, 1) == pytest.approx(1000)
+    assert expected_nonempty_rows(1000, 2000, 2) == pytest.approx(1500)
+    assert expected_nonempty_rows(1000, 2000, 10**6) == pytest.approx(2000, rel=1e-3)
+    assert expected_nonempty_rows(0, 0, 4) == 0
+    # A row id (8 bytes) and a start (8) per non-empty row, one more start per block.
+    assert row_index_bytes(1500, 2, 8) == 1500 * 16 + 2 * 8
+    assert row_index_bytes(1500, 2, 4) == 1500 * 12 + 2 * 8
+    # 2000 entries of 12 bytes in blocks of 12000 bytes: two blocks; index 24016 bytes and x 4000, half each.
+    assert column_extra(24000, 12000, 12, 1000, 8) == [14008.0, 14008.0]
+    assert column_extra(24000, 12000, 12, 1000, 8, nonempty_rows=1600) == [(1600 * 16 + 16 + 4000) / 2] * 2
+    # More blocks, more index: CF'17's cost of many blocks.
+    assert sum(column_extra(24000, 1200, 12, 1000, 8)) > sum(column_extra(24000, 12000, 12, 1000, 8))
+    with pytest.raises(ValueError):
+        expected_nonempty_rows(10, 10, 0)
+
+
+def test_column_blocks_copy_their_extra_bytes_and_compute_only_entries():
+    blocks = uniform_blocks(4e9, 1e9)  # four 1 GB blocks of entries: 20 ms copies at 50 GB/s, 10 ms kernels
+    rate = 1e9 / 12 / 10
+    # Half a GB of index and x with each block: copies of 30 ms, kernels still 10 ms.
+    assert predict_ms(blocks, 12, FLAT, rate, extra=[5e8] * 4) == pytest.approx(30 + 3 * 30 + 10)
+    assert predict_ms(blocks, 12, FLAT, rate, extra=[0.0] * 4) == predict_ms(blocks, 12, FLAT, rate)
+    with pytest.raises(ValueError):
+        predict_ms(blocks, 12, FLAT, rate, extra=[1.0])
+    # The best block with the column layout's index (V = 1e8 rows, 8-byte ids): its extra bytes in the table.
+    _, table = best_block(4e9, [1e8, 1e9], 12, FLAT, rate, columns=(1e8, 8))
+    assert list(table["extra_bytes"] > 0) == [True, True]
+    assert table["extra_bytes"].iloc[0] > table["extra_bytes"].iloc[1]
+
+
+def test_cli_models_the_column_layout(tmp_path):
+    args = cli_args(tmp_path, "spmv", 1e9 / 12, 10.0)
+    done = run([*args, "--entry-bytes", "12", "--blocks", "64M,1G", "--layout", "columns", "--vertices", "1e6"])
+    assert done.returncode == 0, done.stderr
+    assert "extra_bytes" in done.stdout and "best block" in done.stdout
+    done = run([*args, "--entry-bytes", "12", "--blocks", "64M", "--layout", "columns"])
+    assert done.returncode == 2 and "--vertices" in done.stderr

@@ -1,6 +1,7 @@
-"""The streamed mode's --stream-skip and --stream-direct-below, without a GPU: a value other than on or off, a
-fraction outside 0..1, reading in place without skipping, and the options without the mode, each stop `emogi run`
-with one line before it needs the GPU, and write nothing; on and off are taken."""
+"""The streamed mode's --stream-skip, --stream-layout and --stream-direct-below, without a GPU: a value other than on
+or off (rows or columns), a fraction outside 0..1, reading in place without skipping or with the column layout, the
+options without the mode, and the column layout for an algorithm other than SpMV each stop `emogi run` with one line
+before it needs the GPU, and write nothing; on and off (rows, and columns for SpMV) are taken."""
 
 import pytest
 
@@ -22,7 +23,10 @@ def run_cc(binary, graph, tmp_path, *options):
     "options,message",
     [
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
-        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip and --stream-direct-below apply to the"),
+        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip, --stream-layout and --stream-direct-below"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "diagonal"), "rows or columns"),
+        (("--modes", "zerocopy", "--stream-layout", "columns"), "apply to the streamed mode only"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"), "for SpMV only"),
         (("--modes", "zerocopy", "--stream-direct-below", "0.5"), "apply to the streamed mode only"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "1.5"), "in 0..1, not '1.5'"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-direct-below", "half"), "in 0..1, not 'half'"),
@@ -44,3 +48,19 @@ def test_on_and_off_are_taken(emogi_binary, graph, tmp_path, value):
     done = run_cc(emogi_binary, graph, tmp_path, "--modes", "streamed", "--stream-block-bytes", "1M",
                   "--stream-skip", value, "--reps", "1")  # fmt: skip
     assert "--stream-skip" not in done.stderr, done.stderr  # accepted (then it runs, or finds no GPU)
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+def test_spmv_takes_either_layout(emogi_binary, graph, tmp_path, layout):
+    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", layout, "--reps", "1"]
+    done = run([*args, "--out", tmp_path / "x.csv"])
+    assert "--stream-layout" not in done.stderr and "SpMV only" not in done.stderr, done.stderr
+
+
+def test_reading_in_place_is_refused_with_column_blocks(emogi_binary, graph, tmp_path):
+    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
+    done = run([*args, "--stream-direct-below", "0.5", "--reps", "1", "--out", tmp_path / "x.csv"])
+    assert done.returncode == 1 and "--stream-direct-below reads row blocks in place" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()

@@ -249,3 +249,84 @@ def test_streamed_runs_of_other_algorithms_join_the_iterative_figure(tmp_path):
     assert cc.loc["streamed", "link_bytes_per_sweep"] == pytest.approx(4000 / 3)  # one resident block: copied once
     assert cc.loc["zerocopy", "link_bytes_per_sweep"] == pytest.approx(3000 * 4 / 3)
     assert cc.loc["streamed", "over_zerocopy"] == pytest.approx(6.0 / 9.0)
+
+
+def test_a_column_layout_run_joins_the_table_and_draws_beside_the_rows(tmp_path):
+    """SYNTHETIC: the toy session plus a made-up --stream-layout columns run of the same block size, in the log
+    format of the column layout (its placement line says "column blocks"; a sweep copies the entries, 11224 bytes
+    of row index and 400 of x); none of it measured. The table tells the layouts apart, the model charges the
+    column run its extra bytes, the figure draws both, and a name that contradicts the log is refused."""
+    folder = _synthetic_archive(tmp_path / "a")
+    rows = [f"toy,spmv,merged-aligned,streamed,8,0,,{r},{ms},1000,0,1,0,true\n" for r, ms in ((0, 2.2), (1, 2.0))]
+    (folder / "streamed_spmv_toy_w8_b1M_columns.csv").write_text(HEAD + "".join(rows))
+    log = "graph /tmp/toy.w8.csr: V = 100, E = 1000, 8-byte edges, weights\n"
+    log += "column blocks: counted the entries and rows of 3 blocks\n"
+    log += (
+        "spmv: placed streamed: 3 blocks of at most 87381 entries, 2 buffers of 9000 bytes in GPU memory, column "
+        "blocks (CF'17): 700 non-empty rows over the blocks, a row index of 11224 bytes, x slices of 400 bytes "
+        "(widest block 40 columns), blocks without an active vertex skipped\n"
+    )
+    log += "".join(
+        f"streamed run: spmv merged-aligned: 1 sweeps, 3 blocks, 0 inactive, 3 copies, 0 skipped, 23624 bytes copied "
+        f"in {c:.3f} ms of copies (10.00 GB/s), run {r:.3f} ms (10.00 GB/s), blocks per sweep 3\n"
+        for c, r in ((2.1, 2.2), (1.9, 2.0))
+    )
+    (folder / "streamed_spmv_toy_w8_b1M_columns.log").write_text(log)
+    t = streamed_runs.streamed_table(folder)
+    s = t[t["mode"] == "streamed"]
+    assert sorted(s["layout"]) == ["columns", "columns", "rows", "rows"]
+    assert t[t["mode"] != "streamed"]["layout"].isna().all()
+    assert (s[s["layout"] == "columns"]["bytes_copied"] == 23624).all()
+
+    tables, figures = tmp_path / "tables", tmp_path / "figures"
+    done = run([sys.executable, "-m", "emogi.streamed_runs", "--archive", folder, "--out-dir", tables])
+    assert done.returncode == 0, done.stderr
+    flags = {n: tables / f"{n}.csv" for n in ("streamed", "link")}
+    done, png, csv = run_figure(REPO / "figures" / "fig_streamed_spmv.py", flags, tables / "source.json", figures)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert png.stat().st_size > 10_000
+    spmv = pd.read_csv(csv)
+    by = spmv[spmv["mode"] == "streamed"].set_index("layout")
+    assert by.loc["columns", "predicted_ms"] > by.loc["rows", "predicted_ms"]  # its index and x cross the link too
+    assert by["best_block"].tolist() == [1, 1]  # the best block of each layout
+    for ext in ("csv", "log"):
+        (folder / f"streamed_spmv_toy_w8_b1M_columns.{ext}").rename(folder / f"streamed_spmv_toy_w8_b512K_rows.{ext}")
+    with pytest.raises(streamed_runs.StreamedArchiveError, match="named rows, its log's placement says columns"):
+        streamed_runs.streamed_table(folder)
+
+
+def test_in_place_and_column_runs_share_the_table(tmp_path):
+    """SYNTHETIC: the toy session plus a made-up row-layout run read partly in place (`_skipon_in0.5`, its placement
+    line's in-place ending and its run lines' "; read in place:" suffix) and a made-up column-layout run; none of it
+    measured. Each keeps its own direct_below and layout, and a name that contradicts its log is refused."""
+    folder = _synthetic_archive(tmp_path / "a")
+    rows = [f"toy,spmv,merged-aligned,streamed,8,0,,{r},{ms},1000,0,1,0,true\n" for r, ms in ((0, 1.5), (1, 1.4))]
+    for name, placed, runs in (
+        ("skipon_in0.5", "0 lists, blocks without an active vertex skipped, blocks with fewer than 0.5 of their "
+         "entries active read in place (zero-copy)", ", blocks per sweep 3; read in place: 2 blocks, 90 active "
+         "entries, per sweep 2"),
+        ("columns", "column blocks (CF'17): 700 non-empty rows over the blocks, a row index of 11224 bytes, x "
+         "slices of 400 bytes (widest block 40 columns)", ", blocks per sweep 3"),
+    ):  # fmt: skip
+        (folder / f"streamed_spmv_toy_w8_b1M_{name}.csv").write_text(HEAD + "".join(rows))
+        log = "graph /tmp/toy.w8.csr: V = 100, E = 1000, 8-byte edges, weights\n"
+        log += (
+            f"spmv: placed streamed: 3 blocks of at most 400 entries, 2 buffers of 4800 bytes in GPU memory, {placed}\n"
+        )
+        log += "".join(
+            f"streamed run: spmv merged-aligned: 1 sweeps, 3 blocks, 0 inactive, 1 copies, 0 skipped, 4000 bytes "
+            f"copied in {c:.3f} ms of copies (10.00 GB/s), run {r:.3f} ms (10.00 GB/s){runs}\n"
+            for c, r in ((0.4, 1.5), (0.3, 1.4))
+        )
+        (folder / f"streamed_spmv_toy_w8_b1M_{name}.log").write_text(log)
+    t = streamed_runs.streamed_table(folder)
+    s = t[t["mode"] == "streamed"]
+    assert list(t.columns) == STREAMED_COLUMNS and len(s) == 6
+    inplace, columns = s[s["direct_below"] == 0.5], s[s["layout"] == "columns"]
+    assert len(inplace) == 2 and (inplace["layout"] == "rows").all() and (inplace["blocks_in_place"] == 2).all()
+    assert (inplace["in_place_entries"] == 90).all() and (inplace["in_place_per_sweep"] == "2").all()
+    assert len(columns) == 2 and (columns["direct_below"] == 0).all() and (columns["blocks_in_place"] == 0).all()
+    for ext in ("csv", "log"):
+        (folder / f"streamed_spmv_toy_w8_b1M_columns.{ext}").rename(folder / f"streamed_spmv_toy_w8_b1M_in0.5.{ext}")
+    with pytest.raises(streamed_runs.StreamedArchiveError, match="named in0.5, its log reads in place below 0.0"):
+        streamed_runs.streamed_table(folder)

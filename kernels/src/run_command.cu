@@ -14,6 +14,7 @@
 #include "emogi/device_info.hpp"
 #include "emogi/gpu_budget.hpp"
 #include "emogi/problems.hpp"
+#include "emogi/streamed_refusal.hpp"
 
 namespace emogi {
 namespace {
@@ -78,18 +79,18 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
   return transpose;
 }
 
-// The streamed mode's block size (required), buffers, poisoning and skipping; none of them without the mode, nor traces
-// with it (a streamed launch is one kernel per block, and records nothing).
+// The streamed mode's block size (required), buffers, poisoning, skipping, layout and reading in place; none of them
+// without the mode, nor traces with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
                        args.flag("stream-poison") || args.get("stream-skip") != "on" ||
-                       args.get("stream-direct-below") != "0";
+                       args.get("stream-layout") != "rows" || args.get("stream-direct-below") != "0";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip and --stream-direct-below apply to "
-          "the streamed mode only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip, --stream-layout and "
+          "--stream-direct-below apply to the streamed mode only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -105,6 +106,10 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const std::string skip = args.get("stream-skip");
   if (skip != "on" && skip != "off") throw std::invalid_argument("--stream-skip is on or off, not '" + skip + "'");
   s.skip_inactive = skip == "on";
+  const std::string layout = args.get("stream-layout");
+  if (layout != "rows" && layout != "columns")
+    throw std::invalid_argument("--stream-layout is rows or columns, not '" + layout + "'");
+  s.layout = layout == "columns" ? StreamLayout::Columns : StreamLayout::Rows;
   const std::string below = args.get("stream-direct-below");
   size_t used = 0;
   try {
@@ -117,6 +122,11 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
                                 "'");
   if (s.direct_below > 0 && !s.skip_inactive)
     throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
+  // The column layout's one algorithm, SpMV, marks no active vertices, and its blocks are not the row blocks whose
+  // lists the in-place copy holds: nothing to read in place.
+  if (s.direct_below > 0 && s.layout == StreamLayout::Columns)
+    throw std::invalid_argument(
+        "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -196,9 +206,13 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: neither copy nor launch a block without an active vertex in the pass (sssp, cc and "
                  "pagerank say which are active)",
                  "on"),
+          option("stream-layout", "rows|columns",
+                 "streamed: blocks of consecutive vertices' lists (rows), or CF'17's column blocks, each with its "
+                 "slice of x (columns: spmv only)",
+                 "rows"),
           option("stream-direct-below", "FRACTION",
                  "streamed: read a block over the link in place (zero-copy, only its active lists) instead of "
-                 "copying it when fewer than this fraction of its entries are active (0: always copy)",
+                 "copying it when fewer than this fraction of its entries are active (0: always copy; rows only)",
                  "0"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
@@ -243,6 +257,11 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   set_streamed(args, opt);
+  if (opt.placement.stream.layout == StreamLayout::Columns)  // before the GPU: the column layout is SpMV's
+    for (Variant v : opt.variants) {
+      const std::string why = streamed_refusal(algorithm, v, StreamPlan{}, StreamLayout::Columns);
+      if (!why.empty()) throw std::invalid_argument("streamed: " + why);
+    }
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
 

@@ -8,6 +8,8 @@
 #include "emogi/device_array.cuh"
 #include "emogi/gpu_budget.hpp"
 #include "emogi/host_copy.hpp"
+#include "emogi/parallel_for.hpp"
+#include "emogi/spmv_vector.hpp"
 
 namespace emogi {
 namespace {
@@ -17,11 +19,16 @@ constexpr size_t kNone = ~size_t(0);
 // buffer the line alignment it has in the file (merged-aligned's reads stay whole lines).
 constexpr uint64_t kAlignEntries = 32;
 
-void* pinned_copy(const void* src, size_t bytes) {
+void* pinned_alloc(size_t bytes) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
   EMOGI_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
-  parallel_copy(p, src, bytes);
+  return p;
+}
+
+void* pinned_copy(const void* src, size_t bytes) {
+  void* p = pinned_alloc(bytes);
+  if (p) parallel_copy(p, src, bytes);
   return p;
 }
 
@@ -36,6 +43,9 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
                                 std::to_string(options.direct_below));
   if (options.direct_below > 0 && !options.skip_inactive)
     throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
+  if (options.direct_below > 0 && options.layout == StreamLayout::Columns)
+    throw std::invalid_argument(
+        "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
   if (options.block_bytes / entry_bytes < 2 * kAlignEntries)
     throw std::invalid_argument("--stream-block-bytes " + std::to_string(options.block_bytes) + " holds fewer than " +
                                 std::to_string(2 * kAlignEntries) + " entries of " + std::to_string(entry_bytes) +
@@ -45,16 +55,15 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
 }
 
 StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const StreamOptions& options)
-    : plan_(streamed_plan(g, with_weights, options)), index_bytes_(g.index_bytes()),
-      weight_bytes_(with_weights ? sizeof(uint32_t) : 0), poison_(options.poison),
-      skip_inactive_(options.skip_inactive), direct_below_(options.direct_below) {
-  // Buffers as large as the largest copy, not the option: a graph smaller than a block takes only what it needs.
-  uint64_t most = 1;
-  for (const StreamBlock& b : plan_.blocks) most = std::max(most, b.copied_entries());
-  buffer_entries_ = most;
-
-  host_edges_ = pinned_copy(g.edges(), g.edge_list_bytes());
-  if (with_weights) host_weights_ = pinned_copy(g.weights(), g.num_edges() * sizeof(uint32_t));
+    : layout_(options.layout), index_bytes_(g.index_bytes()), weight_bytes_(with_weights ? sizeof(uint32_t) : 0),
+      poison_(options.poison), skip_inactive_(options.skip_inactive), direct_below_(options.direct_below) {
+  const StreamPlan checked = streamed_plan(g, with_weights, options);  // the options' checks, either layout
+  if (layout_ == StreamLayout::Rows)
+    plan_ = checked, lay_out_rows(g, with_weights, options);
+  else if (index_bytes_ == 4)
+    lay_out_columns<uint32_t>(g, with_weights, options);
+  else
+    lay_out_columns<uint64_t>(g, with_weights, options);
   if (direct_below_ > 0 && g.num_edges() > 0) {  // read in place: copies placed as the zerocopy mode places them
     in_place_edges_ =
         std::make_unique<EdgeStore>(MemoryMode::ZeroCopy, g.edges(), g.edge_list_bytes(), ManagedPolicy{});
@@ -65,12 +74,13 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
       device_weights_ = in_place_weights_->data();
     }
   }
-  // Fewer buffers than blocks would never be used.
-  const size_t buffers = std::max<size_t>(1, std::min<size_t>(options.buffers, plan_.blocks.size()));
+
+  // Fewer buffers than blocks would never be used. Each array's buffers as large as its longest range, not the
+  // option: a graph smaller than a block takes only what it needs.
+  const size_t buffers = std::max<size_t>(1, std::min<size_t>(options.buffers, num_blocks_));
   for (size_t b = 0; b < buffers; ++b) {
-    edge_buffers_.push_back(budgeted_malloc(most * index_bytes_, "the streamed blocks' buffers"));
-    if (with_weights)
-      weight_buffers_.push_back(budgeted_malloc(most * sizeof(uint32_t), "the streamed blocks' buffers"));
+    for (Copied& a : arrays_)
+      a.buffers.push_back(budgeted_malloc(std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes, a.what));
     copied_.emplace_back(), consumed_.emplace_back();
     EMOGI_CUDA_CHECK(cudaEventCreateWithFlags(&copied_.back(), cudaEventDisableTiming));
     EMOGI_CUDA_CHECK(cudaEventCreateWithFlags(&consumed_.back(), cudaEventDisableTiming));
@@ -96,10 +106,85 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
   }
 }
 
+int StreamedLists::add_array(void* host, unsigned elem_bytes, const char* what) {
+  Copied a;
+  a.host = host, a.elem_bytes = elem_bytes, a.what = what;
+  arrays_.push_back(a);
+  return int(arrays_.size() - 1);
+}
+
+void StreamedLists::set_range(size_t k, int array, uint64_t from, uint64_t to) {
+  const size_t at = 2 * (k * arrays_.size() + size_t(array));
+  if (ranges_.size() < 2 * num_blocks_ * arrays_.size()) ranges_.resize(2 * num_blocks_ * arrays_.size(), 0);
+  ranges_[at] = from, ranges_[at + 1] = to;
+  Copied& a = arrays_[size_t(array)];
+  a.buffer_elems = std::max(a.buffer_elems, to - from);
+}
+
+void StreamedLists::lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions&) {
+  num_blocks_ = plan_.blocks.size();
+  capacity_entries_ = plan_.capacity_entries;
+  ids_ = add_array(pinned_copy(g.edges(), g.edge_list_bytes()), index_bytes_, "the streamed blocks' buffers");
+  if (with_weights)
+    weights_ = add_array(pinned_copy(g.weights(), g.num_edges() * sizeof(uint32_t)), sizeof(uint32_t),
+                         "the streamed blocks' buffers");
+  for (size_t k = 0; k < num_blocks_; ++k) {
+    const StreamBlock& b = plan_.blocks[k];
+    set_range(k, ids_, b.copy_from, b.last_entry);
+    if (with_weights) set_range(k, weights_, b.copy_from, b.last_entry);
+  }
+}
+
+template <class Index>
+void StreamedLists::lay_out_columns(const MappedCsr& g, bool with_weights, const StreamOptions& options) {
+  const uint64_t v = g.num_vertices(), edges = g.num_edges();
+  const uint64_t* offsets = g.offsets();
+  const Index* ids = g.edges_as<Index>();
+  capacity_entries_ = options.block_bytes / (index_bytes_ + weight_bytes_);
+  const auto progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  columns_ = build_column_blocks(offsets, ids, v,
+                                 capacity_column_bounds(column_entries(offsets, ids, v), capacity_entries_), progress);
+  num_blocks_ = columns_.num_blocks();
+  // The host arrays, pinned: ids and weights gathered into column-blocked order, the row index, x.
+  const uint64_t* source = columns_.source.data();
+  Index* cols = static_cast<Index*>(pinned_alloc(edges * sizeof(Index)));
+  parallel_for(edges, [=](uint64_t p) { cols[p] = ids[offsets[0] + source[p]]; });
+  ids_ = add_array(cols, sizeof(Index), "the streamed blocks' buffers");
+  if (with_weights) {
+    const uint32_t* w = g.weights();
+    uint32_t* vals = static_cast<uint32_t*>(pinned_alloc(edges * sizeof(uint32_t)));
+    parallel_for(edges, [=](uint64_t p) { vals[p] = w[offsets[0] + source[p]]; });
+    weights_ = add_array(vals, sizeof(uint32_t), "the streamed blocks' buffers");
+  }
+  Index* rows = static_cast<Index*>(pinned_alloc(columns_.row_ids.size() * sizeof(Index)));
+  for (size_t i = 0; i < columns_.row_ids.size(); ++i) rows[i] = Index(columns_.row_ids[i]);
+  row_ids_ = add_array(rows, sizeof(Index), "the column blocks' row ids");
+  row_starts_ = add_array(pinned_copy(columns_.row_start.data(), columns_.row_start.size() * sizeof(uint64_t)),
+                          sizeof(uint64_t), "the column blocks' row starts");
+  float* x = static_cast<float*>(pinned_alloc(v * sizeof(float)));
+  for (uint64_t i = 0; i < v; ++i) x[i] = spmv_x(i);
+  x_ = add_array(x, sizeof(float), "the column blocks' slices of x");
+  for (size_t k = 0; k < num_blocks_; ++k) {
+    set_range(k, ids_, columns_.first_entry[k], columns_.first_entry[k + 1]);
+    if (with_weights) set_range(k, weights_, columns_.first_entry[k], columns_.first_entry[k + 1]);
+    set_range(k, row_ids_, columns_.first_row[k], columns_.first_row[k + 1]);
+    set_range(k, row_starts_, columns_.first_row_start(k), columns_.first_row_start(k) + columns_.rows(k) + 1);
+    set_range(k, x_, columns_.first_column[k], columns_.first_column[k + 1]);
+  }
+  row_index_bytes_ = columns_.index_bytes(index_bytes_);
+  total_rows_ = columns_.row_ids.size();
+  // Kept: the bounds (column_rows, describe). Released: the permutation and the row index, now pinned.
+  std::vector<uint64_t>().swap(columns_.source);
+  std::vector<uint64_t>().swap(columns_.row_ids);
+  std::vector<uint64_t>().swap(columns_.row_start);
+}
+
 StreamedLists::~StreamedLists() {
   if (copy_stream_) cudaStreamSynchronize(copy_stream_);
-  for (void* p : edge_buffers_) budgeted_free(p, buffer_entries_ * index_bytes_);
-  for (void* p : weight_buffers_) budgeted_free(p, buffer_entries_ * weight_bytes_);
+  for (Copied& a : arrays_) {
+    for (void* p : a.buffers) budgeted_free(p, std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes);
+    cudaFreeHost(a.host);
+  }
   for (cudaEvent_t e : copied_) cudaEventDestroy(e);
   for (cudaEvent_t e : consumed_) cudaEventDestroy(e);
   for (cudaEvent_t e : timing_) cudaEventDestroy(e);
@@ -109,8 +194,12 @@ StreamedLists::~StreamedLists() {
   budgeted_free(entries_, plan_.blocks.size() * sizeof(unsigned long long));
   cudaFreeHost(host_marks_);
   cudaFreeHost(host_entries_);
-  cudaFreeHost(host_edges_);
-  cudaFreeHost(host_weights_);
+}
+
+uint64_t StreamedLists::buffer_bytes() const {
+  uint64_t bytes = 0;
+  for (const Copied& a : arrays_) bytes += std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes;  // as allocated
+  return bytes;
 }
 
 void StreamedLists::prepare_run() {
@@ -124,40 +213,34 @@ void StreamedLists::prepare_run() {
 
 void StreamedLists::issue_copy(size_t c) {
   const size_t b = buffer_of(c), k = copy_order_[c];
-  if (held_[b] == k && !poison_) {  // the buffer still holds the block: the kernel that waits finds it there
+  if (held_[b] == k && !poison_) {  // the buffers still hold the block: the kernel that waits finds it there
     ++stats_.skipped;
     return;
   }
-  const StreamBlock& block = plan_.blocks[k];
-  const uint64_t entries = block.copied_entries();
-  // The buffer's last reader first (a no-op before its first use).
+  // The buffers' last reader first (a no-op before their first use).
   EMOGI_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, consumed_[b], 0));
-  if (poison_) {  // what a kernel that ran before the copy landed would read: ids far past any vertex
-    EMOGI_CUDA_CHECK(cudaMemsetAsync(edge_buffers_[b], 0xFF, buffer_entries_ * index_bytes_, copy_stream_));
-    if (!weight_buffers_.empty())
-      EMOGI_CUDA_CHECK(cudaMemsetAsync(weight_buffers_[b], 0xFF, buffer_entries_ * weight_bytes_, copy_stream_));
-  }
+  if (poison_)  // what a kernel that ran before the copy landed would read: ids far past any vertex, NaN x
+    for (const Copied& a : arrays_)
+      EMOGI_CUDA_CHECK(cudaMemsetAsync(a.buffers[b], 0xFF, a.buffer_elems * a.elem_bytes, copy_stream_));
   if (timed_ + 2 > timing_.size())
     for (int i = 0; i < 2; ++i) {
       timing_.emplace_back();
       EMOGI_CUDA_CHECK(cudaEventCreate(&timing_.back()));
     }
   EMOGI_CUDA_CHECK(cudaEventRecord(timing_[timed_], copy_stream_));
-  if (entries) {
-    EMOGI_CUDA_CHECK(cudaMemcpyAsync(edge_buffers_[b],
-                                     static_cast<const char*>(host_edges_) + block.copy_from * index_bytes_,
-                                     entries * index_bytes_, cudaMemcpyHostToDevice, copy_stream_));
-    if (!weight_buffers_.empty())
-      EMOGI_CUDA_CHECK(cudaMemcpyAsync(weight_buffers_[b],
-                                       static_cast<const uint32_t*>(host_weights_) + block.copy_from,
-                                       entries * sizeof(uint32_t), cudaMemcpyHostToDevice, copy_stream_));
+  for (size_t a = 0; a < arrays_.size(); ++a) {
+    const uint64_t from = ranges_[2 * (k * arrays_.size() + a)], to = ranges_[2 * (k * arrays_.size() + a) + 1];
+    const Copied& c = arrays_[a];
+    if (to == from) continue;
+    EMOGI_CUDA_CHECK(cudaMemcpyAsync(c.buffers[b], static_cast<const char*>(c.host) + from * c.elem_bytes,
+                                     (to - from) * c.elem_bytes, cudaMemcpyHostToDevice, copy_stream_));
+    stats_.bytes += (to - from) * c.elem_bytes;
   }
   EMOGI_CUDA_CHECK(cudaEventRecord(timing_[timed_ + 1], copy_stream_));
   timed_ += 2;
   EMOGI_CUDA_CHECK(cudaEventRecord(copied_[b], copy_stream_));
   held_[b] = k;
   ++stats_.copies;
-  stats_.bytes += entries * (index_bytes_ + weight_bytes_);
 }
 
 StreamRunStats StreamedLists::finish_run() {
@@ -185,11 +268,25 @@ std::string StreamRunStats::in_place_text() const {
 }
 
 std::string StreamedLists::describe() const {
+  char buf[600];
+  if (layout_ == StreamLayout::Columns) {
+    uint64_t widest = 0;
+    for (size_t k = 0; k < num_blocks_; ++k) widest = std::max(widest, columns_.columns(k));
+    std::snprintf(buf, sizeof buf,
+                  "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, column "
+                  "blocks (CF'17): %llu non-empty rows over the blocks, a row index of %llu bytes, x slices of %llu "
+                  "bytes (widest block %llu columns)%s%s",
+                  num_blocks_, (unsigned long long)capacity_entries_, held_.size(), (unsigned long long)buffer_bytes(),
+                  (unsigned long long)total_rows_, (unsigned long long)row_index_bytes_,
+                  (unsigned long long)(columns_.num_vertices * sizeof(float)), (unsigned long long)widest,
+                  poison_ ? ", poisoned before every copy" : "",
+                  skip_inactive_ ? ", blocks without an active vertex skipped" : "");
+    return buf;
+  }
   char in_place[120] = "";
   if (direct_below_ > 0)
     std::snprintf(in_place, sizeof in_place,
                   ", blocks with fewer than %g of their entries active read in place (zero-copy)", direct_below_);
-  char buf[520];
   std::snprintf(
       buf, sizeof buf,
       "streamed: %zu blocks of at most %llu entries, %zu buffers of %llu bytes in GPU memory, %llu lists split "

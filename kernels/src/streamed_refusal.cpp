@@ -2,8 +2,11 @@
 
 namespace emogi {
 
-std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan) {
+std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan, StreamLayout layout) {
   const std::string what = std::string(name_of(algorithm)) + " " + name_of(variant);
+  if (layout == StreamLayout::Columns && algorithm != Algorithm::Spmv)
+    return what + ": --stream-layout columns cuts a matrix into column blocks for SpMV only (" + name_of(algorithm) +
+           " streams by rows: --stream-layout rows)";
   if (!streams(algorithm, variant)) {
     std::string covered;
     for (Variant v : variants_of(algorithm))

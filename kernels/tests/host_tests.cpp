@@ -16,6 +16,7 @@
 namespace emogi::testing {
 void csr_reader_checks();    // csr_tests.cpp
 void stream_block_checks();  // stream_blocks_tests.cpp
+void column_block_checks();  // column_blocks_tests.cpp
 }  // namespace emogi::testing
 
 namespace {
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
   warp_walks_count_one_request_per_line_per_step();
   emogi::testing::csr_reader_checks();
   emogi::testing::stream_block_checks();
+  emogi::testing::column_block_checks();
   std::printf("%d of %d checks passed\n", checks - failures, checks);
   return failures ? 1 : 0;
 }

@@ -9,8 +9,18 @@
 #      ids) streamed (blocks of each STREAM_BLOCKS size, 2 buffers, --stream-skip SKIP) and zero-copy, and a table
 #      last: median ms, blocks skipped as inactive, GB/s of bytes copied over the run time and over the copies'
 #      time, and the first over W.
+#   4. columns (issue 22, CF'17's column blocks; not in the default PARTS): tests/test_gpu_column_blocks.py, then W and
+#      streamed SpMV with --stream-layout rows and columns side by side on COLUMN_GRAPHS (8-byte ids, weights) at each
+#      COLUMN_BLOCKS size (the SpMV figure's: 64M 256M 1G), 2 buffers, 3 reps, with zero-copy and device rows for the
+#      model's rate, into $OUT/columns/ as an archive folder (streamed_spmv_<G>_w8_b<size>_<rows|columns>.*, host.txt,
+#      linkbw.csv) and the table `python -m emogi.streamed_runs` makes of it. Estimated (not yet run): tests ~1 min;
+#      kron24 and urand24 ~2 min each to generate, ~1 min each to run (the column layout is built on the host, a few
+#      seconds a run); SKIP_TESTS=1 leaves the tests out (the timing in a call of its own).
+#      COLUMN_VARIANTS=merged-aligned,naive adds a thread per row (a column block's rows hold about one entry each
+#      at 64M blocks; the figure then draws one variant's points over the other's).
 #   (device) bash tools/device/streamed_check.sh   -> $OUT/{gpu_tests,sanitizer_*,linkbw,streamed_*}.{log,csv}
-#   PARTS="tests sanitizer time" (default all three), GRAPHS="kron24 urand24", WIDTHS="8 4",
+#   (device) PARTS=columns bash tools/device/streamed_check.sh   -> $OUT/gpu_tests_columns.log, $OUT/columns/
+#   PARTS="tests sanitizer time" (default all three; name `columns` for part 4), GRAPHS="kron24 urand24", WIDTHS="8 4",
 #   STREAM_BLOCKS="64M 256M", REPS=3, ALGORITHMS="spmv pagerank" (add cc sssp), SKIP=on (off: every block every
 #   sweep). Estimated (not yet run): tests 5-7 min (two scale-23 graphs are generated),
 #   sanitizer 2 min, time 10-15 min for spmv and pagerank (graph generation ~2 min each, PageRank zero-copy 2-4 s a
@@ -23,8 +33,8 @@ PARTS=${PARTS:-tests sanitizer time}
 has() { [[ " $PARTS " == *" $1 "* ]]; }
 
 if has tests; then
-  TESTS="tests/test_gpu_streamed.py tests/test_gpu_algorithms.py tests/test_gpu_uvm_capped.py \
-    tests/test_gpu_budget.py" gpu_tests -k "streamed or spmv"
+  TESTS="tests/test_gpu_streamed.py tests/test_gpu_column_blocks.py tests/test_gpu_algorithms.py \
+    tests/test_gpu_uvm_capped.py tests/test_gpu_budget.py" gpu_tests -k "streamed or spmv or column"
 fi
 
 if has sanitizer; then
@@ -113,6 +123,50 @@ for csv in sorted(glob.glob(os.environ["OUT"] + "/streamed_*.csv")):
 t = pd.DataFrame(rows, columns=["graph", "w", "algorithm", "variant", "mode", "median_ms", "sweeps",
                                 "inactive_frac", "copied_GBps_run", "copied_GBps_copies", "of_W"])
 print(t.sort_values(["algorithm", "graph", "w", "variant", "mode"]).to_string(index=False, float_format="%.3g"))
+EOF
+fi
+if has columns; then
+  if [ "${SKIP_TESTS:-0}" != 1 ]; then
+    log "column blocks: GPU tests"
+    python3 -m pytest -q --durations=8 -m gpu tests/test_gpu_column_blocks.py > "$OUT/gpu_tests_columns.log" 2>&1
+    tail -2 "$OUT/gpu_tests_columns.log"
+  fi
+  C=$OUT/columns
+  mkdir -p "$C"
+  { nvidia-smi; lscpu | head -20; echo "commit ${EMOGI_COMMIT:-$(git rev-parse --short HEAD)}"; } > "$C/host.txt"
+  "$BIN" linkbw --sizes 64M,256M,1G --reps 5 --out "$C/linkbw.csv" > "$C/linkbw.log" 2>&1 || tail -3 "$C/linkbw.log"
+  for name in ${COLUMN_GRAPHS:-kron24 urand24}; do
+    log "column blocks: $name"
+    gap_graph "$name" > "$C/gen_$name.log" 2>&1 || { tail -3 "$C/gen_$name.log"; continue; }
+    g=/tmp/g/$name.w8.csr
+    timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" --variants ${COLUMN_VARIANTS:-merged-aligned} \
+      --modes zerocopy,device --reps 3 --warmup 1 --out "$C/streamed_spmv_${name}_w8_zerocopy.csv" \
+      > "$C/streamed_spmv_${name}_w8_zerocopy.log" 2>&1 || tail -3 "$C/streamed_spmv_${name}_w8_zerocopy.log"
+    for b in ${COLUMN_BLOCKS:-64M 256M 1G}; do
+      for layout in rows columns; do
+        f=$C/streamed_spmv_${name}_w8_b${b}_$layout
+        timeout 300 "$BIN" run --algorithm spmv --graph "$g" --name "$name" \
+          --variants ${COLUMN_VARIANTS:-merged-aligned} --modes streamed --stream-layout $layout \
+          --stream-block-bytes "$b" --stream-buffers 2 --reps 3 --warmup 1 --out "$f.csv" > "$f.log" 2>&1 \
+          || tail -3 "$f.log"
+        grep -h "placed streamed" "$f.log" | cut -c1-220
+      done
+    done
+  done
+  log "column blocks: table"
+  python3 -m emogi.streamed_runs --archive "$C" --out-dir "$C/tables" || true
+  python3 - "$C/tables/streamed.csv" << 'EOF'
+import sys
+import pandas as pd
+t = pd.read_csv(sys.argv[1])
+s = t[t["mode"] == "streamed"]
+g = s.groupby(["graph", "variant", "block_bytes", "layout"])
+out = g.agg(blocks=("blocks", "first"), median_ms=("time_ms", "median"), bytes_copied=("bytes_copied", "median"),
+            of_w=("of_w", "median"), verified=("verified", "all"))
+out["GBps_lists"] = g["list_bytes"].first() / out["median_ms"] / 1e6
+print(out.to_string(float_format="%.4g"))
+other = t[t["mode"] != "streamed"].groupby(["graph", "variant", "mode"])["time_ms"].median()
+print(other.to_string(float_format="%.4g"))
 EOF
 fi
 log done

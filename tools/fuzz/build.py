@@ -1,7 +1,8 @@
 """Builds of the graph reader for fuzzing and sanitizing, straight from kernels/ (no CUDA, no CMake):
 
     driver      kernels/fuzz/csr_fuzz_driver.cpp, g++ -fsanitize=address,undefined (CI runs it)
-    host_tests  kernels/tests/host_tests.cpp, csr_tests.cpp, stream_blocks_tests.cpp, the same sanitizers (CI runs them)
+    host_tests  kernels/tests/host_tests.cpp, csr_tests.cpp, stream_blocks_tests.cpp,
+                column_blocks_tests.cpp, the same sanitizers (CI runs them)
     libfuzzer   kernels/fuzz/csr_libfuzzer.cpp, clang -fsanitize=fuzzer,address,undefined (the campaign)
     capi        kernels/fuzz/csr_capi.cpp as a shared library, for tools/fuzz/differential.py (ctypes)
 
@@ -36,7 +37,9 @@ TARGETS = {  # name -> (sources beyond the reader's, flags, output name)
             "tests/host_tests.cpp",
             "tests/csr_tests.cpp",
             "tests/stream_blocks_tests.cpp",
+            "tests/column_blocks_tests.cpp",
             "src/stream_blocks.cpp",
+            "src/column_blocks.cpp",
             "src/streamed_refusal.cpp",
             "src/moved_lists.cpp",
             "src/chunk_lru.cpp",

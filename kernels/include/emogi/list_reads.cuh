@@ -3,7 +3,8 @@
 // run that records a trace (--trace-out) or runs in uvm-capped, the kernels mark each list they read in a bitmap
 // (RecordedRange); uvm-capped evicts after each sub-launch by it (capped_uvm.cuh), a trace stores it after each
 // launch, and then it is cleared. In the streamed mode a launch becomes one kernel per block, each after its
-// block's copy (streamed_lists.cuh), over the block's vertices and the block's part of their lists.
+// block's copy (streamed_lists.cuh), over the block's vertices and the block's part of their lists, or (SpMV's
+// launch_rows, column layout) over a column block's rows.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -27,9 +28,10 @@ class ListReads {
   ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
       : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
         sub_launches_(sub_launches ? sub_launches : 1) {}
-  // Streamed runs: `point(block, buffer)` points the algorithm's DeviceGraph at the buffer that holds the block;
-  // `offsets`: the graph's, in GPU memory (a block's active entries are counted from them).
-  ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(const StreamBlock&, unsigned)> point)
+  // Streamed runs: `point(k, buffer)` points the algorithm's DeviceGraph at the buffer that holds block k (or, for
+  // buffer StreamedLists::kInPlace, at the lists in place); `offsets`: the graph's, in GPU memory (a block's active
+  // entries are counted from them).
+  ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(size_t, unsigned)> point)
       : streamed_(streamed), offsets_(offsets), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
   // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
@@ -54,8 +56,11 @@ class ListReads {
   void launch(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part = {}) {
     if (streamed_) {
       if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
-      streamed_->sweep(stream_, [&](const StreamBlock& block, unsigned buffer) {
-        point_(block, buffer);
+      if (streamed_->layout() != StreamLayout::Rows)
+        throw std::logic_error("a launch by vertices over column blocks (only launch_rows reads them)");
+      streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
+        point_(k, buffer);
+        const StreamBlock& block = streamed_->plan().blocks[k];
         launch_sweep(RecordedRange{block.first_vertex, block.last_vertex, nullptr});
       });
       return;
@@ -73,6 +78,19 @@ class ListReads {
     after_launch(trace_ ? label() : std::string(), part);
   }
 
+  // A launch of a matrix kernel (SpMV: each list is a row whose partial sums add into y): as launch, except that
+  // in the column layout (--stream-layout columns) it sweeps the column blocks, launch_sweep taking each block's
+  // ColumnBlockRows<Index> (column_sweep.cuh). Only kernels that ask the sweep for row_of and vector_at may use it.
+  template <class Index, class Label, class Launch>
+  void launch_rows(uint64_t num_vertices, Label label, Launch launch_sweep) {
+    if (!streamed_ || streamed_->layout() == StreamLayout::Rows) return launch(num_vertices, label, launch_sweep);
+    if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
+    streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
+      point_(k, buffer);
+      launch_sweep(streamed_->column_rows<Index>(k, buffer));
+    });
+  }
+
  private:
   void after_sub_launch(const RecordedRange& range, const ListPart& part);
   void after_launch(const std::string& label, const ListPart& part);
@@ -85,7 +103,7 @@ class ListReads {
   std::vector<uint32_t> host_;
   StreamedLists* streamed_ = nullptr;
   const uint64_t* offsets_ = nullptr;
-  std::function<void(const StreamBlock&, unsigned)> point_;
+  std::function<void(size_t, unsigned)> point_;
   cudaStream_t stream_ = nullptr;
 };
 

@@ -124,7 +124,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end()) {
     const StreamPlan plan = streamed_plan(g, with_weights, opt.placement.stream);
     for (Variant v : opt.variants) {
-      const std::string why = streamed_refusal(P::kAlgorithm, v, plan);
+      const std::string why = streamed_refusal(P::kAlgorithm, v, plan, opt.placement.stream.layout);
       if (!why.empty()) throw std::invalid_argument("streamed: " + why);
     }
   }
@@ -187,8 +187,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         if (in_placement) in_placement->prepare_run();
         if (capped) capped->start_run();
         ListReads reads =
-            streamed ? ListReads(streamed, dg.offsets,
-                                 [&](const StreamBlock& b, unsigned buffer) { streamed->point(dg, b, buffer); })
+            streamed
+                ? ListReads(streamed, dg.offsets, [&](size_t k, unsigned buffer) { streamed->point(dg, k, buffer); })
             : trace || capped
                 ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
                 : ListReads();

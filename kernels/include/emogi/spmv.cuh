@@ -2,7 +2,9 @@
 // its value (1 without weights) and x = spmv_x. A pull form: each vertex's group (access.cuh) sums its row, lane by
 // lane in double and then across the warp, and adds the sum to y[v]. Adding, not storing, lets a row cut across
 // several launches (streamed blocks, uvm-capped's sub-launches) sum its parts; launches on one stream never overlap,
-// so no atomics are needed.
+// so no atomics are needed. The sweep (vertex_schedule.cuh) says which row list v is and where x is: v and x itself
+// over vertex ranges; a column block's row ids and its copied slice of x in the column layout (column_sweep.cuh),
+// where each row appears once per block, so its group owns y[row] there and blocks add in turn: no atomics either.
 #pragma once
 #include <cstdint>
 
@@ -36,13 +38,14 @@ __global__ void __launch_bounds__(kBlockThreads)
     sweep.note_read(v, lane);
     double sum = 0;
     if constexpr (kWeighted)
-      Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(),
-                                   [&](WeightedNeighbor e) { sum += double(e.weight) * double(x[e.id]); });
+      Access::template walk<Index>(
+          g.list_begin(v), g.list_end(v), lane, g.weighted_neighbors(),
+          [&](WeightedNeighbor e) { sum += double(e.weight) * double(sweep.vector_at(x, e.id)); });
     else
       Access::template walk<Index>(g.list_begin(v), g.list_end(v), lane, g.neighbors(),
-                                   [&](uint64_t u) { sum += double(x[u]); });
+                                   [&](uint64_t u) { sum += double(sweep.vector_at(x, u)); });
     if constexpr (Access::kLanes > 1) sum = warp_sum(sum);  // the group is the whole warp (kLanes is 1 or 32)
-    if (lane == 0) y[v] += sum;
+    if (lane == 0) y[sweep.row_of(v)] += sum;
   });
 }
 
@@ -60,7 +63,7 @@ RunStats spmv(const DeviceGraph<Index>& g, bool weighted, uint64_t max_warps, Li
     EMOGI_CUDA_CHECK(cudaMemsetAsync(s.y.data(), 0, n * sizeof(double), loop.stream()));
   }
   loop.start();
-  reads.launch(
+  reads.launch_rows<Index>(
       n, [] { return std::string("product"); },
       [&](auto range) {
         const dim3 grid(unsigned(scan_blocks<Access>(range.size(), max_warps)));

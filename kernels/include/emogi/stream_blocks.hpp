@@ -17,6 +17,11 @@
 
 namespace emogi {
 
+// Which cut the streamed mode makes (--stream-layout): blocks of vertex ranges (rows, here), or CF'17's blocks of
+// consecutive columns (column_blocks.hpp; SpMV only).
+enum class StreamLayout { Rows, Columns };
+inline const char* name_of(StreamLayout layout) { return layout == StreamLayout::Columns ? "columns" : "rows"; }
+
 struct StreamBlock {
   uint64_t first_vertex = 0, last_vertex = 0;  // [first, last): vertices whose list, or a part of it, is here
   uint64_t first_entry = 0, last_entry = 0;    // [first, last): the list entries the block holds

@@ -7,6 +7,13 @@
 // copied once per run). Every copy is timed by events, so a run reports the bytes it copied and the copy engine's
 // time, measured rather than assumed.
 //
+// Two layouts (--stream-layout). `rows`, the default: blocks of vertex ranges as above. `columns` (SpMV only):
+// CF'17's column blocks (column_blocks.hpp), each a DCSR block of consecutive columns whose entries fit the block
+// size; a block's copy is its ids and weights, its row index (non-empty rows' ids and starts) and its slice of x,
+// and its kernel walks its rows (column_sweep.cuh) adding each row's partial sum into y. Either way a block is a set
+// of element ranges of host arrays, one per array, copied into that array's buffer of the block's turn: the copy,
+// event and poisoning logic below is one for both.
+//
 // Frontier-aware skipping (--stream-skip, on by default): before a sweep, an iterative algorithm says which
 // vertices are active in it (ListReads::only_active: SSSP's vertices whose distance fell, CC's whose label changed,
 // PageRank's above the tolerance). One kernel marks each block that holds an active vertex (a split list's parts
@@ -27,6 +34,8 @@
 #include <string>
 #include <vector>
 
+#include "emogi/column_blocks.hpp"
+#include "emogi/column_sweep.cuh"
 #include "emogi/csr.hpp"
 #include "emogi/cuda_check.hpp"
 #include "emogi/edge_store.cuh"
@@ -44,6 +53,7 @@ struct StreamOptions {
   bool poison = false;        // tests: fill a buffer with 0xFF bytes before each copy into it (--stream-poison)
   bool skip_inactive = true;  // skip blocks without an active vertex where the algorithm says which are (--stream-skip)
   double direct_below = 0;    // read a block in place when fewer than this of its entries are active (0: never)
+  StreamLayout layout = StreamLayout::Rows;  // --stream-layout
 };
 
 // The usual activity test: a per-vertex flag (SSSP's `flag`, CC's `current`, PageRank's `push`).
@@ -124,9 +134,11 @@ class StreamedLists {
   StreamedLists(const StreamedLists&) = delete;
   StreamedLists& operator=(const StreamedLists&) = delete;
 
-  const StreamPlan& plan() const { return plan_; }
-  unsigned buffers() const { return unsigned(edge_buffers_.size()); }
-  uint64_t buffer_bytes() const { return buffer_entries_ * (index_bytes_ + weight_bytes_); }
+  StreamLayout layout() const { return layout_; }
+  const StreamPlan& plan() const { return plan_; }  // the row layout's blocks (none in the column layout)
+  size_t num_blocks() const { return num_blocks_; }
+  unsigned buffers() const { return unsigned(held_.size()); }
+  uint64_t buffer_bytes() const;  // one turn's buffers, all arrays together
   std::string describe() const;
 
   // Before every run: no buffer holds a block (the run copies everything it reads), counters zeroed.
@@ -139,7 +151,8 @@ class StreamedLists {
 
   // Marks the blocks that hold a vertex v with active(v), in stream order on `compute`, and waits for the marks:
   // the next sweep copies and launches only those (and, under --stream-direct-below, reads the sparsely active ones
-  // in place). `offsets`: the graph's, in GPU memory. A no-op without --stream-skip.
+  // in place). `offsets`: the graph's, in GPU memory. A no-op without --stream-skip, and in the column layout (no
+  // vertex ranges to mark; its one algorithm, SpMV, reads every row and never asks).
   template <class Active>
   void mark_active(cudaStream_t compute, const uint64_t* offsets, Active active) {
     if (!skip_inactive_ || plan_.blocks.empty()) return;
@@ -158,12 +171,12 @@ class StreamedLists {
     marked_ = true;
   }
 
-  // One sweep over the blocks on the compute stream: each(block, buffer) launches the block's kernel(s) there. The
+  // One sweep over the blocks on the compute stream: each(k, buffer) launches block k's kernel(s) there. The
   // blocks are all of them, or the marked ones after mark_active (the marks hold for this sweep only); a block read
-  // in place comes with buffer kInPlace, in its turn, and the copies go on among the others.
+  // in place (rows only) comes with buffer kInPlace, in its turn, and the copies go on among the others.
   template <class Each>
   void sweep(cudaStream_t compute, Each each) {
-    const std::vector<size_t> order = sweep_order(plan_.blocks.size(), marked_ ? host_marks_ : nullptr);
+    const std::vector<size_t> order = sweep_order(num_blocks_, marked_ ? host_marks_ : nullptr);
     std::vector<uint8_t> in_place(order.size(), 0);
     copy_order_.clear();
     uint64_t read_in_place = 0;
@@ -175,36 +188,39 @@ class StreamedLists {
         copy_order_.push_back(k);
       }
     }
-    stats_.inactive += plan_.blocks.size() - order.size();
+    stats_.inactive += num_blocks_ - order.size();
     stats_.blocks += order.size();
     stats_.in_place += read_in_place;
     stats_.per_sweep.push_back(order.size());
     stats_.per_sweep_in_place.push_back(read_in_place);
     marked_ = false;
-    const size_t copies = copy_order_.size(), buffers = edge_buffers_.size();
+    const size_t copies = copy_order_.size(), buffers = held_.size();
     ++stats_.sweeps;
     for (size_t c = 0; c < copies && c < buffers; ++c) issue_copy(c);
     for (size_t j = 0, c = 0; j < order.size(); ++j) {
       if (in_place[j]) {
-        each(plan_.blocks[order[j]], kInPlace);
+        each(order[j], kInPlace);
         continue;
       }
       const size_t b = buffer_of(c);
       EMOGI_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[b], 0));
-      each(plan_.blocks[order[j]], unsigned(b));
+      each(order[j], unsigned(b));
       EMOGI_CUDA_CHECK(cudaEventRecord(consumed_[b], compute));
       if (c + buffers < copies) issue_copy(c + buffers);
       ++c;
     }
   }
 
-  // Points g's lists at buffer `buffer`, which holds `block`: position i is at i - copy_from there, and kernels
-  // read only [first_entry, last_entry) of each list (DeviceGraph's window).
-  // Buffer kInPlace: at the zero-copy copy of the lists (in_place_edges_), where position i is at i.
+  // Points g's lists at buffer `buffer`, which holds block k. Rows: position i is at i - copy_from there, and
+  // kernels read only [first_entry, last_entry) of each list (DeviceGraph's window); buffer kInPlace: at the
+  // zero-copy host copy itself, where position i is at i. Columns: the block is a graph of its own, list i (row
+  // ids[i]) at [starts[i], starts[i + 1]) of the block's ids and weights. g's vertex count stays the graph's (the
+  // algorithm sizes its vectors by it); its vertex list is the block's until the next point.
   template <class Index>
-  void point(DeviceGraph<Index>& g, const StreamBlock& block, unsigned buffer) const {
-    g.window_begin = block.first_entry, g.window_end = block.last_entry;
-    if (buffer == kInPlace) {
+  void point(DeviceGraph<Index>& g, size_t k, unsigned buffer) const {
+    if (buffer == kInPlace) {  // rows only: entries_ (the in-place counts) exist in the row layout alone
+      const StreamBlock& block = plan_.blocks[k];
+      g.window_begin = block.first_entry, g.window_end = block.last_entry;
       const Index* edges = static_cast<const Index*>(device_edges_);
       g.edges = SplitArray<Index>{edges, edges, 0, 0};
       if (device_weights_) {
@@ -213,38 +229,70 @@ class StreamedLists {
       }
       return;
     }
-    const Index* e = static_cast<const Index*>(edge_buffers_[buffer]);
-    g.edges = {e, e, 0, block.copy_from};
-    if (!weight_buffers_.empty()) {
-      const uint32_t* w = static_cast<const uint32_t*>(weight_buffers_[buffer]);
-      g.weights = {w, w, 0, block.copy_from};
+    const Index* e = static_cast<const Index*>(arrays_[ids_].buffers[buffer]);
+    const uint32_t* w = weights_ < 0 ? nullptr : static_cast<const uint32_t*>(arrays_[weights_].buffers[buffer]);
+    if (layout_ == StreamLayout::Columns) {
+      const uint64_t* starts = static_cast<const uint64_t*>(arrays_[row_starts_].buffers[buffer]);
+      g.offsets = starts, g.starts = starts;
+      g.edges = {e, e, 0, 0};
+      if (w) g.weights = {w, w, 0, 0};
+      g.window_begin = 0, g.window_end = ~uint64_t(0);
+      return;
     }
+    const StreamBlock& block = plan_.blocks[k];
+    g.edges = {e, e, 0, block.copy_from};
+    if (w) g.weights = {w, w, 0, block.copy_from};
+    g.window_begin = block.first_entry, g.window_end = block.last_entry;
+  }
+
+  // The column layout's sweep of block k in buffer `buffer` (column_sweep.cuh): its rows, their ids, its x slice.
+  template <class Index>
+  ColumnBlockRows<Index> column_rows(size_t k, unsigned buffer) const {
+    return {columns_.rows(k), static_cast<const Index*>(arrays_[row_ids_].buffers[buffer]),
+            static_cast<const float*>(arrays_[x_].buffers[buffer]), columns_.first_column[k]};
   }
 
  private:
-  // The sweep's c-th copied block: its buffer, and its copy on the copy stream (unless the buffer holds it).
-  size_t buffer_of(size_t c) const { return sweep_buffer(c, copy_order_[c], plan_.blocks.size(), held_.size()); }
+  // A host array (pinned) whose element ranges the blocks copy, and its buffer of each turn in GPU memory.
+  struct Copied {
+    void* host = nullptr;
+    unsigned elem_bytes = 0;
+    uint64_t buffer_elems = 0;  // the longest range a block copies of it
+    std::vector<void*> buffers;
+    const char* what = "";
+  };
+  int add_array(void* host, unsigned elem_bytes, const char* what);  // its index in arrays_
+  void set_range(size_t k, int array, uint64_t from, uint64_t to);   // block k copies [from, to) of the array
+  void lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions& options);
+  template <class Index>
+  void lay_out_columns(const MappedCsr& g, bool with_weights, const StreamOptions& options);
+  // The sweep's c-th copied block: its turn's buffers, and its copy on the copy stream (unless they hold it).
+  size_t buffer_of(size_t c) const { return sweep_buffer(c, copy_order_[c], num_blocks_, held_.size()); }
   void issue_copy(size_t c);
 
-  StreamPlan plan_;
+  StreamLayout layout_;
+  StreamPlan plan_;       // rows
+  ColumnBlocks columns_;  // columns: the blocks' bounds (the big arrays are released once pinned)
+  size_t num_blocks_ = 0;
   unsigned index_bytes_, weight_bytes_;
-  uint64_t buffer_entries_ = 0;  // entries one buffer holds: the largest block's copy
+  uint64_t capacity_entries_ = 0;                  // a block's ids and weights at most (the describe line)
+  uint64_t row_index_bytes_ = 0, total_rows_ = 0;  // columns: the row index over all blocks (the describe line)
   bool poison_, skip_inactive_;
   double direct_below_;
-  uint64_t* bounds_ = nullptr;  // GPU memory: the blocks' first and past-last vertices and entries (mark_active)
-  uint8_t* marks_ = nullptr;    // GPU memory, 1 per block: mark_active's marks
+  std::vector<Copied> arrays_;
+  int ids_ = -1, weights_ = -1, row_ids_ = -1, row_starts_ = -1, x_ = -1;  // which array is which (-1: none)
+  std::vector<uint64_t> ranges_;  // block k, array a: [ranges_[2 (k A + a)], ranges_[2 (k A + a) + 1])
+  uint64_t* bounds_ = nullptr;    // GPU memory: the blocks' first and past-last vertices and entries (mark_active)
+  uint8_t* marks_ = nullptr;      // GPU memory, 1 per block: mark_active's marks
   unsigned long long* entries_ = nullptr;       // GPU memory, per block: active entries (--stream-direct-below only)
   uint8_t* host_marks_ = nullptr;               // pinned: the marks, read by the sweep
   unsigned long long* host_entries_ = nullptr;  // pinned: the active entries, read by the sweep
   bool marked_ = false;                         // the next sweep takes only the marked blocks
   std::vector<size_t> copy_order_;              // the blocks this sweep copies, in plan order
-  void* host_edges_ = nullptr;                  // pinned copies of the file's arrays
-  void* host_weights_ = nullptr;
-  std::unique_ptr<EdgeStore> in_place_edges_, in_place_weights_;  // zero-copy copies (read in place)
+  std::unique_ptr<EdgeStore> in_place_edges_, in_place_weights_;  // zero-copy copies (read in place; rows only)
   const void* device_edges_ = nullptr;                            // their pointers, as kernels address them
   const void* device_weights_ = nullptr;
-  std::vector<void*> edge_buffers_, weight_buffers_;  // GPU memory, one of each per buffer
-  std::vector<size_t> held_;                          // the block each buffer holds (kNone: none)
+  std::vector<size_t> held_;  // the block each turn's buffers hold (kNone: none)
   std::vector<cudaEvent_t> copied_, consumed_;
   std::vector<cudaEvent_t> timing_;  // pairs (start, stop) around each copy, reused run after run
   size_t timed_ = 0;                 // pairs used this run

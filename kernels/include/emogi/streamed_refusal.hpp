@@ -11,6 +11,9 @@ namespace emogi {
 // Why `variant` of `algorithm` cannot run streamed on a graph cut as `plan`, or "" when it can. Streaming needs
 // every list read to go through ListReads::launch on the algorithm's stream, block by block; gauss-seidel also
 // needs every list whole in one block.
-std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan);
+// The column layout (--stream-layout columns) runs SpMV only: its blocks are a matrix's, and only SpMV's kernel
+// takes a column block's rows (ListReads::launch_rows).
+std::string streamed_refusal(Algorithm algorithm, Variant variant, const StreamPlan& plan,
+                             StreamLayout layout = StreamLayout::Rows);
 
 }  // namespace emogi

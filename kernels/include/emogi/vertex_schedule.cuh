@@ -33,7 +33,10 @@ __device__ __forceinline__ void for_each_vertex(uint64_t num_vertices, Body body
 // lists take the sweep as a template parameter, so timed runs compile to the kernels they always were:
 // - AllVertices: every vertex, nothing recorded (timed runs of every mode but uvm-capped);
 // - RecordedRange: vertices [begin, end) (uvm-capped splits a sweep into consecutive ranges), each list read marked
-//   in a bitmap over the vertices (trace runs and uvm-capped), or nothing marked without one (streamed blocks).
+//   in a bitmap over the vertices (trace runs and uvm-capped), or nothing marked without one (streamed blocks);
+// - ColumnBlockRows (column_sweep.cuh): the non-empty rows of one column block (streamed, --stream-layout columns).
+// A matrix kernel (SpMV) also asks the sweep which row list v is (row_of) and where x's entry of a column is
+// (vector_at): v itself and x[column] here; a column block's row ids and its slice of x there.
 struct AllVertices {
   uint64_t num_vertices;
   __host__ __device__ uint64_t begin() const { return 0; }
@@ -41,6 +44,8 @@ struct AllVertices {
   __host__ __device__ uint64_t size() const { return num_vertices; }
   __device__ bool holds(uint64_t) const { return true; }
   __device__ void note_read(uint64_t, unsigned) const {}
+  __device__ uint64_t row_of(uint64_t v) const { return v; }
+  __device__ float vector_at(const float* x, uint64_t column) const { return x[column]; }
 };
 
 struct RecordedRange {
@@ -54,6 +59,8 @@ struct RecordedRange {
   __device__ void note_read(uint64_t v, unsigned lane) const {
     if (lane == 0 && bits) atomicOr(&bits[v / 32], 1u << (v % 32));
   }
+  __device__ uint64_t row_of(uint64_t v) const { return v; }
+  __device__ float vector_at(const float* x, uint64_t column) const { return x[column]; }
 };
 
 template <class Access, class Body>
