@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/pass_log.cuh"
 #include "emogi/streamed_lists.cuh"
 #include "emogi/trace_file.hpp"
 #include "emogi/vertex_schedule.cuh"
@@ -32,6 +33,8 @@ class ListReads {
   ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(const StreamBlock&, unsigned)> point)
       : streamed_(streamed), offsets_(offsets), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
+  // --pass-log: times each launch and counts its active entries there (pass_log.cuh); null (the default): nothing.
+  void set_pass_log(PassLog* log) { log_ = log; }
   // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
   // sets it before its first launch; one that does not is refused in the streamed mode (streamed_refusal).
   void set_stream(cudaStream_t stream) { stream_ = stream; }
@@ -40,6 +43,10 @@ class ListReads {
   // without one (StreamedLists::mark_active); the other modes ignore it.
   template <class Active>
   void only_active(Active active) {
+    if (log_) {
+      if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
+      log_->count_active(stream_, active);
+    }
     if (streamed_ && streamed_->skips_inactive()) {
       if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
       streamed_->mark_active(stream_, offsets_, active);
@@ -52,6 +59,19 @@ class ListReads {
   // each list it reads.
   template <class Label, class Launch>
   void launch(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part = {}) {
+    if (!log_) {
+      launch_unlogged(num_vertices, label, launch_sweep, part);
+      return;
+    }
+    if (!stream_) throw std::logic_error("a logged launch (--pass-log) before ListReads::set_stream");
+    log_->before_pass(stream_, streamed_ ? &streamed_->running() : nullptr);
+    launch_unlogged(num_vertices, label, launch_sweep, part);
+    log_->after_pass(stream_, streamed_ ? &streamed_->running() : nullptr);
+  }
+
+ private:
+  template <class Label, class Launch>
+  void launch_unlogged(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part) {
     if (streamed_) {
       if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
       streamed_->sweep(stream_, [&](const StreamBlock& block, unsigned buffer) {
@@ -73,7 +93,6 @@ class ListReads {
     after_launch(trace_ ? label() : std::string(), part);
   }
 
- private:
   void after_sub_launch(const RecordedRange& range, const ListPart& part);
   void after_launch(const std::string& label, const ListPart& part);
 
@@ -87,6 +106,7 @@ class ListReads {
   const uint64_t* offsets_ = nullptr;
   std::function<void(const StreamBlock&, unsigned)> point_;
   cudaStream_t stream_ = nullptr;
+  PassLog* log_ = nullptr;
 };
 
 }  // namespace emogi
