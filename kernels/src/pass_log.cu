@@ -5,11 +5,13 @@
 namespace emogi {
 
 PassLog::PassLog(const std::string& path, std::string graph, std::string algorithm, const uint64_t* offsets,
-                 uint64_t num_vertices, uint64_t list_entries)
+                 uint64_t num_vertices, uint64_t list_entries, uint64_t entry_bytes)
     : out_(path), graph_(std::move(graph)), algorithm_(std::move(algorithm)), offsets_(offsets),
-      num_vertices_(num_vertices), list_entries_(list_entries), counts_(kMaxPasses, "the pass log's counts") {
-  out_.stream() << "graph,algorithm,variant,mode,source,rep,pass,active_entries,list_entries,launch_ms,span_ms,"
-                   "blocks,in_place_blocks,copied_bytes\n";
+      num_vertices_(num_vertices), list_entries_(list_entries), entry_bytes_(entry_bytes),
+      counts_(kMaxPasses, "the pass log's counts") {
+  out_.stream()
+      << "graph,algorithm,variant,mode,source,rep,pass,active_entries,list_entries,entry_bytes,launch_ms,span_ms,"
+         "blocks,in_place_blocks,copied_bytes\n";
 }
 
 PassLog::~PassLog() {
@@ -75,7 +77,7 @@ void PassLog::end_run() {
     o << graph_ << "," << algorithm_ << "," << variant_ << "," << mode_ << "," << source_ << "," << rep_ << "," << i
       << ",";
     if (i < counted_.size() && counted_[i]) o << counts[i];
-    o << "," << list_entries_ << "," << launch << "," << span << ",";
+    o << "," << list_entries_ << "," << entry_bytes_ << "," << launch << "," << span << ",";
     if (p.streamed)
       o << p.blocks << "," << p.in_place << "," << p.bytes << "\n";
     else

@@ -135,8 +135,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
   std::unique_ptr<PassLog> passes;  // --pass-log (pass_log.cuh), committed with the table
   if (!opt.pass_log.empty())
-    passes =
-        std::make_unique<PassLog>(opt.pass_log, opt.name, algorithm, offsets.data(), g.num_vertices(), g.num_edges());
+    passes = std::make_unique<PassLog>(opt.pass_log, opt.name, algorithm, offsets.data(), g.num_vertices(),
+                                       g.num_edges(), entry_bytes);
   // A directed graph's transpose, for the variants that read in-lists: its vertex list in GPU memory here, its edge
   // list placed in each mode beside the graph's (graph_view.cuh: DeviceGraph::in).
   std::unique_ptr<DeviceArray<uint64_t>> in_offsets;

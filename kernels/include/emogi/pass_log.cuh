@@ -3,10 +3,11 @@
 // vertices own (counted by a kernel of its own when the algorithm says which vertices are active, before the pass
 // starts: ListReads::only_active; empty where the variant does not say, e.g. the work-list variants), the graph's
 // list entries, its time by CUDA events on the algorithm's stream, and in the streamed mode the blocks it launched,
-// the blocks it read in place and the bytes it copied. launch_ms spans the launch alone; span_ms spans from the end
-// of the previous pass (the first: from its own start) to its end, so it holds the algorithm's work between passes
-// (counters, the streamed mode's block marking), and the spans of a run add up to its time less what comes before
-// the first pass and after the last. Without the option, ListReads holds no PassLog and nothing of this runs.
+// the blocks it read in place and the bytes it copied; and what one entry takes (ids and weights), for bytes. launch_ms
+// spans the launch alone; span_ms spans from the end of the previous pass (the first: from its own start) to its end,
+// so it holds the algorithm's work between passes (counters, the streamed mode's block marking), and the spans of a run
+// add up to its time less what comes before the first pass and after the last. Without the option, ListReads holds no
+// PassLog and nothing of this runs.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -38,8 +39,9 @@ class PassLog {
   static constexpr uint64_t kMaxPasses = uint64_t(1) << 16;  // per run (PageRank's default cap is 5000 rounds)
 
   // `offsets`: the graph's, in GPU memory. Opens `path`'s temporary sibling (throws if it cannot).
+  // `entry_bytes`: what one list entry takes where the run reads it (an id, and a weight where it reads weights).
   PassLog(const std::string& path, std::string graph, std::string algorithm, const uint64_t* offsets,
-          uint64_t num_vertices, uint64_t list_entries);
+          uint64_t num_vertices, uint64_t list_entries, uint64_t entry_bytes);
   ~PassLog();
   PassLog(const PassLog&) = delete;
   PassLog& operator=(const PassLog&) = delete;
@@ -74,7 +76,7 @@ class PassLog {
   AtomicFile out_;
   std::string graph_, algorithm_;
   const uint64_t* offsets_;
-  uint64_t num_vertices_, list_entries_;
+  uint64_t num_vertices_, list_entries_, entry_bytes_;
   DeviceArray<unsigned long long> counts_;  // per pass of the current run: its active entries
   std::vector<bool> counted_;               // whether count_active ran for the pass
   std::vector<cudaEvent_t> starts_, stops_;
