@@ -45,6 +45,7 @@ def test_pass_log_rows(emogi_binary, kron12, tmp_path, algorithm, variant):
     E = int(g.offsets[-1])
     assert set(passes["algorithm"]) == {algorithm} and set(passes["variant"]) == {variant}
     assert (passes["list_entries"] == E).all()
+    assert (passes["entry_bytes"] == 8 + (4 if algorithm == "sssp" else 0)).all()  # 8-byte ids, sssp's weights
     assert passes["active_entries"].notna().all()  # every case here says which vertices are active
     assert ((passes["active_entries"] >= 0) & (passes["active_entries"] <= E)).all()
     keys = ["mode", "rep"]
@@ -66,6 +67,8 @@ def test_pass_log_rows(emogi_binary, kron12, tmp_path, algorithm, variant):
         else:
             assert p[["blocks", "in_place_blocks", "copied_bytes"]].notna().all().all()
             assert (p["in_place_blocks"] == 0).all()
+            if algorithm != "sssp":  # the first sweep copies every block, the lists whole
+                assert p["copied_bytes"].iloc[0] >= E * p["entry_bytes"].iloc[0]
     streamed = passes[passes["mode"] == "streamed"]
     copied = sorted(int(b) for b in streamed.groupby("rep")["copied_bytes"].sum())
     assert copied == sorted(r["bytes"] for r in runs_of(done.stderr))
