@@ -120,7 +120,8 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
     throw std::invalid_argument("--stream-direct-below needs --stream-skip on: it counts a block's active entries");
 }
 
-// --pass-log: the iterative algorithms only (their passes' activity varies; bfs and spmv are refused), the file
+// --pass-log: the iterative algorithms only (their passes' activity varies; bfs and spmv are refused), and their
+// variants that stream (those launch every pass on their stream, where the log's events go), the file
 // tried before the GPU is touched (an AtomicFile's temporary sibling, removed again).
 void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) {
   if (!args.has("pass-log")) return;
@@ -128,6 +129,11 @@ void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) 
     throw std::invalid_argument(std::string("--pass-log applies to sssp, cc and pagerank (passes of varying "
                                             "activity), not ") +
                                 name_of(algorithm));
+  for (Variant v : opt.variants)  // their every list read goes through ListReads::launch on the algorithm's stream
+    if (!streams(algorithm, v))
+      throw std::invalid_argument(std::string("--pass-log times the passes of the variants that stream (emogi list: "
+                                              "streamed), not ") +
+                                  name_of(algorithm) + " " + name_of(v));
   opt.pass_log = args.get("pass-log");
   if (opt.pass_log.empty()) throw std::invalid_argument("--pass-log needs a path");
   AtomicFile probe(opt.pass_log);  // throws "cannot write ..." for a directory that is not there

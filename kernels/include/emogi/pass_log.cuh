@@ -1,7 +1,7 @@
 // `emogi run --pass-log PATH`: one CSV row per pass of every timed run, a pass being one launch that reads lists
 // (ListReads::launch: in the streamed mode one sweep over the blocks). For each pass: the list entries its active
 // vertices own (counted by a kernel of its own when the algorithm says which vertices are active, before the pass
-// starts: ListReads::only_active; empty where the variant does not say, e.g. the work-list variants), the graph's
+// starts: ListReads::only_active, as every variant that streams does; empty where a variant does not say), the graph's
 // list entries, its time by CUDA events on the algorithm's stream, and in the streamed mode the blocks it launched,
 // the blocks it read in place and the bytes it copied; and what one entry takes (ids and weights), for bytes. launch_ms
 // spans the launch alone; span_ms spans from the end of the previous pass (the first: from its own start) to its end,
