@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/atomic_file.hpp"
 #include "emogi/chunk_lru.hpp"
 #include "emogi/cli_args.hpp"
 #include "emogi/commands.hpp"
@@ -129,6 +130,25 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
         "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
 }
 
+// --pass-log: the iterative algorithms only (their passes' activity varies; bfs and spmv are refused), and their
+// variants that stream (those launch every pass on their stream, where the log's events go), the file
+// tried before the GPU is touched (an AtomicFile's temporary sibling, removed again).
+void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) {
+  if (!args.has("pass-log")) return;
+  if (algorithm != Algorithm::Sssp && algorithm != Algorithm::Cc && algorithm != Algorithm::PageRank)
+    throw std::invalid_argument(std::string("--pass-log applies to sssp, cc and pagerank (passes of varying "
+                                            "activity), not ") +
+                                name_of(algorithm));
+  for (Variant v : opt.variants)  // their every list read goes through ListReads::launch on the algorithm's stream
+    if (!streams(algorithm, v))
+      throw std::invalid_argument(std::string("--pass-log times the passes of the variants that stream (emogi list: "
+                                              "streamed), not ") +
+                                  name_of(algorithm) + " " + name_of(v));
+  opt.pass_log = args.get("pass-log");
+  if (opt.pass_log.empty()) throw std::invalid_argument("--pass-log needs a path");
+  AtomicFile probe(opt.pass_log);  // throws "cannot write ..." for a directory that is not there
+}
+
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
 // read before the GPU is touched; the option and the order each refused without the other.
 void check_auto_hot_option(const CliArgs& args, const MatrixOptions& opt) {
@@ -214,6 +234,9 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: read a block over the link in place (zero-copy, only its active lists) instead of "
                  "copying it when fewer than this fraction of its entries are active (0: always copy; rows only)",
                  "0"),
+          option("pass-log", "PATH",
+                 "sssp, cc and pagerank: one CSV row per pass (launch that reads lists) of every timed run here: "
+                 "the entries its active vertices own, its time, the streamed mode's blocks and bytes copied"),
           flag("allow-managed-oversubscription", "let managed allocations exceed the GPU's free memory"),
           option("transpose", "PATH",
                  "a directed graph's transpose, read by the variants that read in-lists (direction-optimizing); "
@@ -256,6 +279,7 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
+  set_pass_log(args, algorithm, opt);
   set_streamed(args, opt);
   if (opt.placement.stream.layout == StreamLayout::Columns)  // before the GPU: the column layout is SpMV's
     for (Variant v : opt.variants) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "emogi/pass_log.cuh"
 #include "emogi/streamed_lists.cuh"
 #include "emogi/trace_file.hpp"
 #include "emogi/vertex_schedule.cuh"
@@ -34,6 +35,8 @@ class ListReads {
   ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(size_t, unsigned)> point)
       : streamed_(streamed), offsets_(offsets), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
+  // --pass-log: times each launch and counts its active entries there (pass_log.cuh); null (the default): nothing.
+  void set_pass_log(PassLog* log) { log_ = log; }
   // The stream the algorithm launches on: streamed blocks order their copies against it. An algorithm that streams
   // sets it before its first launch; one that does not is refused in the streamed mode (streamed_refusal).
   void set_stream(cudaStream_t stream) { stream_ = stream; }
@@ -42,6 +45,10 @@ class ListReads {
   // without one (StreamedLists::mark_active); the other modes ignore it.
   template <class Active>
   void only_active(Active active) {
+    if (log_) {
+      if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
+      log_->count_active(stream_, active);
+    }
     if (streamed_ && streamed_->skips_inactive()) {
       if (!stream_) throw std::logic_error("ListReads::only_active before ListReads::set_stream");
       streamed_->mark_active(stream_, offsets_, active);
@@ -54,6 +61,32 @@ class ListReads {
   // each list it reads.
   template <class Label, class Launch>
   void launch(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part = {}) {
+    if (!log_) {
+      launch_unlogged(num_vertices, label, launch_sweep, part);
+      return;
+    }
+    if (!stream_) throw std::logic_error("a logged launch (--pass-log) before ListReads::set_stream");
+    log_->before_pass(stream_, streamed_ ? &streamed_->running() : nullptr);
+    launch_unlogged(num_vertices, label, launch_sweep, part);
+    log_->after_pass(stream_, streamed_ ? &streamed_->running() : nullptr);
+  }
+
+  // A launch of a matrix kernel (SpMV: each list is a row whose partial sums add into y): as launch, except that
+  // in the column layout (--stream-layout columns) it sweeps the column blocks, launch_sweep taking each block's
+  // ColumnBlockRows<Index> (column_sweep.cuh). Only kernels that ask the sweep for row_of and vector_at may use it.
+  template <class Index, class Label, class Launch>
+  void launch_rows(uint64_t num_vertices, Label label, Launch launch_sweep) {
+    if (!streamed_ || streamed_->layout() == StreamLayout::Rows) return launch(num_vertices, label, launch_sweep);
+    if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
+    streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
+      point_(k, buffer);
+      launch_sweep(streamed_->column_rows<Index>(k, buffer));
+    });
+  }
+
+ private:
+  template <class Label, class Launch>
+  void launch_unlogged(uint64_t num_vertices, Label label, Launch launch_sweep, const ListPart& part) {
     if (streamed_) {
       if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
       if (streamed_->layout() != StreamLayout::Rows)
@@ -78,20 +111,6 @@ class ListReads {
     after_launch(trace_ ? label() : std::string(), part);
   }
 
-  // A launch of a matrix kernel (SpMV: each list is a row whose partial sums add into y): as launch, except that
-  // in the column layout (--stream-layout columns) it sweeps the column blocks, launch_sweep taking each block's
-  // ColumnBlockRows<Index> (column_sweep.cuh). Only kernels that ask the sweep for row_of and vector_at may use it.
-  template <class Index, class Label, class Launch>
-  void launch_rows(uint64_t num_vertices, Label label, Launch launch_sweep) {
-    if (!streamed_ || streamed_->layout() == StreamLayout::Rows) return launch(num_vertices, label, launch_sweep);
-    if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
-    streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
-      point_(k, buffer);
-      launch_sweep(streamed_->column_rows<Index>(k, buffer));
-    });
-  }
-
- private:
   void after_sub_launch(const RecordedRange& range, const ListPart& part);
   void after_launch(const std::string& label, const ListPart& part);
 
@@ -105,6 +124,7 @@ class ListReads {
   const uint64_t* offsets_ = nullptr;
   std::function<void(size_t, unsigned)> point_;
   cudaStream_t stream_ = nullptr;
+  PassLog* log_ = nullptr;
 };
 
 }  // namespace emogi

@@ -30,6 +30,7 @@
 #include "emogi/list_reads.cuh"
 #include "emogi/names.hpp"
 #include "emogi/nvtx_range.hpp"
+#include "emogi/pass_log.cuh"
 #include "emogi/placement.cuh"
 
 namespace emogi {
@@ -49,6 +50,7 @@ struct MatrixOptions {
   const MappedCsr* transpose = nullptr;  // a directed graph's in-lists, when a variant reads them (csr_transpose.hpp)
   uint64_t uvm_capacity = 0;             // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
+  std::string pass_log;          // --pass-log: one row per pass of every timed run goes there (empty: none)
 };
 
 // Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a
@@ -131,6 +133,10 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   P problem(g, opt);
   for (uint64_t s : sources) problem.expect(s);
   const DeviceArray<uint64_t> offsets(g.offsets(), g.num_vertices() + 1);
+  std::unique_ptr<PassLog> passes;  // --pass-log (pass_log.cuh), committed with the table
+  if (!opt.pass_log.empty())
+    passes = std::make_unique<PassLog>(opt.pass_log, opt.name, algorithm, offsets.data(), g.num_vertices(),
+                                       g.num_edges(), entry_bytes);
   // A directed graph's transpose, for the variants that read in-lists: its vertex list in GPU memory here, its edge
   // list placed in each mode beside the graph's (graph_view.cuh: DeviceGraph::in).
   std::unique_ptr<DeviceArray<uint64_t>> in_offsets;
@@ -192,6 +198,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
             : trace || capped
                 ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
                 : ListReads();
+        if (out && passes) reads.set_pass_log(passes.get());  // timed runs only
         RunStats stats;
         {
           NvtxRange range(std::string(algorithm) + "|" + label + "|" +
@@ -226,7 +233,9 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
       for (uint64_t source : sources)
         for (uint64_t rep = 0; rep < opt.reps; ++rep) {
           Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
+          if (passes) passes->begin_run(name_of(variant), name_of(mode), source, rep);
           row.stats = run(source, &row.verified, nullptr);
+          if (passes) passes->end_run();
           times.push_back(row.stats.time_ms);
           bytes += double(row.verified.edges_traversed) * entry_bytes;
           rows.push_back(row);
@@ -260,6 +269,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
                  << r.verified.levels << "," << r.stats.iterations << "," << r.verified.components << ",true\n";
   }
   out.commit();
+  if (passes) passes->commit();
   for (auto& t : traces) t->commit();
   if (!traces.empty())
     std::fprintf(stderr, "%s: wrote %zu traces to %s\n", algorithm, traces.size(), opt.trace_dir.c_str());

@@ -145,6 +145,8 @@ class StreamedLists {
   void prepare_run();
   // After a run: waits for its copies and returns what they were.
   StreamRunStats finish_run();
+  // The run's counts so far (their copies issued, not necessarily done): --pass-log's per-sweep differences.
+  const StreamRunStats& running() const { return stats_; }
 
   bool skips_inactive() const { return skip_inactive_; }
   static constexpr unsigned kInPlace = ~0u;  // the `buffer` of a block read in place (point, sweep's each)
