@@ -2,8 +2,9 @@
 variant), CC and SSSP (scan variants) in the zerocopy and streamed modes. Its CSV holds one row per pass of every
 timed run and none of the warm-up; a pass's active entries lie within the graph's list entries, PageRank's and CC's
 first pass own them all, SSSP's first owns the root's list; CC's and SSSP's passes add up to the run's
-edges_traversed; a pass's launch lies within its span, and a run's spans add up to nearly its time; the streamed
-passes' copied bytes add up to what the run reports copying, the zerocopy passes have no streamed columns."""
+edges_traversed; a pass's launch lies within its span, and a run's spans add up to its time less a few ms outside
+its passes; the streamed passes' copied bytes add up to what the run reports copying, the zerocopy passes have no
+streamed columns."""
 
 import numpy as np
 import pandas as pd
@@ -61,7 +62,10 @@ def test_pass_log_rows(emogi_binary, kron12, tmp_path, algorithm, variant):
             assert p["active_entries"].sum() == r["edges_traversed"]
         assert (p["launch_ms"] <= p["span_ms"] + 1e-3).all()
         assert p["span_ms"].sum() <= r["time_ms"] * 1.01 + 1e-3
-        assert p["span_ms"].sum() >= 0.5 * r["time_ms"], (p["span_ms"].sum(), r["time_ms"])
+        # What lies outside the passes (set-up before the first, the result after the last) is small beside a
+        # long run, but not beside a tiny one: CC's ~1.7 ms of it against 0.13 ms of passes on kron12 (H100).
+        outside = r["time_ms"] - p["span_ms"].sum()
+        assert outside <= max(0.5 * r["time_ms"], 5.0), (p["span_ms"].sum(), r["time_ms"])
         if mode == "zerocopy":
             assert p[["blocks", "in_place_blocks", "copied_bytes"]].isna().all().all()
         else:
