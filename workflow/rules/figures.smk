@@ -45,6 +45,11 @@ STREAMED_FIGURE_INPUTS = {
 }
 STREAMED_FIGURES = list(STREAMED_FIGURE_INPUTS)
 FIGURE_INPUTS.update(STREAMED_FIGURE_INPUTS)
+# Issue 22's crossover (streamed.smk): the pass table of its own archive, with that call's source record.
+FIGURE_INPUTS["fig_streamed_crossover"] = {
+    "passes": CROSSOVER_FILES["passes"], "link": CROSSOVER_FILES["link"], "parameters": REPO / CROSSOVER_PARAMETERS,
+    "request-shape": REPO / CROSSOVER_ARCHIVE / "request_shape.csv", "gpu-work": REPO / CROSSOVER_GPU_WORK,
+}
 # The mode selector judged (streamed.smk), with its own session's source record.
 FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 
@@ -56,6 +61,7 @@ rule figure:
             | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
             | ({"source": STREAMED_SOURCE_FILE} if w.figure in STREAMED_FIGURES else {})
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
+            | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:
         png=report("results/figures/{figure}.png", category="Figures", labels={"figure": "{figure}"}),

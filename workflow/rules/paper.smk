@@ -28,6 +28,7 @@ rule report:
         cpu=CPU_FIGURE_FILES,
         streamed_source=STREAMED_SOURCE_FILE,
         select_source=SELECT_SOURCE_FILE,
+        crossover=[CROSSOVER_SOURCE_FILE, CROSSOVER_FILES["bound"]],
         streamed_inplace=REPO / STREAMED_INPLACE_TABLE,
     output:
         report("results/report/report.pdf", category="Report"),

@@ -58,3 +58,36 @@ rule select_judge:
     shell:
         "python3 -m model.select_judge --runs {input.runs} --select {input.select} --out {output.judge}"
         " --archive {params.archive} --source-out {output.source} > {log} 2>&1"
+
+# Issue 22's crossover: per-pass logs of PageRank, CC and SSSP, streamed and zero-copy (model/streamed_crossover.py):
+# the pass table, the same call's link table, the per-pass oracle bound and their source record; fig_streamed_crossover
+# (figures.smk) draws the passes with the model (the zero-copy parameters and GPU-work costs named below, and the
+# archive's request_shape.csv).
+CROSSOVER_ARCHIVE = "archive/streamed-crossover-h100-2026-11-27"
+CROSSOVER_LINK_ARCHIVE = "archive/streamed-columns-h100-2026-11-27"
+CROSSOVER_FILES = {name: f"{STREAMED_DIR}/crossover_{name}.csv" for name in ("passes", "link", "bound")}
+CROSSOVER_SOURCE_FILE = f"{STREAMED_DIR}/crossover_source.json"
+CROSSOVER_PARAMETERS = "archive/graph-predict-zerocopy-2026-11-25/parameters.json"
+CROSSOVER_GPU_WORK = "archive/gpu-work-term-2026-11-25-v2/gpu_work_params.csv"
+
+
+rule streamed_crossover:
+    input:
+        module=REPO / "model/streamed_crossover.py",
+        passes=sorted((REPO / CROSSOVER_ARCHIVE).glob("crossover_*")),
+        host=REPO / CROSSOVER_ARCHIVE / "host.txt",
+        link=[REPO / CROSSOVER_LINK_ARCHIVE / f for f in ("linkbw.csv", "host.txt")],
+    output:
+        *CROSSOVER_FILES.values(),
+        CROSSOVER_SOURCE_FILE,
+    params:
+        archive=REPO / CROSSOVER_ARCHIVE,
+        link=REPO / CROSSOVER_LINK_ARCHIVE,
+        out=lambda w, output: Path(output[0]).parent,
+    log:
+        "logs/streamed/crossover.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.streamed_crossover tables --archive {params.archive} --link-archive {params.link}"
+        " --out-dir {params.out} > {log} 2>&1"

@@ -131,8 +131,14 @@ def streamed_section(a, root: Path, paper: dict) -> dict | None:
     figs = find_oom_figures(a.figures, root, streamed_report.FIGURES + streamed_report.OPTIONAL_FIGURES)
     select_source = a.streamed_tables / "select_source.json"
     select_label = source_label(load_source(select_source)) if select_source.is_file() else None
+    crossover_source = a.streamed_tables / "crossover_source.json"
+    crossover = (
+        (optional(a.streamed_tables, "crossover_bound.csv"), source_label(load_source(crossover_source)))
+        if crossover_source.is_file()
+        else None
+    )
     return streamed_report.report_section(
-        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace
+        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace, crossover
     )
 
 
