@@ -153,11 +153,12 @@ def draw(table: pd.DataFrame, source: dict):
     panels = list(dict.fromkeys(zip(table["graph"], table["algorithm"], table["variant"])))
     graphs = list(dict.fromkeys(table["graph"]))
     kernels = list(dict.fromkeys((a, v) for _, a, v in panels))
-    fig, axes = style.new_figure(len(graphs), len(kernels), 2, footer_lines=4, legend_lines=4, wspace=0.3)
+    # a row per kernel, a column per graph: panels wide enough for a log axis over six decades
+    fig, axes = style.new_figure(len(kernels), len(graphs), 2, footer_lines=4, legend_lines=4, wspace=0.25)
     for ax in axes.flat:
         ax.set_visible(False)
     for graph, algorithm, variant in panels:
-        ax = axes[graphs.index(graph)][kernels.index((algorithm, variant))]
+        ax = axes[kernels.index((algorithm, variant))][graphs.index(graph)]
         ax.set_visible(True)
         rows = table[(table["graph"] == graph) & (table["algorithm"] == algorithm) & (table["variant"] == variant)]
         measured = rows[rows["kind"] == "measured"]
@@ -187,7 +188,7 @@ def draw(table: pd.DataFrame, source: dict):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("active fraction of the entries")
-        if kernels.index((algorithm, variant)) == 0:
+        if graphs.index(graph) == 0:
             ax.set_ylabel("ms per GiB of lists")
         name = f"{style.ALGORITHM_LABELS.get(algorithm, algorithm)} {style.variant_short(variant)}"
         ax.set_title(
