@@ -26,8 +26,8 @@ TARGET = 0.95  # issue 22: streamed SpMV at >= 0.95 of W
 STREAMED_COLOR, MODEL_COLOR, CPU_COLOR, COLUMNS_COLOR = "#009E73", "#555555", "#D55E00", "#CC79A7"
 DEFINITION = (
     "GB/s = list bytes (ids and weights) / time, median over reps, bar = min-max; W = max over sizes of the pinned "
-    "host-to-device median of the same session; model: CF'17 §3.2.2 (model/streamed.py), error = predicted / "
-    "measured - 1; CPU: GraphBLAS mxv, fastest thread count"
+    "host-to-device median of the same session; label: GB/s (model error = predicted / measured - 1); model: "
+    "CF'17 §3.2.2 (model/streamed.py); CPU: GraphBLAS mxv, fastest thread count"
 )
 
 
@@ -49,7 +49,8 @@ def layouts(rows: pd.DataFrame) -> pd.Series:
 
 
 def _measured(ax, s: pd.DataFrame, marker: str, color: str, label_dy: float) -> None:
-    """One layout's streamed runs: median GB/s per block size with min-max bars, a label per point, and CF'17's
+    """One layout's streamed runs: median GB/s per block size with min-max bars, a label per point (GB/s and the
+    model's error; the blocks are in the report's table), and CF'17's
     model of the same blocks (the row layout's as open diamonds, the column layout's as a dashed line in its
     color)."""
     if s.empty:
@@ -57,8 +58,8 @@ def _measured(ax, s: pd.DataFrame, marker: str, color: str, label_dy: float) -> 
     x = s["block_bytes"].to_numpy(float)
     err = [s["gbps"] - s["list_bytes"] / s["time_max_ms"] / 1e6, s["list_bytes"] / s["time_min_ms"] / 1e6 - s["gbps"]]
     ax.errorbar(x, s["gbps"], yerr=err, fmt=marker, color=color, ms=5, capsize=2, zorder=4)
-    for xi, gi, n, e in zip(x, s["gbps"], s["blocks"], s["model_error"]):
-        ax.annotate(f"{gi:.1f} GB/s\n{n:.0f} blocks\nmodel {100 * e:+.1f}%", (xi, gi), (0, label_dy),
+    for xi, gi, e in zip(x, s["gbps"], s["model_error"]):
+        ax.annotate(f"{gi:.1f} ({100 * e:+.0f}%)", (xi, gi), (0, label_dy),
                     textcoords="offset points", ha="center", fontsize=style.VALUE_LABEL_SIZE,
                     bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 0.5})  # fmt: skip
     predicted = s["list_bytes"] / s["predicted_ms"] / 1e6
@@ -77,8 +78,8 @@ def draw(table: pd.DataFrame, source: dict):
         rows = table[table["graph"] == graph]
         streamed = rows[rows["mode"] == "streamed"].sort_values("block_bytes")
         s, c = streamed[layouts(streamed) != "columns"], streamed[layouts(streamed) == "columns"]
-        _measured(ax, s, "o", STREAMED_COLOR, -30)
-        _measured(ax, c, "s", COLUMNS_COLOR, 12)
+        _measured(ax, s, "o", STREAMED_COLOR, 7)
+        _measured(ax, c, "s", COLUMNS_COLOR, -13)
         s = s if not s.empty else c  # the title's model and best block: the row layout's where it ran
         w = float(rows["w_gbps"].iloc[0])
         ax.axhline(w, color="black", lw=0.9, zorder=2)

@@ -107,10 +107,9 @@ def findings(spmv: pd.DataFrame, pr: pd.DataFrame) -> str:
     errors = s.groupby("graph")["model_median_abs_error"].first()
     model_ok = (errors <= TARGET_MODEL_ERROR).all()
     cpu = (
-        f" The CPU SpMV (GraphBLAS mxv on the GPU host's cores) ran in a second session on a fresh machine of the "
-        f"same kind; the over-CPU ratios ({_range(best['over_cpu'])}) divide it by the first session's streamed "
-        f"times, and the streamed SpMV timed in the same call as the CPU (the archive's session-b/) is within 0.4% "
-        f"of them."
+        f" The CPU SpMV (GraphBLAS mxv on the GPU host's cores) ran in a session of its own on a machine of the "
+        f"same kind (archive/streamed-h100-2026-11-26/session-b); the over-CPU ratios ({_range(best['over_cpu'])}) "
+        f"divide its time by the streamed times of the SpMV figure's call."
         if spmv["over_cpu"].notna().any()
         else " The CPU SpMV of the same host is not measured yet, so the over-CPU rows say 'not measured'."
     )
@@ -130,6 +129,27 @@ def findings(spmv: pd.DataFrame, pr: pd.DataFrame) -> str:
         f"{agree} of {len(picks)} graphs. Streamed PageRank reaches "
         f"{_range(pr_best)} of zero-copy's speed: it copies every list each sweep, where zero-copy reads only the "
         f"lists its kernel reads." + other + cpu
+    )
+
+
+def columns_finding(every: pd.DataFrame) -> str:
+    """CF'17's column blocks against row blocks of the same graph and block size (empty without both)."""
+    s = every[every["mode"] == "streamed"].assign(layout=lambda f: f["layout"].fillna("rows").replace("", "rows"))
+    both = s.pivot_table(index=["graph", "block_bytes"], columns="layout", values=["time_ms", "bytes_copied"])
+    if "columns" not in both["time_ms"] or "rows" not in both["time_ms"]:
+        return ""
+    both = both.dropna()
+    slower = both["time_ms"]["columns"] / both["time_ms"]["rows"]
+    more = both["bytes_copied"]["columns"] / both["bytes_copied"]["rows"]
+    cols = s[s["layout"] == "columns"]
+    parts = [f"{g} {_range(slower.xs(g))} slower, copying {_range(more.xs(g))} the bytes"
+             for g in slower.index.get_level_values("graph").unique()]  # fmt: skip
+    return (
+        " CF'17's column blocks (--stream-layout columns: each block copies its row index and its slice of x) ran "
+        f"beside row blocks of the same sizes in one call: {'; '.join(parts)}, at {fpct1(cols['of_w'].min())}–"
+        f"{fpct1(cols['of_w'].max())} of W. "
+        "They lose by what they copy, not by how fast: each block's row index holds every row with an entry in "
+        "the block, and x fits in GPU memory here, which is what the column cut exists to avoid."
     )
 
 
@@ -301,6 +321,7 @@ def report_section(
     select_label: str | None = None,
     inplace=None,
     crossover: tuple | None = None,
+    spmv_label: str | None = None,
 ) -> dict | None:
     """None when the streamed figures are absent (the report then says so)."""
     if any(figs.get(f) is None for f in FIGURES):
@@ -309,11 +330,13 @@ def report_section(
     spmv = rows_layout(every)
     pr = report_csv(figs["fig_streamed_pagerank"].csv, "fig_streamed_pagerank numbers")
     blocks = [
-        {"text": TEXT + " " + findings(spmv, pr)},
+        {"text": TEXT + " " + findings(spmv, pr) + columns_finding(every)},
         {"table": ratios_table(spmv, paper), "caption": "CF'17 beside ours as ratios (its link, NVLink 1.0 at about "
          "30 GB/s per GPU, and ours, PCIe 5.0 at W = 55 GB/s, make absolute numbers incomparable)."},
         {"image": figs["fig_streamed_spmv"].image, "caption": "Streamed SpMV against block size (CF'17 Figures 4 "
-         "and 5 on one GPU): measured, with CF'17's model of the same blocks, W, zero-copy and device."},
+         "and 5 on one GPU): row blocks and CF'17's column blocks (squares) measured in one call"
+         + (f" ({spmv_label})" if spmv_label else "") + ", with CF'17's model of the same blocks, W, zero-copy and "
+         "device."},
         {"table": spmv_table(every), "caption": "Streamed SpMV per block size (and layout where column blocks "
          "ran): measured (median of 3) against CF'17's model; issue 22's targets: ≥ 95% of W, model within 10% "
          "(median over block sizes)."},
@@ -332,7 +355,8 @@ TEXT = (
     "CF'17 (Buono et al.) streams a CSR matrix from host memory in blocks, two CUDA streams overlapping the copy of "
     "one block with the kernel of another, on four P100s over NVLink 1.0, and finds SpMV 50-62% faster than the "
     "CPU state of the art. The streamed mode does the same on one GPU (double-buffered blocks of consecutive "
-    "vertices' lists, docs/kernels.md); SpMV ran with 8-byte ids and 4-byte weights at three block sizes, "
+    "vertices' lists, docs/kernels.md); SpMV ran with 8-byte ids and 4-byte weights at three block sizes, in "
+    "row blocks and in CF'17's column blocks, in a later call than the rest; "
     "PageRank with 4-byte ids at two, CC and SSSP (8-byte ids, kron24) at 256 MiB with block skipping on and off, "
     "each verified against the CPU reference."
 )

@@ -39,8 +39,8 @@ OOM_FIGURES = list(OOM_FIGURE_INPUTS)
 FIGURE_INPUTS.update(OOM_FIGURE_INPUTS)
 # Streamed transfers (streamed.smk): an archived session's table, link and CPU SpMV, and its source record.
 STREAMED_FIGURE_INPUTS = {
-    "fig_streamed_spmv": {"streamed": STREAMED_FILES["streamed"], "link": STREAMED_FILES["link"],
-                          "cpu-spmv": STREAMED_FILES["cpu_spmv"]},
+    "fig_streamed_spmv": {"streamed": STREAMED_SPMV_FILES["streamed"], "link": STREAMED_SPMV_FILES["link"],
+                          "cpu-spmv": STREAMED_SPMV_FILES["cpu_spmv"]},
     "fig_streamed_pagerank": {"streamed": STREAMED_FILES["streamed"], "link": STREAMED_FILES["link"]},
 }
 STREAMED_FIGURES = list(STREAMED_FIGURE_INPUTS)
@@ -60,6 +60,7 @@ rule figure:
             lambda w: setup.figure_inputs(REPO, FIGURE_INPUTS, w.figure)
             | ({"source": OOM_SOURCE_FILE} if w.figure in OOM_FIGURES else {})
             | ({"source": STREAMED_SOURCE_FILE} if w.figure in STREAMED_FIGURES else {})
+            | ({"source": STREAMED_SPMV_SOURCE_FILE} if w.figure == "fig_streamed_spmv" else {})
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),

@@ -27,6 +27,7 @@ rule report:
         oom_source=OOM_SOURCE_FILE,
         cpu=CPU_FIGURE_FILES,
         streamed_source=STREAMED_SOURCE_FILE,
+        streamed_spmv_source=STREAMED_SPMV_SOURCE_FILE,
         select_source=SELECT_SOURCE_FILE,
         crossover=[CROSSOVER_SOURCE_FILE, CROSSOVER_FILES["bound"]],
         streamed_inplace=REPO / STREAMED_INPLACE_TABLE,

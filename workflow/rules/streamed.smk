@@ -33,6 +33,35 @@ rule streamed_tables:
         "python3 -m emogi.streamed_runs --archive {params.archive} --peer {params.peer} --out-dir {params.out}"
         " > {log} 2>&1"
 
+# SpMV's figure, which issue 22 asks for in CF'17's column layout: row and column blocks side by side from one later
+# call, with its zero-copy, device and link rows; the CPU SpMV from STREAMED_ARCHIVE's cpu_spmv files (timed in a
+# session of its own there).
+STREAMED_SPMV_ARCHIVE = "archive/streamed-columns-h100-2026-11-27"
+STREAMED_SPMV_DIR = f"{STREAMED_DIR}/spmv"
+STREAMED_SPMV_FILES = {name: f"{STREAMED_SPMV_DIR}/{name}.csv" for name in ("streamed", "link", "cpu_spmv")}
+STREAMED_SPMV_SOURCE_FILE = f"{STREAMED_SPMV_DIR}/source.json"
+
+
+rule streamed_spmv_tables:
+    input:
+        module=REPO / "emogi/streamed_runs.py",
+        archive=sorted((REPO / STREAMED_SPMV_ARCHIVE).glob("*.*")),
+        cpu=sorted((REPO / STREAMED_ARCHIVE).glob("cpu_spmv_*.csv")),
+    output:
+        *STREAMED_SPMV_FILES.values(),
+        STREAMED_SPMV_SOURCE_FILE,
+    params:
+        archive=REPO / STREAMED_SPMV_ARCHIVE,
+        peer=REPO / STREAMED_ARCHIVE,
+        out=lambda w, output: Path(output[0]).parent,
+    log:
+        "logs/streamed/spmv_tables.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m emogi.streamed_runs --archive {params.archive} --peer {params.peer} --out-dir {params.out}"
+        " > {log} 2>&1"
+
 # The mode selector (issue 22): its judged table regenerated from an archived session's fixed-mode runs and the
 # selector's own tables (model/select_judge.py), with that session's source record; fig_select draws it.
 SELECT_ARCHIVE = "archive/select-h100-2026-11-27"

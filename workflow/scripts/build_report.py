@@ -137,8 +137,10 @@ def streamed_section(a, root: Path, paper: dict) -> dict | None:
         if crossover_source.is_file()
         else None
     )
+    spmv_source = a.streamed_tables / "spmv" / "source.json"
+    spmv_label = source_label(load_source(spmv_source)) if spmv_source.is_file() else None
     return streamed_report.report_section(
-        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace, crossover
+        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace, crossover, spmv_label
     )
 
 
