@@ -330,3 +330,29 @@ def test_in_place_and_column_runs_share_the_table(tmp_path):
         (folder / f"streamed_spmv_toy_w8_b1M_columns.{ext}").rename(folder / f"streamed_spmv_toy_w8_b1M_in0.5.{ext}")
     with pytest.raises(streamed_runs.StreamedArchiveError, match="named in0.5, its log reads in place below 0.0"):
         streamed_runs.streamed_table(folder)
+
+
+def test_the_artifact_verdict_scales_by_the_kernel_both_calls_ran(tmp_path):
+    """Streamed PageRank at 8-byte ids against the artifact: its side-by-side time as measured, and scaled to the
+    later call's machine by our merged-aligned zero-copy time in both calls; a run of another name is refused."""
+    from figures import streamed_report
+    from figures.inputs import FigureDataError
+
+    table = tmp_path / "pr_table.csv"
+    pd.DataFrame(
+        [["g1_w8_zerocopy", "merged-aligned", "zerocopy", 2200.0, 2190.0, 2210.0, 59, True],
+         ["g1_w8_zerocopy", "gauss-seidel", "zerocopy", 1500.0, 1490.0, 1510.0, 40, True],
+         ["g1_w8_b64M_skipon_in0.75", "gauss-seidel", "streamed", 1000.0, 990.0, 1010.0, 60, True]],
+        columns=["run", "variant", "mode", "median_ms", "min", "max", "iters", "verified"],
+    ).to_csv(table, index=False)  # fmt: skip
+    artifact = {"source": "test", "time_ms": {"pagerank": {"g1": 4000}},
+                "ours_merged_aligned_ms": {"pagerank": {"g1": 2000}}}  # fmt: skip
+    text, t = streamed_report.artifact_blocks(table, artifact)
+    row = t["table"]["rows"][0]
+    assert row[0] == "g1" and row[1].startswith("1500 (GS)") and "F 0.75" in row[2]
+    assert row[3] == "4000 (scaled 4400)" and row[4] == "4.00×–4.40×" and row[5] == "1.50×"
+    assert "g1 4.40×" in text["text"]
+    assert streamed_report.artifact_blocks(None, artifact) == []
+    pd.read_csv(table).assign(run="g1-other").to_csv(table, index=False)
+    with pytest.raises(FigureDataError, match="not named"):
+        streamed_report.artifact_blocks(table, artifact)

@@ -31,6 +31,8 @@ rule report:
         select_source=SELECT_SOURCE_FILE,
         crossover=[CROSSOVER_SOURCE_FILE, CROSSOVER_FILES["bound"]],
         streamed_inplace=REPO / STREAMED_INPLACE_TABLE,
+        streamed_w8=REPO / STREAMED_W8_TABLE,
+        artifact=REPO / "paper/artifact_h100.yaml",
     output:
         report("results/report/report.pdf", category="Report"),
     params:
@@ -43,7 +45,8 @@ rule report:
         # every file above is in one of three folders; build_report.py finds each there by name
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
         " --paper-numbers {input.numbers} --oom-tables results/oom/tables --streamed-tables results/streamed"
-        " --streamed-inplace {input.streamed_inplace} {params.cpu} --out {output} > {log} 2>&1"
+        " --streamed-inplace {input.streamed_inplace} --streamed-w8 {input.streamed_w8} --artifact {input.artifact}"
+        " {params.cpu} --out {output} > {log} 2>&1"
 
 
 rule claims:

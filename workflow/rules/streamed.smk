@@ -11,6 +11,9 @@ STREAMED_FILES = {name: f"{STREAMED_DIR}/{name}.csv" for name in ("streamed", "l
 # Streamed PageRank with sparse blocks read in place (--stream-direct-below), another session on another machine:
 # the table its script printed, shown in the report beside that session's zero-copy runs only.
 STREAMED_INPLACE_TABLE = "archive/streamed-inplace-h100-2026-11-27/machine-b/pr_table.csv"
+# Streamed PageRank at 8-byte ids (the EMOGI artifact's width) beside zero-copy, for the verdict against the artifact
+# (paper/artifact_h100.yaml): the table its script printed.
+STREAMED_W8_TABLE = "archive/streamed-w8-h100-2026-11-27/pr_table.csv"
 
 
 rule streamed_tables:
