@@ -53,6 +53,21 @@ EDGE_CASES = {
 }
 
 
+def streamed_suite(root, directed=False):
+    """The streamed tests' graphs in `root`: kron12 and urand12 (8-byte ids, weights), kron12 at 4-byte ids, kron12
+    without weights (SpMV's values are then 1), with `directed` a directed kron12 (no transpose), and a star whose
+    hub's list (999 entries) is longer than the smallest blocks."""
+    kron = write_generated(root / "kron12.w8.csr", "kron", 12)
+    g = csr.read_csr(kron)
+    plain = root / "kron12.plain.csr"
+    csr.write_csr(plain, g.offsets, g.edges, None, directed=False)
+    suite = [kron, write_generated(root / "urand12.w8.csr", "urand", 12)]
+    suite += [write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32), plain]
+    if directed:
+        suite.append(write_directed(root / "kron12.directed.csr", "kron", 12, transpose=False))
+    return suite + [write_undirected(root / "star.csr", [(0, v) for v in range(1, 1000)], 1001)]
+
+
 def scipy_matrix(path, weighted=False):
     g = csr.read_csr(path)
     n = g.num_vertices

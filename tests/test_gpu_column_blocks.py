@@ -15,7 +15,7 @@ import pytest
 
 from conftest import run
 from emogi import csr
-from graphs import write_directed, write_generated, write_lists, write_undirected
+from graphs import streamed_suite, write_lists
 
 pytestmark = pytest.mark.gpu
 
@@ -35,19 +35,7 @@ VARIANTS = ["naive", "merged", "merged-aligned", "chunked"]
 def graphs(tmp_path_factory):
     """kron12 and urand12 (8-byte ids, weights), kron12 at 4-byte ids, kron12 without weights (values 1), a directed
     kron12 (columns are in-lists there, unlike its rows), and a star whose hub's column holds 999 entries."""
-    root = tmp_path_factory.mktemp("column_blocks")
-    kron = write_generated(root / "kron12.w8.csr", "kron", 12)
-    g = csr.read_csr(kron)
-    plain = root / "kron12.plain.csr"
-    csr.write_csr(plain, g.offsets, g.edges, None, directed=False)
-    return [
-        kron,
-        write_generated(root / "urand12.w8.csr", "urand", 12),
-        write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32),
-        plain,
-        write_directed(root / "kron12.directed.csr", "kron", 12, transpose=False),
-        write_undirected(root / "star.csr", [(0, v) for v in range(1, 1000)], 1001),
-    ]
+    return streamed_suite(tmp_path_factory.mktemp("column_blocks"), directed=True)
 
 
 def entry_bytes(path):

@@ -19,7 +19,7 @@ from conftest import run
 from emogi import csr
 from emogi.registry import vocabulary
 from emogi.schema import WEIGHT_BYTES
-from graphs import write_generated, write_lists, write_undirected
+from graphs import streamed_suite, write_lists
 
 pytestmark = pytest.mark.gpu
 
@@ -85,18 +85,7 @@ def longest_list(path):
 def graphs(tmp_path_factory):
     """kron12 and urand12 (8-byte ids, weights), kron12 at 4-byte ids, kron12 without weights (SpMV's values are
     then 1), and a star whose hub's list is longer than the smallest blocks."""
-    root = tmp_path_factory.mktemp("streamed")
-    kron = write_generated(root / "kron12.w8.csr", "kron", 12)
-    g = csr.read_csr(kron)
-    plain = root / "kron12.plain.csr"
-    csr.write_csr(plain, g.offsets, g.edges, None, directed=False)
-    return [
-        kron,
-        write_generated(root / "urand12.w8.csr", "urand", 12),
-        write_generated(root / "kron12.w4.csr", "kron", 12, dtype=np.uint32),
-        plain,
-        write_undirected(root / "star.csr", [(0, v) for v in range(1, 1000)], 1001),
-    ]
+    return streamed_suite(tmp_path_factory.mktemp("streamed"))
 
 
 def run_streamed(
