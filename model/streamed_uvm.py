@@ -159,9 +159,11 @@ def load_costs(params_path, calibration_path) -> tuple[UvmParams, float]:
     return load_params(params_path, "registered"), float(e)
 
 
-def uvm_pass_ms(rows: pd.DataFrame, fractions, list_bytes, vertices, params: UvmParams, e_ms: float, cost):
+def uvm_pass_ms(rows: pd.DataFrame, fractions, list_bytes, entries, vertices, params: UvmParams, e_ms: float, cost):
     """ms per pass at `fractions`: the curve's counts (one graph and capacity, interpolated in log x) scaled to
-    `list_bytes`, migrations timed with `params` and e, added to the GPU work a + b V + c x entries."""
+    `list_bytes`, migrations timed with `params` and e, added to the GPU work a + b V + c x `entries`. SSSP's
+    weights (a second array laid out as 4-byte ids are) touch the same share of their units as the ids: a curve
+    of 4-byte ids gives its counts per byte of ids and weights together."""
     if rows.empty:
         raise UvmCurveError("the UVM curve has no row for this graph and capacity")
     rows = rows.sort_values("active_fraction")
@@ -174,7 +176,7 @@ def uvm_pass_ms(rows: pd.DataFrame, fractions, list_bytes, vertices, params: Uvm
     migration = params.migration_ms(moved, batches, per["serviced_per_chunk"] * chunks)
     migration += e_ms * per["evicted_per_chunk"] * chunks
     a, b, c = cost
-    work = a + b * vertices + c * x * list_bytes / int(rows["entry_bytes"].iloc[0])
+    work = a + b * vertices + c * x * entries
     return params.total_ms(work, migration)
 
 

@@ -63,14 +63,14 @@ def test_the_line_runs_from_the_fixed_work_to_every_chunk_faulting(simulated):
     params, e, cost = UvmParams(), 0.02, (0.1, 1e-6, 1e-7)
     lists, v = 4 * CHUNK_BYTES * CHUNKS, 1000  # a graph 4x the curve's: counts scale with its bytes
     x = np.logspace(-9, 0, 50)
-    ms = su.uvm_pass_ms(simulated, x, lists, v, params, e, cost)
+    ms = su.uvm_pass_ms(simulated, x, lists, lists / ENTRY, v, params, e, cost)
     assert np.all(np.diff(ms) > 0)
     assert ms[0] == pytest.approx(0.1 + 1e-6 * v, rel=1e-4)  # x -> 0: only the per-pass fixed work
     chunks = lists / CHUNK_BYTES
     full = params.migration_ms(lists * 1.0, lists * simulated.iloc[-1]["batches_per_byte"], chunks) + e * chunks
     assert ms[-1] == pytest.approx(full + 0.1 + 1e-6 * v + 1e-7 * lists / ENTRY)
     with pytest.raises(su.UvmCurveError):
-        su.uvm_pass_ms(simulated.iloc[:0], x, lists, v, params, e, cost)
+        su.uvm_pass_ms(simulated.iloc[:0], x, lists, 1, v, params, e, cost)
 
 
 def test_crossing_is_the_highest_change_of_order():
