@@ -13,11 +13,13 @@ from synthetic_tables import run_figure
 from conftest import REPO
 from emogi import streamed_runs
 from model import streamed_crossover as xo
+from model import streamed_uvm as su
 
 HEAD = "graph,algorithm,variant,mode,source,rep,pass,active_entries,list_entries,entry_bytes,launch_ms,span_ms,"
 HEAD += "blocks,in_place_blocks,copied_bytes,vertices,plan_blocks,edge_bytes\n"
 E, BYTES, V = 1 << 20, 4, 1 << 16  # 4 MiB of lists in 4 blocks of 1 MiB
 W = 10.0  # GB/s, the synthetic parameters' zero-copy throughput; the synthetic link copies at 20 GB/s
+UVM_GBPS = 5.0  # the synthetic UVM migrations' throughput, no cost per batch, chunk or eviction
 
 
 def synthetic_inputs(folder):
@@ -50,6 +52,14 @@ def synthetic_inputs(folder):
         "algorithm,variant,edge_bytes,form,a_ms,b_ms,c_ms,s_ms\n"
         "pagerank,merged-aligned,4,max,0,0,1e-6,0\ncc,merged-aligned,4,max,0,0,1e-6,0\n"
     )
+    curve = [  # SYNTHETIC counts: 2 chunks of lists; a full pass migrates both, a pass at 1e-6 next to nothing
+        f"toy,toy.csr,4,0.5,{x},{x},{x},{x},14,12,22,{m},{m / 4096},{m / 4096 / 256},{k},{k}\n"
+        for x, m, k in ((1e-6, 1e-6, 0.0), (1e-3, 0.5, 1.0), (1.0, 1.0, 1.0))
+    ]
+    (folder / "uvm_curve.csv").write_text(",".join(su.CURVE_COLUMNS) + "\n" + "".join(curve))
+    uvm = {"throughput_gbps": UVM_GBPS, "batch_us": 0.0, "service_us": 0.0, "batch_entries": 256}
+    (folder / "uvm_params.json").write_text(json.dumps({"registered": uvm}))
+    (folder / "oom_calibration.json").write_text(json.dumps({"e_ms_per_evicted_chunk": 0.0}))
     (folder / "source.json").write_text(
         json.dumps({"source": "archive", "gpu": "NVIDIA Synthetic GPU", "date": "2026-11-27"})
     )
@@ -63,6 +73,9 @@ def inputs_of(folder):
         "parameters": folder / "parameters.json",
         "request-shape": folder / "request_shape.csv",
         "gpu-work": folder / "gpu_work.csv",
+        "uvm-curve": folder / "uvm_curve.csv",
+        "uvm-params": folder / "uvm_params.json",
+        "uvm-calibration": folder / "oom_calibration.json",
     }
 
 
@@ -108,12 +121,23 @@ def test_the_crossover_figure_draws_every_counted_pass_and_the_model(tmp_path):
     assert sorted(pr["active_fraction"]) == pytest.approx([0.001, 0.05, 0.5, 1.0], rel=1e-2)
     assert pr["ms_per_gib"].max() == pytest.approx(0.5 / (E * BYTES / 2**30))
     lines = set(t.loc[t["kind"] == "predicted", "line"])
-    assert lines == {"zero-copy D/T(d)+floor", "streamed, every block", "streamed, clustered"}
+    uvm, fit = "UVM at ½ of the lists, simulated", "UVM, lists fit, after pass 1 (device floor)"
+    assert lines == {"zero-copy D/T(d)+floor", "streamed, every block", "streamed, clustered", uvm, fit}
+    assert set(t.loc[t["line"] == uvm, "regime"]) == {"simulated"} and set(t.loc[t["line"] == fit, "regime"]) == {
+        "model"
+    }
+    assert set(t.loc[t["kind"] == "measured", "regime"]) == {"fits"}
+    # UVM's full pass: both chunks (4 MiB) at UVM_GBPS + the GPU work of every entry
+    full_uvm = t[(t["line"] == uvm) & (t["algorithm"] == "pagerank")].iloc[-1]
+    assert full_uvm["span_ms"] == pytest.approx(E * BYTES / (UVM_GBPS * 1e6) + E * 1e-6, rel=1e-5)
     # zero-copy at full activity: 4 MiB at W = 10 GB/s (d = 128 B, S and N_max not binding) + 1e-6 ms per entry
     full = t[(t["line"] == "zero-copy D/T(d)+floor") & (t["algorithm"] == "pagerank")].iloc[-1]
     assert full["span_ms"] == pytest.approx(E * BYTES / 10e6 + E * 1e-6, rel=1e-4)
     cross = t[(t["kind"] == "crossover") & (t["algorithm"] == "pagerank")].set_index("line")["active_fraction"]
     assert 0.05 < cross["measured"] < 1.0 and 0.05 < cross["predicted"] < 1.0
+    # UVM meets the every-block sweep (compute-bound, about 1.2 ms) between x = 1e-3 (half the bytes: 0.42 ms) and 1
+    assert 1e-3 < cross["UVM at ½ of the lists × streamed"] < 1.0
+    assert math.isnan(cross["UVM at ½ of the lists × zero-copy"])  # never: UVM is the slower throughout
 
 
 def test_a_file_that_is_not_a_pass_table_is_refused_in_one_line(tmp_path):

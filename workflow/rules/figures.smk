@@ -49,6 +49,8 @@ FIGURE_INPUTS.update(STREAMED_FIGURE_INPUTS)
 FIGURE_INPUTS["fig_streamed_crossover"] = {
     "passes": CROSSOVER_FILES["passes"], "link": CROSSOVER_FILES["link"], "parameters": REPO / CROSSOVER_PARAMETERS,
     "request-shape": REPO / CROSSOVER_ARCHIVE / "request_shape.csv", "gpu-work": REPO / CROSSOVER_GPU_WORK,
+    "uvm-curve": REPO / CROSSOVER_ARCHIVE / "uvm_curve.csv", "uvm-params": REPO / CROSSOVER_UVM_PARAMS,
+    "uvm-calibration": REPO / CROSSOVER_UVM_CALIBRATION,
 }
 # The mode selector judged (streamed.smk), with its own session's source record.
 FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}

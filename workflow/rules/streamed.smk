@@ -101,6 +101,11 @@ CROSSOVER_FILES = {name: f"{STREAMED_DIR}/crossover_{name}.csv" for name in ("pa
 CROSSOVER_SOURCE_FILE = f"{STREAMED_DIR}/crossover_source.json"
 CROSSOVER_PARAMETERS = "archive/graph-predict-zerocopy-2026-11-25/parameters.json"
 CROSSOVER_GPU_WORK = "archive/gpu-work-term-2026-11-25-v2/gpu_work_params.csv"
+# UVM in the crossover, simulated (model/streamed_uvm.py): the archive's uvm_curve.csv (per-pass counts of the UVM
+# simulator at a capacity of 1/2 and 1/4 of the lists), timed with the registered UVM costs and the emulation's
+# fitted cost per evicted chunk of the OOM study.
+CROSSOVER_UVM_PARAMS = "archive/uvm-sim-validation-2026-11-25/params.json"
+CROSSOVER_UVM_CALIBRATION = "archive/oom-h100-80gb-hbm3-2026-11-25-1207/oom_calibration.json"
 
 
 rule streamed_crossover:
