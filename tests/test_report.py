@@ -278,6 +278,30 @@ def test_report_with_an_archive_without_applications(built, tmp_path):
     assert json.loads(pdf.with_suffix(".json").read_text())["apps"]["measured"] is False
 
 
+def test_report_shows_the_link_ladder_as_predictions(built, tmp_path):
+    """The ladder's figure (drawn from model.link_ladder on a tiny graph) enters the model section with its
+    paragraph: predictions, and each algorithm's gain from Gen3 to Gen4 to Gen5 from the figure's CSV."""
+    from figures import fig_link_ladder
+    from model import link_ladder
+    from tests.graphs import write_generated
+
+    graph = write_generated(tmp_path / "k8.w8.csr", "kron", 8)
+    ladder, png, csv = tmp_path / "ladder.csv", tmp_path / "fig_link_ladder.png", tmp_path / "fig_link_ladder.csv"
+    presets = "pcie3-x16,pcie4-x16,pcie5-x16,h100-measured"
+    assert link_ladder.main(["--graph-file", str(graph), "--presets", presets, "--out", str(ladder)]) == 0
+    source = str(built["tables"]["source"])
+    fig_link_ladder.main(["--ladder", str(ladder), "--source", source, "--out", str(png), "--out-csv", str(csv)])
+    pdf = tmp_path / "out" / "report.pdf"
+    args = _args(built["tables"], built["figs"], pdf, extra=[png, csv])
+    assert _report_module().main(args) == 0
+    section = json.loads(pdf.with_suffix(".json").read_text())["ladder"]
+    assert section["image"].endswith("fig_link_ladder.png")
+    assert section["text"].startswith("These are predictions, not measurements")
+    for label in ("BFS", "SSSP", "CC", "PR"):
+        assert re.search(label + r" gains [0-9.–]+× from Gen3 to Gen4 and [0-9.–]+× from Gen4 to Gen5", section["text"])
+    assert section["table"]["columns"][-2:] == ["Gen3→4", "Gen4→5"] and len(section["table"]["rows"]) == 8
+
+
 def test_missing_figure_is_a_clear_error(built, tmp_path):
     args = _args(built["tables"], built["figs"], tmp_path / "r.pdf")
     figures = Path(args[args.index("--figures") + 1])
@@ -316,6 +340,7 @@ SECTIONS = [
     "times",
     "allocations",
     "micro",
+    "ladder",
     "paper_numbers",
     "typst_root",
 ]
@@ -326,7 +351,7 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed"]
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed", "ladder"]
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 

@@ -9,13 +9,24 @@
 import functools  # noqa: E402
 
 from emogi.datasets import sources  # noqa: E402
-from emogi.bench import graph_specs as bench_graph_specs  # noqa: E402
+from emogi.bench import graph_name as bench_graph_name, graph_specs as bench_graph_specs  # noqa: E402
 from emogi.registry import vocabulary  # noqa: E402
 
 # The kernel benchmark's GAP graphs (config bench.graphs, kind:scale; bench.smk) are made here too, by the same
 # rules and under the same names (kron:21 -> resources/graphs/kron21.w8.csr); the study measures only its own.
+# The link ladder's graphs (config model.link_ladder.graphs; model.smk) are made the same way: kind:scale as the
+# bench's (seed bench.seed), a plain name one of the study's graphs.
+LADDER_GRAPHS = [bench_graph_name(g) if ":" in g else g for g in config["model"]["link_ladder"]["graphs"]]
+_ladder_unknown = [g for g in config["model"]["link_ladder"]["graphs"] if ":" not in g and g not in config["graphs"]]
+if _ladder_unknown:
+    raise WorkflowError(f"config: model.link_ladder.graphs names {_ladder_unknown}, not under graphs: (or give kind:scale)")
 try:
-    GRAPH_SPECS = {**config["graphs"], **bench_graph_specs(config["bench"], config["graphs"])}
+    _ladder_specs = {"graphs": [g for g in config["model"]["link_ladder"]["graphs"] if ":" in g], "seed": config["bench"]["seed"]}
+    GRAPH_SPECS = {
+        **config["graphs"],
+        **bench_graph_specs(config["bench"], config["graphs"]),
+        **bench_graph_specs(_ladder_specs, config["graphs"]),
+    }
     sources.check_generator_specs(GRAPH_SPECS)  # R-MAT initiators: valid, and not under a kron<scale> name
 except ValueError as err:
     raise WorkflowError(f"config: {err}")

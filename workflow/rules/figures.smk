@@ -26,6 +26,8 @@ FIGURE_INPUTS = {
         "latency-emulation": "results/tables/latency_emulation.csv",
     },
     "fig_model_vs_measured": {"predictions": "results/model/predictions.csv", "summary": "results/model/prediction_summary.json"},
+    # predicted from the graph files alone (model.smk's link_ladder): no measurement but the archived Gen5 fit
+    "fig_link_ladder": {"ladder": "results/model/link_ladder.csv"},
 }
 # Out of GPU memory (oom.smk): their own tables and source record.
 _OOM = {"oom": "results/oom/tables/oom.csv", "oom-simulated": "results/oom/tables/oom_simulated.csv"}

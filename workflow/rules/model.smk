@@ -126,3 +126,25 @@ rule predict:
         "python3 -m model.predict --runs {input.runs} --profile {input.profile} --parameters {input.parameters}"
         " --amplification {input.amplification} --source {input.source}"
         " --out {output.predictions} --summary {output.summary} > {log} 2>&1"
+
+
+rule link_ladder:
+    # Each algorithm's zero-copy time predicted per link rung from the graph files alone (issue 24; no GPU, no run):
+    # the presets and the H100's measured Gen5 link (model.link_ladder's default parameters, an archived fit).
+    input:
+        graphs=expand("resources/graphs/{graph}.w8.csr", graph=LADDER_GRAPHS),
+        metas=expand("resources/graphs/{graph}.w8.json", graph=LADDER_GRAPHS),
+        parameters=REPO / "archive/graph-predict-zerocopy-2026-11-25/parameters.json",
+    output:
+        "results/model/link_ladder.csv",
+    params:
+        graphs=lambda w, input: " ".join(f"--graph-file {g}" for g in input.graphs),
+        presets=comma(config["model"]["link_ladder"]["presets"]),
+        variants=" ".join(f"--variant {a}={comma(v)}" for a, v in config["apps"]["variants"].items()),
+    log:
+        "logs/model/link_ladder.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.link_ladder {params.graphs} --presets {params.presets} --parameters {input.parameters}"
+        " {params.variants} --out {output} > {log} 2>&1"

@@ -1,0 +1,257 @@
+"""This project's link ladder (issue 24): the zero-copy time of each algorithm predicted from the graph file alone on
+every rung of a ladder of host links, PCIe Gen3 and Gen4 (presets), Gen5 (preset, and as measured on this
+project's H100), so that one sees how each algorithm scales with the link. Nothing is run: every number is the
+prediction of `python -m model.whatif --graph-file` (model/graph_predict.py, docs/model.md "Prediction from the
+graph"), whose functions this module calls:
+
+    t = D / T(d) + floor + chain_steps · L       T(d) = min{S d, N_max d / L, W} of the rung's preset
+
+D, d, the floor (the GPU-work term fitted on the H100) and the chain steps come from the CPU-derived trace, which is
+the slow part: it is derived once per graph × algorithm × variant (the trace depends on the variant) and reused on
+every rung. Only the link changes along the ladder; the floor is the H100's on every rung.
+
+    python -m model.link_ladder --graph-file G.csr [--graph-file ...] \\
+        [--presets pcie3-x16,pcie4-x16,pcie5-x16,h100-measured] [--parameters parameters.json] \\
+        [--variant bfs=merged-aligned,direction-optimizing ...] [--root R] --out ladder.csv
+
+The rung `h100-measured` is the preset model.presets makes from a parameters.json of model.fit (default: the one
+fitted on the H100's PCIe 5.0 link, archive/graph-predict-zerocopy-2026-11-25/parameters.json); it is labelled
+"PCIe 5.0, measured here", the others "preset (spec)". A variant the model does not cover, or a graph an
+algorithm cannot run on (CC on a directed graph, SSSP without weights), is a row with its reason in `refused` and
+no numbers. Bad input (an unknown preset or algorithm, a graph whose checksum differs from its metadata, a
+missing file) is one line on stderr and exit status 2, with nothing written. Columns: docs/model.md, "The link
+ladder".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from emogi.atomic import write_csv
+from emogi.traces import TraceError
+from model import graph_predict as gp
+from model.littles_law import binding_term, throughput_gbps
+from model.presets import MEASURED
+from model.whatif import WhatIfError, resolve_params
+
+ROOT = Path(__file__).resolve().parents[1]
+# The H100's PCIe 5.0 link as measured (model.fit on h100-80gb-hbm3-2026-11-21-0732's microbenchmarks); the same
+# file model.select defaults to
+PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"
+PRESETS = ("pcie3-x16", "pcie4-x16", "pcie5-x16", MEASURED)
+# The paper's EMOGI (merged-aligned) and this project's fastest per algorithm: config/config.yaml apps.variants
+VARIANTS = {
+    "bfs": ("merged-aligned", "direction-optimizing"),
+    "sssp": ("merged-aligned", "frontier"),
+    "cc": ("merged-aligned", "afforest"),
+    "pagerank": ("merged-aligned", "gauss-seidel"),
+}
+# what a rung is called on the figure; a preset not named here is called by its name
+LINKS = {
+    "pcie3-x16": "PCIe 3.0",
+    "pcie4-x16": "PCIe 4.0",
+    "pcie5-x16": "PCIe 5.0",
+    "pcie6-x16": "PCIe 6.0",
+    "cxl": "CXL on PCIe 3.0",
+    MEASURED: "PCIe 5.0",
+}
+SPEC, MEASURED_HERE = "preset (spec)", "PCIe 5.0, measured here"
+COLUMNS = [
+    "graph",
+    "graph_file",
+    "checksum",
+    "algorithm",
+    "variant",
+    "role",
+    "edge_bytes",
+    "root",
+    "launches",
+    "fidelity",
+    "preset",
+    "rung",
+    "link",
+    "basis",
+    "W_gbps",
+    "N_max",
+    "L_us",
+    "S_miops",
+    "D_bytes",
+    "d_bytes",
+    "T_gbps",
+    "bound",
+    "transfer_ms",
+    "floor_ms",
+    "chain_ms",
+    "predicted_ms",
+    "speedup_vs_slowest",
+    "refused",
+]
+
+
+class LadderError(ValueError):
+    """Bad ladder input; the CLI turns it into one line and exit status 2."""
+
+
+def graph_name(path) -> str:
+    """kron19.w8.csr -> kron19 (the study's file naming, resources/graphs/<name>.w<width>.csr)."""
+    return Path(path).name.split(".")[0]
+
+
+def rungs(names, parameters=PARAMETERS, presets_file=None) -> list:
+    """The presets of the ladder, in the order given; an unknown name raises LadderError (model.whatif's message)."""
+    if not names:
+        raise LadderError("no presets: give --presets, e.g. pcie3-x16,pcie4-x16,pcie5-x16")
+    if len(set(names)) != len(names):
+        raise LadderError(f"a preset is named twice in {','.join(names)}")
+    try:
+        return [resolve_params(n, parameters if n == MEASURED else None, presets_file=presets_file) for n in names]
+    except WhatIfError as e:
+        raise LadderError(str(e)) from None
+
+
+def _rung(preset) -> dict:
+    measured = preset.name == MEASURED
+    link = LINKS.get(preset.name, preset.name)
+    finite = lambda x: x if math.isfinite(x) else math.nan  # noqa: E731  not limiting: empty in the CSV
+    return {
+        "preset": preset.name,
+        "rung": MEASURED_HERE if measured else f"{link}, {SPEC}",
+        "link": link,
+        "basis": "measured here" if measured else SPEC,
+        "W_gbps": preset.W_gbps,
+        "N_max": finite(preset.N_max),
+        "L_us": preset.L_us,
+        "S_miops": finite(preset.S_miops),
+    }
+
+
+def _on_rung(w: dict, preset) -> dict:
+    """One workload on one rung: the terms of model.graph_predict.predict's zero-copy time."""
+    if w["requests"]:
+        T = throughput_gbps(w["d_bytes"], preset)
+        bound, transfer = binding_term(w["d_bytes"], preset), w["D_bytes"] / (T * 1e9) * 1e3
+        chain = w["chain_steps"] * preset.L_us / 1e3
+    else:  # nothing read over the link: the floor alone
+        T, bound, transfer, chain = math.nan, "none", 0.0, 0.0
+    return {
+        "T_gbps": T,
+        "bound": bound,
+        "transfer_ms": transfer,
+        "chain_ms": chain,
+        "predicted_ms": gp.predict(w, "zerocopy", preset),
+    }
+
+
+def ladder(graphs, presets, variants=None, root=None, costs=None, log=None) -> pd.DataFrame:
+    """The ladder table (COLUMNS): `graphs` maps a name to (path, loaded graph), `presets` the rungs in order,
+    `variants` algorithm -> variants (default VARIANTS). Each trace is derived once, then read on every rung."""
+    variants = VARIANTS if variants is None else variants
+    costs = gp.gpu_work_costs() if costs is None else costs
+    rows = []
+    for name, (path, graph) in graphs.items():
+        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}"}
+        for algorithm, names in variants.items():
+            for variant in names:
+                cell = {**where, "algorithm": algorithm, "variant": variant, "role": _role(variant)}
+                started = time.monotonic()
+                try:
+                    trace = gp.derive_trace(graph, algorithm, variant, root)
+                    w = gp.workload_from_trace(trace, graph.offsets, variant, costs)
+                except (gp.GraphPredictError, TraceError) as e:
+                    rows.append({**cell, "refused": str(e)})
+                    if log:
+                        log(f"{name} {algorithm}/{variant}: refused: {e}")
+                    continue
+                if log:
+                    log(f"{name} {algorithm}/{variant}: trace and counts in {time.monotonic() - started:.1f} s")
+                common = {k: w[k] for k in ("edge_bytes", "root", "launches", "fidelity", "D_bytes", "d_bytes")}
+                cell_rows = [
+                    {**cell, **common, **_rung(p), "floor_ms": w["floor_ms"], **_on_rung(w, p), "refused": ""}
+                    for p in presets
+                ]
+                slowest = max(r["predicted_ms"] for r in cell_rows)
+                for r in cell_rows:
+                    r["speedup_vs_slowest"] = slowest / r["predicted_ms"]
+                rows.extend(cell_rows)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _role(variant: str) -> str:
+    return "paper (EMOGI)" if variant == gp.DEFAULT_VARIANT else "project's fastest"
+
+
+def parse_variants(specs, algorithms) -> dict:
+    """--variant ALG=V1,V2 (repeatable) over VARIANTS' defaults, for the algorithms asked for."""
+    out = {a: VARIANTS.get(a, (gp.DEFAULT_VARIANT,)) for a in algorithms}
+    for spec in specs or ():
+        algorithm, sep, names = spec.partition("=")
+        if not sep or not names:
+            raise LadderError(f"--variant {spec!r}: write ALGORITHM=VARIANT[,VARIANT...]")
+        if algorithm not in gp.ALGORITHMS:
+            raise LadderError(
+                f"--variant {spec!r}: unknown algorithm {algorithm!r} (known: {', '.join(gp.ALGORITHMS)})"
+            )
+        if algorithm in out:
+            out[algorithm] = tuple(v for v in names.split(",") if v)
+    return out
+
+
+def _algorithms(text: str) -> tuple:
+    names = gp.ALGORITHMS if text == "all" else tuple(a for a in text.split(",") if a)
+    unknown = [a for a in names if a not in gp.ALGORITHMS]
+    if unknown or not names:
+        raise LadderError(f"unknown algorithm {','.join(unknown) or text!r} (known: {', '.join(gp.ALGORITHMS)}, all)")
+    return names
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m model.link_ladder", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--graph-file", type=Path, action="append", required=True, help="a CSR file (repeatable)")
+    ap.add_argument("--presets", default=",".join(PRESETS), help="the rungs, comma-separated, in order")
+    ap.add_argument("--parameters", type=Path, default=PARAMETERS, help=f"parameters.json for {MEASURED}")
+    ap.add_argument("--presets-file", type=Path, help="presets YAML (default: model/presets.yaml)")
+    ap.add_argument("--algorithm", default="all", help="bfs, sssp, cc, pagerank, comma-separated, or all")
+    ap.add_argument("--variant", action="append", help="ALG=V1,V2: the variants of one algorithm (repeatable)")
+    ap.add_argument("--root", type=int, help="BFS/SSSP source (default: the vertex of largest degree)")
+    ap.add_argument("--out", type=Path, required=True, help="the ladder table (CSV)")
+    return ap
+
+
+def main(argv=None) -> int:
+    a = _parser().parse_args(argv)
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        variants = parse_variants(a.variant, _algorithms(a.algorithm))
+        presets = rungs([p for p in a.presets.split(",") if p], a.parameters, a.presets_file)
+        names = [graph_name(p) for p in a.graph_file]
+        if len(set(names)) != len(names):
+            raise LadderError(f"two graph files share a name: {', '.join(map(str, a.graph_file))}")
+        graphs = {}
+        for name, path in zip(names, a.graph_file, strict=True):
+            try:
+                graphs[name] = (path, gp.load_graph(path))
+            except gp.GraphPredictError as e:
+                raise LadderError(str(e)) from None
+        started = time.monotonic()
+        table = ladder(graphs, presets, variants, a.root, log=log)
+    except LadderError as e:
+        print(f"model.link_ladder: error: {e}", file=sys.stderr)
+        return 2
+    write_csv(table, a.out)
+    done = table[table["refused"] == ""]
+    log(
+        f"{a.out}: {len(done)} predictions ({done[['graph', 'algorithm', 'variant']].drop_duplicates().shape[0]} "
+        f"cells x {len(presets)} rungs), {int((table['refused'] != '').sum())} refused, "
+        f"{time.monotonic() - started:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
