@@ -99,17 +99,28 @@ def derive_trace(graph, algorithm: str, variant: str, root=None):
 
 def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = True) -> dict:
     """D, d, floor and chain steps of the run `trace` describes, read by `variant` (trace.edge_bytes wide)."""
+    p = _costs_for(gpu_work_costs() if costs is None else costs, trace.algorithm, variant, trace.edge_bytes)
+    per, w = trace_counts(trace, offsets, variant, share)
+    return w | {"floor_ms": floor_ms(per, p)}
+
+
+def floor_ms(per: pd.DataFrame, p) -> float:
+    """The GPU-work floor (max form) of one run's launches (`trace_counts`' table) at costs p = (a, b, c, s)."""
+    return float(Launches(per.assign(one=1.0, cell=0), 1).predict(np.asarray(p, float), "max")[0])
+
+
+def trace_counts(trace, offsets, variant: str, share: bool = True) -> tuple[pd.DataFrame, dict]:
+    """What the prediction needs of a run before any cost: its launches (model.gpu_features: grid, entries,
+    walk) and D, d, requests and chain steps (a `workload` without the floor)."""
     algorithm, eb, root = trace.algorithm, trace.edge_bytes, trace.root
-    p = _costs_for(gpu_work_costs() if costs is None else costs, algorithm, variant, eb)
-    per = launch_features(trace, offsets, variant, eb).assign(one=1.0, cell=0)
-    floor_ms = float(Launches(per, 1).predict(p, "max")[0])
+    per = launch_features(trace, offsets, variant, eb)
     req = np.array(trace_requests(trace, offsets, variant, share), dtype=float).reshape(-1, 3)
     requests, sectors, needed = req.sum(axis=0) if len(req) else (0.0, 0.0, 0.0)
     # the longest list walked, in round trips (model.predict.chain_bytes_per_step: a sector for naive, else the
     # k warp steps read together)
     longest = float(per["walk"].max()) if len(per) else 0.0
     chain = longest * (1 if variant != "naive" else eb) / (LOADS_IN_FLIGHT if variant != "naive" else SECTOR_BYTES)
-    return {
+    return per, {
         "algorithm": algorithm,
         "variant": variant,
         "edge_bytes": eb,
@@ -120,7 +131,6 @@ def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = 
         "requests": requests,
         "D_bytes": SECTOR_BYTES * sectors,
         "d_bytes": SECTOR_BYTES * sectors / requests if requests else math.nan,
-        "floor_ms": floor_ms,
         "chain_steps": math.ceil(chain),
     }
 

@@ -2,8 +2,14 @@
 judge end to end on a tiny synthetic session (graphs from tests/graphs.py, a runs table made here from known costs
 and noise: made-up times, never archived)."""
 
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
 import pytest
 
+from model import holdout
 from model import holdout_split as hs
 
 
@@ -34,3 +40,173 @@ def test_a_graph_is_checked_against_how_it_was_made():
     assert hs.split_of("cnr2000", {"format": "webgraph-bv", "basename": "cnr-2000"}) == hs.HELD_OUT
     with pytest.raises(hs.SplitError, match="not in the registered split"):
         hs.split_of("kron25")
+
+
+# --- a tiny synthetic session: graphs of scales 8-11 registered in place of the real split, a runs table made
+# here from known GPU-work costs (max form) and the link model, with 1% noise: made-up times, never archived ---
+
+ROOT = Path(__file__).resolve().parents[1]
+PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
+TINY = {"kron8": "train", "kron9": "train", "urand8": "train", "urand9": "train", "kron10": "held-out",
+        "urand10": "held-out"}  # fmt: skip
+TRUE_COSTS = (0.0, 2e-5, 4e-6, 3e-4)  # a, b, c, s in ms; a = 0.01 for frontier
+
+
+def _tiny_registry():
+    out = {}
+    for name, split in TINY.items():
+        kind, scale = name.rstrip("0123456789"), int(name.lstrip("kronuad"))
+        spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": 8, "seed": 24}
+        out[name] = {"split": split, "source": spec | ({"initiator": hs.GRAPH500} if kind == "kron" else {})}
+    return out
+
+
+def _make_graphs(gdir: Path):
+    from emogi import csr
+    from emogi.datasets import generators
+
+    gdir.mkdir()
+    for name in TINY:
+        kind, scale = name.rstrip("0123456789"), name.lstrip("kronuad")
+        w8 = gdir / f"{name}.w8.csr"
+        argv = ["--kind", kind, "--scale", scale, "--edge-factor", "8", "--seed", "24", "--weights-seed", "24"]
+        assert generators.main([*argv, "--out", str(w8), "--meta", str(w8.with_suffix(".json"))]) == 0
+        w4 = gdir / f"{name}.w4.csr"
+        assert csr.main(["narrow", str(w8), "--out", str(w4), "--meta", str(w4.with_suffix(".json"))]) == 0
+
+
+def _roots(path, n=2):
+    from emogi.csr import read_csr
+
+    deg = np.diff(read_csr(path).offsets.astype(np.int64))
+    return [int(v) for v in np.argsort(-deg, kind="stable")[:n]]
+
+
+def _fabricate_runs(gdir: Path, rdir: Path, rng) -> pd.DataFrame:
+    """The runs table of the session: each cell's workload derived as the judge derives it, its device time from
+    TRUE_COSTS, its zero-copy time from the link model; each cell's 3 reps share one draw of 1% noise."""
+    from model.graph_predict import floor_ms, predict
+    from model.presets import MEASURED, get_preset
+
+    params = get_preset(MEASURED, PARAMETERS)
+    cells = []
+    for name in TINY:
+        roots = _roots(gdir / f"{name}.w8.csr")
+        for algorithm, variants in hs.VARIANTS.items():
+            for variant in variants:
+                for root in roots if algorithm in ("bfs", "sssp") else [-1]:
+                    for mode in hs.MODES:
+                        for width in hs.WIDTHS:
+                            cells.append(dict(graph=name, algorithm=algorithm, variant=variant, mode=mode,
+                                              edge_bytes=width, root=root))  # fmt: skip
+    cells = pd.DataFrame(cells)
+    metas = holdout.read_metadata(gdir, TINY, [4, 8])
+    work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
+    rows = []
+    for c in cells.merge(work, on=holdout.WORK).itertuples(index=False):
+        p = list(TRUE_COSTS)
+        if c.variant == "frontier":
+            p[0] = 0.01
+        per = launches.merge(pd.DataFrame([{k: getattr(c, k) for k in holdout.WORK}]), on=holdout.WORK)
+        w = c._asdict() | {"floor_ms": floor_ms(per, p)}
+        truth = predict(w, c.mode, params)
+        noise = float(rng.normal(0, 0.01))
+        for rep in range(3):
+            rows.append({"gpu": "synthetic (test)", "driver": "-", "cuda": "-", "commit": "test", "date": "2026-11-27",
+                         "graph": c.graph, "algorithm": c.algorithm, "variant": c.variant, "mode": c.mode,
+                         "edge_bytes": c.edge_bytes, "max_warps": 0, "root": c.root if c.root >= 0 else np.nan,
+                         "rep": rep, "time_ms": truth * (1 + noise), "edges_traversed": 0, "levels": 0,
+                         "iterations": 0, "components": 0, "verified": True, "truth_ms": truth,
+                         "noise": noise})  # fmt: skip
+    runs = pd.DataFrame(rows)
+    (rdir / "runs").mkdir(parents=True)
+    for (a, g, w), part in runs.groupby(["algorithm", "graph", "edge_bytes"]):
+        part.drop(columns=["truth_ms", "noise"]).to_csv(rdir / "runs" / f"{a}.{g}.w{w}.csv", index=False)
+    (rdir / "parameters.json").write_text(PARAMETERS.read_text())
+    return runs
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setattr(hs, "GRAPHS", _tiny_registry())
+    base = tmp_path_factory.mktemp("holdout")
+    _make_graphs(base / "graphs")
+    runs = _fabricate_runs(base / "graphs", base / "session", np.random.default_rng(24))
+    yield base, runs
+    mp.undo()
+
+
+def test_the_judge_recovers_the_costs_and_reports_the_errors(session, capsys):
+    base, runs = session
+    out = base / "judged"
+    assert holdout.main(["--runs", str(base / "session"), "--graphs", str(base / "graphs"),
+                         "--out-dir", str(out)]) == 0  # fmt: skip
+    table = pd.read_csv(out / "holdout_cells.csv")
+    truth = runs.groupby(holdout.CELL[:-1] + ["root"], dropna=False)[["truth_ms", "noise"]].first().reset_index()
+    truth["root"] = truth["root"].fillna(-1).astype(int)
+    both = table.merge(truth, on=holdout.CELL)
+    assert len(both) == len(table) == len(truth)  # every fabricated cell judged
+    assert set(table["split"]) == {"train", "held-out"}
+    # the fit recovers the costs: every prediction, held-out cells included, within 3% of the noiseless truth
+    assert (both["predicted_ms"] / both["truth_ms"] - 1).abs().max() < 0.03
+    # and the judge reports the errors the noise made: predicted / measured - 1 = 1 / (1 + noise) - 1
+    assert np.allclose(both["error"], both["predicted_ms"] / both["measured_ms"] - 1)
+    assert (both["error"] - (1 / (1 + both["noise"]) - 1)).abs().max() < 0.03
+    s = pd.read_csv(out / "holdout_summary.csv")
+    held = both[both["split"] == "held-out"]
+    for algorithm, g in held.groupby("algorithm"):
+        row = s[(s["split"] == "held-out") & (s["algorithm"] == algorithm) & (s["mode"] == "all")].iloc[0]
+        assert row["cells"] == len(g)
+        assert row["median"] == pytest.approx(g["error"].abs().median())
+        assert row["worst"] == pytest.approx(g["error"].abs().max())
+    costs = pd.read_csv(out / "holdout_costs.csv")
+    assert set(costs["form"]) == {"max", "sum"} and (costs["train_cells"] >= 2).all()
+    fitted = costs[costs["form"] == "max"]  # the per-vertex and per-entry costs, where identifiable, come back
+    assert abs(np.median(fitted["b_ms"]) / TRUE_COSTS[1] - 1) < 0.1
+    assert abs(np.median(fitted["c_ms"]) / TRUE_COSTS[2] - 1) < 0.1
+    source = json.loads((out / "source.json").read_text())
+    assert source["gpu"] == "synthetic (test)" and source["source"] == "fresh"
+    # judged again from the written workloads, without the graph files' traces: the same table
+    again = base / "again"
+    assert holdout.main(["--runs", str(base / "session"), "--graphs", str(base / "graphs"), "--out-dir", str(again),
+                         "--workloads", str(out)]) == 0  # fmt: skip
+    assert pd.read_csv(again / "holdout_cells.csv").equals(table)
+
+
+def _refused(args, capsys, out: Path, match: str):
+    assert holdout.main([*map(str, args), "--out-dir", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:") and match in err and "\n" not in err
+    assert not out.exists()  # nothing written
+
+
+def test_bad_input_is_one_line_exit_2_and_nothing_written(session, tmp_path, capsys):
+    import shutil
+
+    base, _ = session
+    runs = tmp_path / "runs"
+    shutil.copytree(base / "session", runs)
+    first = sorted((runs / "runs").glob("*.csv"))[0]
+    pd.read_csv(first).drop(columns=["verified"]).to_csv(first, index=False)
+    _refused(["--runs", runs, "--graphs", base / "graphs"], capsys, tmp_path / "o1", "lacks column(s) ['verified']")
+
+    graphs = tmp_path / "graphs"
+    shutil.copytree(base / "graphs", graphs)
+    meta = graphs / "kron10.w8.json"  # a held-out graph whose file is not the one its metadata describes
+    m = json.loads(meta.read_text())
+    meta.write_text(json.dumps(m | {"checksum": "0123456789abcdef"}))
+    _refused(["--runs", base / "session", "--graphs", graphs], capsys, tmp_path / "o2", "differs from its metadata")
+
+    meta.write_text(json.dumps(m | {"source": m["source"] | {"seed": 1}}))
+    _refused(["--runs", base / "session", "--graphs", graphs], capsys, tmp_path / "o3", "made otherwise")
+
+
+def test_a_held_out_cell_labelled_train_never_reaches_the_fit(session):
+    base, _ = session
+    cells = holdout.cells_of(holdout.read_runs(base / "session"), log=lambda m: None)
+    metas = holdout.read_metadata(base / "graphs", set(cells["graph"]), [4, 8])
+    work, launches = holdout.derive_workloads(cells, base / "graphs", metas, log=lambda m: None)
+    table = cells.merge(work, on=holdout.WORK).assign(split=hs.TRAIN)  # kron10, urand10 mislabelled
+    with pytest.raises(hs.SplitError, match="kron10"):
+        holdout.fit_costs(table, launches)

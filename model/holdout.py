@@ -1,0 +1,363 @@
+"""Issue 24's held-out validation of one device session (docs/model.md, "Held-out validation (issue 24)"): the
+GPU-work costs fitted on the train graphs' `device` cells (model.gpu_work.fit_group, max form), every cell then
+predicted from its graph file alone (model/graph_predict.py: device = floor; zero-copy = D / T(d) + floor + chain
+steps × L, T(d) from the session's microbenchmarks) and judged against its measured median.
+
+    python -m model.holdout --runs DIR --graphs GDIR --out-dir ODIR [--workloads WDIR] [--parameters P.json]
+        [--jobs N] [--derive-only]
+
+--runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
+--parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
+--graphs GDIR: `NAME.w8.json` and `NAME.w4.json` per graph of the runs (the metadata: checksum, how it was made),
+and the `.csr` files beside them where the workloads are to be derived (or their checksums checked).
+The workloads (per cell the CPU-derived trace's launches, D, d, chain steps) are derived from the graph files
+(`--jobs` processes, the longest traces first) and written to ODIR, or read from WDIR (a former ODIR).
+
+Writes ODIR/workloads.csv and launches.csv.gz (when derived); unless --derive-only, holdout_cells.csv (every cell:
+measured, predicted, error, split), holdout_costs.csv (the fitted a, b, c, s per algorithm, variant, width and
+form), holdout_summary.csv (median and worst |error| per split, algorithm and mode, against the targets) and
+source.json (the session's GPU, date, commit) for figures/fig_holdout.py. Bad input (a table lacking a column, a
+graph outside the split or made otherwise, a checksum that differs from the metadata, a missing file) is one line
+on stderr, exit 2, and nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi.atomic import write_csv, write_text
+from emogi.csr import GraphFormatError, read_csr
+from emogi.csr_header import read_header
+from emogi.traces import TraceError
+from model import holdout_split as hs
+from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
+from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
+from model.littles_law import throughput_gbps
+from model.predict import chain_ms
+from model.presets import MEASURED, get_preset
+
+ROOTED = ("bfs", "sssp")
+CELL = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root"]
+WORK = ["graph", "algorithm", "variant", "edge_bytes", "root"]  # a workload serves both modes
+RUN_COLUMNS = ["gpu", "date", "commit", *CELL, "time_ms", "verified"]
+WORKLOAD_COLUMNS = [*WORK, "checksum", "derived_width", "launches", "fidelity", "bytes_needed", "requests",
+                    "D_bytes", "d_bytes", "chain_steps", "trace_s"]  # fmt: skip
+LAUNCH_COLUMNS = [*WORK, "launch", "lists", "entries", "grid", "walk"]
+WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width (bottom-up reads whole lines)
+# relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/model.md)
+TRACE_WEIGHT = {"pagerank": 10.0}
+
+
+class HoldoutError(ValueError):
+    """Input the judge refuses; one line."""
+
+
+# ------------------------------------------------------------------------------------------------- inputs
+
+
+def _need(frame: pd.DataFrame, columns, what: str) -> pd.DataFrame:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise HoldoutError(f"{what} lacks column(s) {missing}")
+    return frame
+
+
+def read_runs(runs_dir) -> pd.DataFrame:
+    """Every row of DIR/runs/*.csv (header-only tables, e.g. CC on a directed graph, add nothing)."""
+    paths = sorted(Path(runs_dir, "runs").glob("*.csv"))
+    if not paths:
+        raise HoldoutError(f"no runs tables in {Path(runs_dir, 'runs')}")
+    frames = [_need(pd.read_csv(p), RUN_COLUMNS, str(p)) for p in paths]
+    return pd.concat([f for f in frames if len(f)], ignore_index=True)
+
+
+def cells_of(runs: pd.DataFrame, log=print) -> pd.DataFrame:
+    """Median of the verified default-launch runs per cell of the registered matrix (others are counted)."""
+    runs = _need(runs, RUN_COLUMNS, "the runs table")
+    ok = runs["verified"].astype(str).str.lower().isin(["true", "1"])
+    if "max_warps" in runs:
+        ok &= runs["max_warps"].fillna(0) == 0
+    runs = runs[ok].assign(root=runs["root"].fillna(-1).astype(int), edge_bytes=runs["edge_bytes"].astype(int))
+    keep = (
+        runs["mode"].isin(hs.MODES)
+        & runs["edge_bytes"].isin(hs.WIDTHS)
+        & np.array([v in hs.VARIANTS.get(a, ()) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
+    )
+    if (~keep).any():
+        log(f"{int((~keep).sum())} runs outside the registered variants, modes and widths left out")
+    cells = (
+        runs[keep]
+        .groupby(CELL, as_index=False)
+        .agg(
+            measured_ms=("time_ms", "median"),
+            reps=("time_ms", "size"),
+            gpu=("gpu", "first"),
+            date=("date", "min"),
+            commit=("commit", "first"),
+        )  # fmt: skip
+    )
+    if cells.empty:
+        raise HoldoutError("no verified run of the registered matrix in the runs tables")
+    return cells
+
+
+def graph_file(graphs_dir, name: str, width: int) -> Path:
+    return Path(graphs_dir) / f"{name}.w{width}.csr"
+
+
+def read_metadata(graphs_dir, names, widths) -> dict:
+    """(name, width) -> metadata; each graph checked to be the registered one (its 8-byte file's `source`), and
+    each .csr present checked against its metadata's checksum."""
+    metas = {}
+    for name in sorted(names):
+        for width in sorted(set(widths) | {8}):
+            path = graph_file(graphs_dir, name, width).with_suffix(".json")
+            try:
+                metas[name, width] = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError) as e:
+                raise HoldoutError(f"metadata of {name} at {width} bytes: {e}") from None
+            want = metas[name, width].get("checksum")
+            csr = graph_file(graphs_dir, name, width)
+            if csr.exists():
+                try:
+                    have = f"{read_header(csr).checksum:016x}"
+                except GraphFormatError as e:
+                    raise HoldoutError(str(e)) from None
+                if have != want:
+                    raise HoldoutError(f"{csr}: checksum {have} differs from its metadata {path} ({want})")
+        hs.split_of(name, metas[name, 8].get("source") or {})
+        narrowed = metas.get((name, 4), {}).get("narrowed_from")
+        if narrowed and narrowed.get("checksum") != metas[name, 8].get("checksum"):
+            raise HoldoutError(f"{name}.w4 was narrowed from another file than {name}.w8 (checksums differ)")
+    return metas
+
+
+# ---------------------------------------------------------------------------------------- the workloads
+
+
+def _jobs(cells: pd.DataFrame, metas: dict) -> list[tuple]:
+    """One trace per graph, algorithm, variant and root, on the 8-byte file, read at both widths; traces that
+    depend on the width are derived on each width's file. Longest first."""
+    jobs = {}
+    for (g, a, v, r), grp in cells.groupby(["graph", "algorithm", "variant", "root"]):
+        widths = sorted(set(grp["edge_bytes"].astype(int)), reverse=True)
+        if v in WIDTH_BOUND_VARIANTS:
+            for w in widths:
+                jobs[g, a, v, r, w] = (w,)
+        else:
+            jobs[g, a, v, r, 8] = tuple(widths)
+    cost = {k: metas[k[0], 8].get("num_edges", 0) * TRACE_WEIGHT.get(k[1], 1.0) for k in jobs}
+    return [(*k, jobs[k]) for k in sorted(jobs, key=cost.get, reverse=True)]
+
+
+def _derive(graphs_dir, job) -> tuple[pd.DataFrame, list[dict]]:
+    name, algorithm, variant, root, file_width, widths = job
+    path = graph_file(graphs_dir, name, file_width)
+    graph = read_csr(path, verify_checksum=False)  # its checksum was checked against the metadata already
+    t0 = time.perf_counter()
+    trace = derive_trace(graph, algorithm, variant, root if algorithm in ROOTED else None)
+    seconds = time.perf_counter() - t0
+    launches, rows = [], []
+    for width in widths:
+        per, w = trace_counts(dataclasses.replace(trace, edge_bytes=int(width)), graph.offsets, variant)
+        key = {"graph": name, "algorithm": algorithm, "variant": variant, "edge_bytes": int(width), "root": int(root)}
+        launches.append(per.assign(**key))
+        rows.append(key | {k: w[k] for k in WORKLOAD_COLUMNS if k in w and k not in key}
+                    | {"checksum": f"{graph.header.checksum:016x}", "derived_width": file_width,
+                       "trace_s": round(seconds, 2)})  # fmt: skip
+    return pd.concat(launches, ignore_index=True), rows
+
+
+def derive_workloads(cells, graphs_dir, metas, jobs: int = 1, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The workloads and launches of every cell's graph, algorithm, variant, width and root."""
+    todo = _jobs(cells, metas)
+    for job in todo:
+        if not graph_file(graphs_dir, job[0], job[4]).exists():
+            raise HoldoutError(f"no graph file {graph_file(graphs_dir, job[0], job[4])} to derive the workloads from")
+    log(f"deriving {len(todo)} traces with {jobs} process(es)")
+    if jobs <= 1:
+        done = [_derive(graphs_dir, j) for j in todo]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(_derive, [graphs_dir] * len(todo), todo))
+    launches = pd.concat([d[0] for d in done], ignore_index=True)[LAUNCH_COLUMNS]
+    workloads = pd.DataFrame([r for d in done for r in d[1]])[WORKLOAD_COLUMNS]
+    return workloads, launches
+
+
+def read_workloads(wdir) -> tuple[pd.DataFrame, pd.DataFrame]:
+    try:
+        w = _need(pd.read_csv(Path(wdir) / "workloads.csv"), WORKLOAD_COLUMNS, f"{wdir}/workloads.csv")
+        la = _need(pd.read_csv(Path(wdir) / "launches.csv.gz"), LAUNCH_COLUMNS, f"{wdir}/launches.csv.gz")
+    except OSError as e:
+        raise HoldoutError(f"workloads: {e}") from None
+    return w, la
+
+
+def check_workloads(workloads: pd.DataFrame, metas: dict) -> None:
+    """Each workload was derived from the file its metadata describes."""
+    for (g, width), grp in workloads.groupby(["graph", "derived_width"]):
+        want = metas.get((g, int(width)), {}).get("checksum")
+        have = set(grp["checksum"].astype(str))
+        if have != {want}:
+            raise HoldoutError(f"workloads of {g} at {width} bytes were derived from checksum(s) {sorted(have)}, "
+                               f"its metadata says {want}")  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ the judge
+
+
+def _launches_of(launches: pd.DataFrame, keys: pd.DataFrame) -> Launches:
+    """model.gpu_work.Launches of the workloads `keys` (in their order)."""
+    idx = keys[WORK].reset_index(drop=True).assign(cell=lambda f: np.arange(len(f)))
+    rows = launches.merge(idx, on=WORK).assign(one=1.0)
+    return Launches(rows, len(idx))
+
+
+def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
+    """a, b, c, s (both forms) per algorithm, variant and width, fitted on the train graphs' device cells."""
+    out = []
+    for (a, v, w), grp in table.groupby(["algorithm", "variant", "edge_bytes"]):
+        fit = grp[(grp["mode"] == "device") & (grp["split"] == hs.TRAIN)]
+        hs.check_fit_set(fit["graph"])
+        if len(fit) < 2:
+            continue
+        fitted = fit_group(_launches_of(launches, fit), fit["measured_ms"].to_numpy(float), v in LAUNCH_COST_VARIANTS)
+        for form in FORMS:
+            out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": form, "train_cells": len(fit)}
+                       | dict(zip(PARAMS, fitted[form], strict=True)))  # fmt: skip
+    return pd.DataFrame(out, columns=["algorithm", "variant", "edge_bytes", "form", "train_cells", *PARAMS])
+
+
+def judge(cells, workloads, launches, params, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every cell with its prediction and error, and the fitted costs."""
+    table = cells.merge(workloads, on=WORK, how="left")
+    lacking = table["launches"].isna()
+    if lacking.any():
+        which = sorted({f"{r.graph} {r.algorithm} {r.variant}" for r in table[lacking].itertuples()})
+        log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
+        table = table[~lacking]
+    table = table.assign(split=[hs.split_of(g) for g in table["graph"]]).reset_index(drop=True)
+    costs = fit_costs(table, launches)
+    maxc = costs[costs["form"] == "max"].set_index(["algorithm", "variant", "edge_bytes"])
+    table["floor_ms"] = np.nan
+    for key, grp in table.groupby(["algorithm", "variant", "edge_bytes"]):
+        if key in maxc.index:
+            p = maxc.loc[key, PARAMS].to_numpy(float)
+            table.loc[grp.index, "floor_ms"] = _launches_of(launches, grp).predict(p, "max")
+    unfitted = table["floor_ms"].isna()
+    if unfitted.any():
+        log(f"{int(unfitted.sum())} cells of groups with fewer than 2 train cells left out")
+        table = table[~unfitted].reset_index(drop=True)
+    pred, transfer, chain = [], [], []
+    for r in table.itertuples(index=False):
+        w = r._asdict()
+        pred.append(predict(w, r.mode, params))
+        zc = r.mode == "zerocopy" and r.requests > 0
+        transfer.append(r.D_bytes / (throughput_gbps(r.d_bytes, params) * 1e9) * 1e3 if zc else 0.0)
+        chain.append(chain_ms(r.chain_steps, params) if zc else 0.0)
+    table = table.assign(transfer_ms=transfer, chain_ms=chain, predicted_ms=pred)
+    table["error"] = table["predicted_ms"] / table["measured_ms"] - 1
+    table["role"] = np.where(table["variant"] == "merged-aligned", "paper (EMOGI)", "project's fastest")
+    order = ["split", *CELL, "role", "reps", "measured_ms", "predicted_ms", "error", "floor_ms", "transfer_ms",
+             "chain_ms", "D_bytes", "d_bytes", "chain_steps", "launches", "fidelity", "checksum", "gpu", "date",
+             "commit"]  # fmt: skip
+    return table[order].sort_values(["split", *CELL], ascending=[False, *[True] * len(CELL)]), costs
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Median and worst |error| per split, algorithm and mode (each also over all), against issue 24's targets."""
+    rows = []
+    e = table.assign(abs_error=table["error"].abs())
+    for s, by_split in e.groupby("split", sort=False):
+        for a in [*sorted(by_split["algorithm"].unique()), "all"]:
+            for m in ["all", *hs.MODES]:
+                g = by_split[((by_split["algorithm"] == a) | (a == "all")) & ((by_split["mode"] == m) | (m == "all"))]
+                if g.empty:
+                    continue
+                med, worst = g["abs_error"].median(), g["abs_error"].max()
+                rows.append({"split": s, "algorithm": a, "mode": m, "cells": len(g), "median": med, "worst": worst,
+                             "signed_median": g["error"].median(), "within_5": float((g["abs_error"] <= 0.05).mean()),
+                             "within_15": float((g["abs_error"] <= 0.15).mean()), "target_median": hs.TARGET_MEDIAN,
+                             "target_worst": hs.TARGET_WORST, "met": bool(med <= hs.TARGET_MEDIAN and
+                                                                           worst <= hs.TARGET_WORST)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def source_record(table: pd.DataFrame) -> dict:
+    """Where the measurements came from (figures' source.json): the session's GPU, first date and commit(s)."""
+    commits = sorted(set(table["commit"].astype(str)))
+    return {"source": "fresh", "gpu": str(table["gpu"].iloc[0]), "date": str(table["date"].min()),
+            "commit": ",".join(commits), "note": "issue 24 held-out validation (model.holdout)"}  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------------ CLI
+
+
+def run(a, log=print) -> None:
+    runs = read_runs(a.runs)
+    cells = cells_of(runs, log)
+    widths = set(cells["edge_bytes"].astype(int))
+    metas = read_metadata(a.graphs, set(cells["graph"]), widths)  # every graph checked before any work
+    params = None
+    if not a.derive_only:
+        pfile = a.parameters or Path(a.runs) / "parameters.json"
+        if not Path(pfile).is_file():
+            raise HoldoutError(f"no link parameters {pfile} (python -m model.fit on the session's microbenchmarks)")
+        params = get_preset(MEASURED, pfile)
+    if a.workloads:
+        workloads, launches = read_workloads(a.workloads)
+    else:
+        workloads, launches = derive_workloads(cells, a.graphs, metas, a.jobs, log)
+    check_workloads(workloads, metas)
+    out = Path(a.out_dir)
+    if a.derive_only:
+        write_csv(workloads, out / "workloads.csv")
+        write_csv(launches, out / "launches.csv.gz")
+        log(f"{out}: {len(workloads)} workloads")
+        return
+    table, costs = judge(cells, workloads, launches, params, log=log)
+    s = summary(table)
+    if not a.workloads:
+        write_csv(workloads, out / "workloads.csv")
+        write_csv(launches, out / "launches.csv.gz")
+    write_csv(table, out / "holdout_cells.csv")
+    write_csv(costs, out / "holdout_costs.csv")
+    write_csv(s, out / "holdout_summary.csv")
+    write_text(json.dumps(source_record(table), indent=2) + "\n", out / "source.json")
+    shown = s[s["mode"] == "all"][["split", "algorithm", "cells", "median", "worst", "met"]]
+    log(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m model.holdout", description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", required=True, type=Path, help="DIR with runs/*.csv and parameters.json")
+    p.add_argument("--graphs", required=True, type=Path, help="DIR with NAME.wW.json (and .csr to derive from)")
+    p.add_argument("--out-dir", required=True, type=Path)
+    p.add_argument("--workloads", type=Path, help="DIR with workloads.csv, launches.csv.gz (else derived)")
+    p.add_argument("--parameters", type=Path, help="model.fit's parameters.json (default DIR/parameters.json)")
+    p.add_argument("--jobs", type=int, default=1, help="processes deriving the traces (default 1)")
+    p.add_argument("--derive-only", action="store_true", help="write the workloads, judge nothing")
+    a = p.parse_args(argv)
+    try:
+        run(a)
+    except (HoldoutError, hs.SplitError, GraphPredictError, TraceError, OSError, KeyError, ValueError) as e:
+        print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["HoldoutError", "cells_of", "derive_workloads", "fit_costs", "judge", "main", "summary"]
