@@ -3,15 +3,16 @@ GPU-work costs fitted on the train graphs' `device` cells (model.gpu_work.fit_gr
 predicted from its graph file alone (model/graph_predict.py: device = floor; zero-copy = D / T(d) + floor + chain
 steps × L, T(d) from the session's microbenchmarks) and judged against its measured median.
 
-    python -m model.holdout --runs DIR --graphs GDIR --out-dir ODIR [--workloads WDIR] [--parameters P.json]
-        [--jobs N] [--derive-only]
+    python -m model.holdout --runs DIR --graphs GDIR --out-dir ODIR [--workloads WDIR ...] [--parameters P.json]
+        [--jobs N] [--derive-only] [--only GRAPH,...]
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
 --graphs GDIR: `NAME.w8.json` and `NAME.w4.json` per graph of the runs (the metadata: checksum, how it was made),
 and the `.csr` files beside them where the workloads are to be derived (or their checksums checked).
 The workloads (per cell the CPU-derived trace's launches, D, d, chain steps) are derived from the graph files
-(`--jobs` processes, the longest traces first) and written to ODIR, or read from WDIR (a former ODIR).
+(`--jobs` processes, the longest traces first) and written to ODIR, or read from the WDIRs (former ODIRs, e.g.
+one `--derive-only --only GRAPH` per graph).
 
 Writes ODIR/workloads.csv and launches.csv.gz (when derived); unless --derive-only, holdout_cells.csv (every cell:
 measured, predicted, error, split), holdout_costs.csv (the fitted a, b, c, s per algorithm, variant, width and
@@ -50,7 +51,7 @@ CELL = ["graph", "algorithm", "variant", "mode", "edge_bytes", "root"]
 WORK = ["graph", "algorithm", "variant", "edge_bytes", "root"]  # a workload serves both modes
 RUN_COLUMNS = ["gpu", "date", "commit", *CELL, "time_ms", "verified"]
 WORKLOAD_COLUMNS = [*WORK, "checksum", "derived_width", "launches", "fidelity", "bytes_needed", "requests",
-                    "D_bytes", "d_bytes", "chain_steps", "trace_s"]  # fmt: skip
+                    "D_bytes", "d_bytes", "chain_steps", "trace_s", "refused"]  # fmt: skip
 LAUNCH_COLUMNS = [*WORK, "launch", "lists", "entries", "grid", "walk"]
 WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width (bottom-up reads whole lines)
 # relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/model.md)
@@ -164,16 +165,21 @@ def _derive(graphs_dir, job) -> tuple[pd.DataFrame, list[dict]]:
     path = graph_file(graphs_dir, name, file_width)
     graph = read_csr(path, verify_checksum=False)  # its checksum was checked against the metadata already
     t0 = time.perf_counter()
-    trace = derive_trace(graph, algorithm, variant, root if algorithm in ROOTED else None)
+    launches, rows = [pd.DataFrame(columns=LAUNCH_COLUMNS)], []
+    try:
+        trace = derive_trace(graph, algorithm, variant, root if algorithm in ROOTED else None)
+    except (TraceError, GraphPredictError) as e:  # e.g. direction-optimizing on a directed graph: left out, said why
+        key = {"graph": name, "algorithm": algorithm, "variant": variant, "root": int(root)}
+        return launches[0], [key | {"edge_bytes": int(w), "checksum": f"{graph.header.checksum:016x}",
+                                    "derived_width": file_width, "refused": str(e)} for w in widths]  # fmt: skip
     seconds = time.perf_counter() - t0
-    launches, rows = [], []
     for width in widths:
         per, w = trace_counts(dataclasses.replace(trace, edge_bytes=int(width)), graph.offsets, variant)
         key = {"graph": name, "algorithm": algorithm, "variant": variant, "edge_bytes": int(width), "root": int(root)}
         launches.append(per.assign(**key))
         rows.append(key | {k: w[k] for k in WORKLOAD_COLUMNS if k in w and k not in key}
                     | {"checksum": f"{graph.header.checksum:016x}", "derived_width": file_width,
-                       "trace_s": round(seconds, 2)})  # fmt: skip
+                       "trace_s": round(seconds, 2), "refused": ""})  # fmt: skip
     return pd.concat(launches, ignore_index=True), rows
 
 
@@ -190,17 +196,20 @@ def derive_workloads(cells, graphs_dir, metas, jobs: int = 1, log=print) -> tupl
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             done = list(pool.map(_derive, [graphs_dir] * len(todo), todo))
     launches = pd.concat([d[0] for d in done], ignore_index=True)[LAUNCH_COLUMNS]
-    workloads = pd.DataFrame([r for d in done for r in d[1]])[WORKLOAD_COLUMNS]
+    workloads = pd.DataFrame([r for d in done for r in d[1]]).reindex(columns=WORKLOAD_COLUMNS)
     return workloads, launches
 
 
-def read_workloads(wdir) -> tuple[pd.DataFrame, pd.DataFrame]:
-    try:
-        w = _need(pd.read_csv(Path(wdir) / "workloads.csv"), WORKLOAD_COLUMNS, f"{wdir}/workloads.csv")
-        la = _need(pd.read_csv(Path(wdir) / "launches.csv.gz"), LAUNCH_COLUMNS, f"{wdir}/launches.csv.gz")
-    except OSError as e:
-        raise HoldoutError(f"workloads: {e}") from None
-    return w, la
+def read_workloads(*wdirs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The workloads and launches written by former runs (e.g. one --derive-only per graph), in one."""
+    ws, las = [], []
+    for wdir in wdirs:
+        try:
+            ws.append(_need(pd.read_csv(Path(wdir) / "workloads.csv"), WORKLOAD_COLUMNS, f"{wdir}/workloads.csv"))
+            las.append(_need(pd.read_csv(Path(wdir) / "launches.csv.gz"), LAUNCH_COLUMNS, f"{wdir}/launches.csv.gz"))
+        except OSError as e:
+            raise HoldoutError(f"workloads: {e}") from None
+    return pd.concat(ws, ignore_index=True), pd.concat(las, ignore_index=True)
 
 
 def check_workloads(workloads: pd.DataFrame, metas: dict) -> None:
@@ -241,6 +250,10 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
 def judge(cells, workloads, launches, params, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every cell with its prediction and error, and the fitted costs."""
     table = cells.merge(workloads, on=WORK, how="left")
+    refused = table["refused"].fillna("").astype(str) != ""
+    for why, grp in table[refused].groupby("refused"):
+        log(f"{len(grp)} cells not predicted: {why}")
+    table = table[~refused]
     lacking = table["launches"].isna()
     if lacking.any():
         which = sorted({f"{r.graph} {r.algorithm} {r.variant}" for r in table[lacking].itertuples()})
@@ -306,6 +319,10 @@ def source_record(table: pd.DataFrame) -> dict:
 def run(a, log=print) -> None:
     runs = read_runs(a.runs)
     cells = cells_of(runs, log)
+    if a.only:
+        cells = cells[cells["graph"].isin(a.only.split(","))]
+        if cells.empty:
+            raise HoldoutError(f"no cells of {a.only} in the runs tables")
     widths = set(cells["edge_bytes"].astype(int))
     metas = read_metadata(a.graphs, set(cells["graph"]), widths)  # every graph checked before any work
     params = None
@@ -315,7 +332,7 @@ def run(a, log=print) -> None:
             raise HoldoutError(f"no link parameters {pfile} (python -m model.fit on the session's microbenchmarks)")
         params = get_preset(MEASURED, pfile)
     if a.workloads:
-        workloads, launches = read_workloads(a.workloads)
+        workloads, launches = read_workloads(*a.workloads)
     else:
         workloads, launches = derive_workloads(cells, a.graphs, metas, a.jobs, log)
     check_workloads(workloads, metas)
@@ -343,7 +360,8 @@ def main(argv=None) -> int:
     p.add_argument("--runs", required=True, type=Path, help="DIR with runs/*.csv and parameters.json")
     p.add_argument("--graphs", required=True, type=Path, help="DIR with NAME.wW.json (and .csr to derive from)")
     p.add_argument("--out-dir", required=True, type=Path)
-    p.add_argument("--workloads", type=Path, help="DIR with workloads.csv, launches.csv.gz (else derived)")
+    p.add_argument("--workloads", type=Path, nargs="+", help="DIRs with workloads.csv, launches.csv.gz (else derived)")
+    p.add_argument("--only", help="GRAPH[,GRAPH]: only these graphs' cells (e.g. to derive one graph's workloads)")
     p.add_argument("--parameters", type=Path, help="model.fit's parameters.json (default DIR/parameters.json)")
     p.add_argument("--jobs", type=int, default=1, help="processes deriving the traces (default 1)")
     p.add_argument("--derive-only", action="store_true", help="write the workloads, judge nothing")

@@ -172,6 +172,18 @@ def test_the_judge_recovers_the_costs_and_reports_the_errors(session, capsys):
     assert holdout.main(["--runs", str(base / "session"), "--graphs", str(base / "graphs"), "--out-dir", str(again),
                          "--workloads", str(out)]) == 0  # fmt: skip
     assert pd.read_csv(again / "holdout_cells.csv").equals(table)
+    # the figure, from the judged table
+    from tests.synthetic_tables import run_figure
+
+    done, png, csv_path = run_figure(ROOT / "figures" / "fig_holdout.py", {"holdout": out / "holdout_cells.csv"},
+                                     out / "source.json", base)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert png.stat().st_size > 0 and len(pd.read_csv(csv_path)) == len(table)
+    # and from one --derive-only per graph, as tools/device/holdout_study.sh runs them
+    for name in ("kron9", "urand10"):
+        assert holdout.main(["--runs", str(base / "session"), "--graphs", str(base / "graphs"), "--derive-only",
+                             "--only", name, "--out-dir", str(base / "work" / name)]) == 0  # fmt: skip
+    assert set(pd.read_csv(base / "work" / "kron9" / "workloads.csv")["graph"]) == {"kron9"}
 
 
 def _refused(args, capsys, out: Path, match: str):

@@ -1,0 +1,102 @@
+"""Issue 24's held-out validation (model/holdout.py): per algorithm, each cell's predicted time against its
+measured median, log-log, the held-out cells filled and the train cells hollow, colour by memory mode, marker by
+edge width; the diagonal and issue 24's worst-case band (±15%); each panel's title gives the held-out median and
+worst |error| against the targets.
+
+    python -m figures.fig_holdout --holdout holdout_cells.csv --source source.json --out fig_holdout.png [--out-csv ...]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from figures import cli, style
+from figures.inputs import FigureDataError
+
+FIGURE = "fig_holdout"
+COLUMNS = ["split", "graph", "algorithm", "variant", "mode", "edge_bytes", "measured_ms", "predicted_ms", "error"]
+MARKERS = {8: "o", 4: "s"}
+DEFINITION = ("error = predicted / measured median - 1; predicted from the graph file and the session's "
+              "microbenchmarks, GPU-work costs fitted on the train graphs' device cells (docs/model.md)")  # fmt: skip
+
+
+def load_cells(path, figure: str) -> pd.DataFrame:
+    path = Path(path)
+    if not path.is_file():
+        raise FigureDataError(f"figure {figure} has no data: {path} is missing (python -m model.holdout)")
+    table = pd.read_csv(path)
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        raise FigureDataError(f"figure {figure}: {path} lacks columns {missing}")
+    return table
+
+
+def compute(cells: pd.DataFrame) -> pd.DataFrame:
+    if cells.empty:
+        raise FigureDataError(f"figure {FIGURE} has no data: no judged cell")
+    return cells[COLUMNS].reset_index(drop=True)
+
+
+def draw(table: pd.DataFrame, source: dict):
+    algorithms = [a for a in style.ALGORITHM_LABELS if a in set(table["algorithm"])]
+    ncols = min(2, len(algorithms))
+    fig, axes = style.new_figure(-(-len(algorithms) // ncols), ncols, title_lines=2, footer_lines=3, hspace=0.5)
+    for ax, algorithm in zip(np.ravel(axes), algorithms):
+        rows = table[table["algorithm"] == algorithm]
+        for (split, mode, width), g in rows.groupby(["split", "mode", "edge_bytes"]):
+            held = split == "held-out"
+            color = style.MODE_COLORS.get(mode, "#777777")
+            ax.scatter(g["measured_ms"], g["predicted_ms"], s=16 if held else 10, marker=MARKERS.get(width, "o"),
+                       facecolors=color if held else "none", edgecolors=color, linewidths=0.7, zorder=3)  # fmt: skip
+        lo = float(min(rows["measured_ms"].min(), rows["predicted_ms"].min())) / 1.5
+        hi = float(max(rows["measured_ms"].max(), rows["predicted_ms"].max())) * 1.5
+        x = np.array([lo, hi])
+        ax.plot(x, x, color="black", lw=0.8)
+        for f in (0.85, 1.15):
+            ax.plot(x, f * x, color="black", lw=0.5, ls="--")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.set_xlabel("measured (ms)")
+        ax.set_ylabel("predicted (ms)")
+        ax.minorticks_off()
+        held = rows[rows["split"] == "held-out"]["error"].abs()
+        title = style.ALGORITHM_LABELS.get(algorithm, algorithm)
+        if len(held):
+            title += f"\nheld out: median {100 * held.median():.1f}% (≤5%), worst {100 * held.max():.1f}% (≤15%)"
+        ax.set_title(title, fontsize=style.FONT_SIZE)
+    modes = list(dict.fromkeys(table["mode"]))
+    handles = [Line2D([], [], ls="", marker="o", color=style.MODE_COLORS.get(m, "#777777")) for m in modes]
+    labels = [style.MODE_SHORT_LABELS.get(m, m) for m in modes]
+    handles += [Line2D([], [], ls="", marker="o", color="black"), Line2D([], [], ls="", marker="o", color="black",
+                                                                         markerfacecolor="none")]  # fmt: skip
+    labels += ["held out (filled)", "train (hollow)"]
+    handles += [Line2D([], [], ls="", marker=MARKERS[w], color="grey") for w in (8, 4)]
+    labels += ["8-byte ids", "4-byte ids"]
+    handles.append(Line2D([], [], color="black", ls="--", lw=0.5))
+    labels.append("±15%")
+    style.legend_on_top(fig, handles, labels, ncol=4)
+    style.stamp(fig, source, DEFINITION)
+    return fig
+
+
+def main(argv=None) -> int:
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="Predicted against measured time, the held-out cells marked (issue 24)",
+        tables=[],
+        inputs=[cli.Input("holdout", load_cells, "holdout_cells.csv (python -m model.holdout)")],
+        compute=compute,
+        draw=draw,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

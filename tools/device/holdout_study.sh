@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Issue 24's held-out validation in ONE device session (docs/model.md, "Held-out validation (issue 24)"), part by
+# part, each part one device call of at most 10 minutes, on one warm machine (state in /tmp/ho):
+#   (device) PARTS=train bash tools/device/holdout_study.sh     build, host.txt, microbenchmarks + model.fit,
+#                                                               kron/urand 20-22 (the train graphs)
+#            PARTS="h23 rmat cnr" bash tools/device/holdout_study.sh   kron23, urand23, rmat21ef64, cnr2000
+#            PARTS=h24 bash tools/device/holdout_study.sh       kron24, urand24 (BFS, SSSP, CC: no PageRank)
+#            PARTS=judge bash tools/device/holdout_study.sh     CPU only, after every GPU part: the traces (one
+#                                                               model.holdout --derive-only per graph, biggest
+#                                                               first, done graphs skipped on a rerun), the fit,
+#                                                               the judgement and figures/fig_holdout.py
+# Cells per graph: every algorithm x the paper's merged-aligned and the project's fastest x device, zerocopy x 8
+# and 4 bytes (CC skips the directed cnr2000), BFS/SSSP from 2 roots (emogi.datasets.roots --count 2 --seed 24),
+# REPS=3 timed runs after WARMUP=1, each verified by the binary (python -m emogi.measure run). Graphs: generated
+# with seed 24 as the bench makes them, 8-byte file + its 4-byte narrowing, each with its metadata JSON; cnr2000
+# must be carried as resources/holdout/cnr2000.w8.csr (made where the WebGraph tools are, `python -m
+# emogi.datasets.law --basename tests/data/law-cnr-2000/cnr-2000 --out resources/holdout/cnr2000.w8.csr --meta
+# resources/holdout/cnr2000.w8.json --weights-seed 24`, checksum 1950126a19aa6401 as in
+# tools/device/holdout_cnr2000.w8.json; 40 MB: carry=["resources/holdout"]); without it the part says so.
+# Every call brings back $OUT/holdout: host.txt, parameters.json, micro/, runs/, graphs/*.json, logs/ and, after
+# `judge`, work/<graph>/ (workloads), judged/ (holdout_cells.csv, holdout_costs.csv, holdout_summary.csv,
+# source.json, fig_holdout.png/.csv). The judge runs anywhere from those files:
+#   python -m model.holdout --runs H --graphs H/graphs --workloads H/work/* --out-dir D
+# ESTIMATES (not measured; from archived H100 runs of similar cells: uvm-warm-h100-2026-11-21/bench21 for the
+# times per cell at scale 21 and the whole bench's wall time, .../gap24 and kernel-bench-h100-2026-11-21-reads-
+# ahead for scale 24, large-matrix-h100-2026-11-21 for scale 23, generator-bench for generation; per `emogi run`
+# about 2 s + 1.6 s per 65 M edges of loading and CPU reference, plus the GPU time of 4 runs a cell):
+#   train ~4.5 min (build 0.5, micro ~1, graphs 0.3, runs: GPU 46 s + 48 invocations' overhead ~3 min)
+#   h23 ~3.5 min, rmat ~1.7, cnr ~0.2 (call 2: ~5.5 min)   h24 ~2.5 min (PageRank cut: docs/model.md)
+#   judge ~6.5 min (longest trace: kron23 PageRank merged-aligned, ~6 min on one core of the development
+#   machine; ~85 CPU-minutes in all over 16 cores), so about 19 minutes of device time in all.
+# Options: PARTS (above), REPS=3, WARMUP=1, JOBS=16 (trace processes in all), EMOGI_BINARY (a prebuilt binary).
+set -uo pipefail
+. tools/device/setup.sh
+H=/tmp/ho; G=$H/graphs; S=$H/session
+mkdir -p "$G" "$S/runs" "$S/logs" "$S/micro"
+REPS=${REPS:-3}; WARMUP=${WARMUP:-1}
+parts=(${PARTS:?name the parts: train, h23, rmat, cnr, h24, judge})
+variants_of() { case $1 in bfs) echo merged-aligned,direction-optimizing ;; sssp) echo merged-aligned,frontier ;;
+  cc) echo merged-aligned,afforest ;; pagerank) echo merged-aligned,gauss-seidel ;; esac; }
+
+provenance() {
+  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; nproc; free -g; } \
+    >> "$S/host.txt" 2>&1
+}
+micro() {  # the link parameters of this session (docs/model.md's table): W, L, N_max, S of zero-copy
+  log micro
+  local m=(--binary "$EMOGI_BINARY")
+  python3 -m emogi.measure linkbw "${m[@]}" --out "$S/micro/link.csv" -- --sizes 1M,16M,64M,256M,1G --reps 5 \
+    > "$S/logs/micro_link.log" 2>&1
+  python3 -m emogi.measure chase "${m[@]}" --out "$S/micro/latency.csv" -- --modes zerocopy \
+    --footprints 4M,64M,256M,1G,4G,8G --steps 20000 --reps 3 > "$S/logs/micro_chase.log" 2>&1
+  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_warps.csv" -- --modes zerocopy \
+    --footprints 256M,8G --warps 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 --reads-per-warp 1,4 \
+    --iterations 256 --reps 3 > "$S/logs/micro_concurrency.log" 2>&1
+  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_footprints.csv" -- --modes zerocopy \
+    --footprints 64M,256M,512M,1G,2G,4G,8G --warps 4096 --reads-per-warp 4 --iterations 256 --reps 3 \
+    >> "$S/logs/micro_concurrency.log" 2>&1
+  python3 -c "import pandas as pd, sys; pd.concat([pd.read_csv(p) for p in sys.argv[2:]]).to_csv(sys.argv[1], index=False)" \
+    "$S/micro/concurrency.csv" "$S/micro/concurrency_warps.csv" "$S/micro/concurrency_footprints.csv"
+  python3 -m model.fit --link "$S/micro/link.csv" --latency "$S/micro/latency.csv" \
+    --concurrency "$S/micro/concurrency.csv" --out "$S/parameters.json" > "$S/logs/fit.log" 2>&1 \
+    || { echo "model.fit failed"; tail -3 "$S/logs/fit.log"; }
+}
+graph() {  # NAME [generator args]: NAME.w8.csr/.json, its w4 narrowing, NAME.roots.txt; nothing if made already
+  local name=$1; shift
+  [ -f "$G/$name.w4.json" ] && return 0
+  if [ "$name" = cnr2000 ]; then
+    [ -f resources/holdout/cnr2000.w8.csr ] || { echo "cnr2000: resources/holdout/cnr2000.w8.csr not carried"; return 1; }
+    cp resources/holdout/cnr2000.w8.csr resources/holdout/cnr2000.w8.json "$G/"
+  else
+    python3 -m emogi.datasets.generators "$@" --seed 24 --weights-seed 24 --out "$G/$name.w8.csr" \
+      --meta "$G/$name.w8.json" > "$S/logs/gen_$name.log" 2>&1 || { tail -2 "$S/logs/gen_$name.log"; return 1; }
+  fi
+  python3 -m emogi.datasets.roots "$G/$name.w8.csr" --count 2 --seed 24 --out "$G/$name.roots.txt" \
+    >> "$S/logs/gen_$name.log" 2>&1 &&
+  python3 -m emogi.csr narrow "$G/$name.w8.csr" --out "$G/$name.w4.csr" --meta "$G/$name.w4.json" \
+    >> "$S/logs/gen_$name.log" 2>&1 || { tail -2 "$S/logs/gen_$name.log"; return 1; }
+  if [ "$name" = cnr2000 ]; then  # directed: direction-optimizing BFS reads in-lists from the transpose (G.t.csr)
+    for w in 8 4; do python3 -m emogi.csr transpose "$G/$name.w$w.csr" >> "$S/logs/gen_$name.log" 2>&1 \
+      || { tail -2 "$S/logs/gen_$name.log"; return 1; }; done
+  fi
+}
+measure() {  # NAME [ALGORITHMS]: every cell of the graph, one `emogi run` per algorithm and width
+  local name=$1 algorithms=${2:-bfs sssp cc pagerank} a w roots
+  for w in 8 4; do
+    for a in $algorithms; do
+      local out="$S/runs/$a.$name.w$w.csv"
+      [ -f "$out" ] && continue
+      roots=(); [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$G/$name.roots.txt")
+      log "$a $name w$w"
+      python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
+        --graph "$G/$name.w$w.csr" --name "$name" --variants "$(variants_of "$a")" --modes device,zerocopy \
+        "${roots[@]}" --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.w$w.log" 2>&1 \
+        || { echo "FAILED: $a $name w$w: $(tail -1 "$S/logs/run_$a.$name.w$w.log")"; rm -f "$out"; }
+    done
+  done
+}
+gap() { graph "$1" --kind "${1%%[0-9]*}" --scale "${1##*[a-z]}" --edge-factor 16 && measure "$1" "${2:-}"; }
+
+derive() {  # the workloads of every graph measured, one process per graph, biggest first; done ones skipped
+  local pids=() name per=$(( ${JOBS:-16} / 4 )); [ "$per" -ge 1 ] || per=1
+  for name in $(ls -S "$G"/*.w8.csr | xargs -n1 basename | sed 's/\.w8\.csr$//'); do
+    [ -f "$H/work/$name/workloads.csv" ] && continue
+    ls "$S"/runs/*."$name".w*.csv > /dev/null 2>&1 || continue
+    python3 -m model.holdout --runs "$S" --graphs "$G" --only "$name" --derive-only --jobs "$per" \
+      --out-dir "$H/work/$name" > "$S/logs/derive_$name.log" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  for name in $(ls "$G"/*.w8.csr | xargs -n1 basename | sed 's/\.w8\.csr$//'); do
+    [ -f "$H/work/$name/workloads.csv" ] || echo "no workloads yet for $name: $(tail -1 "$S/logs/derive_$name.log" 2> /dev/null)"
+  done
+}
+judge() {
+  log judge
+  python3 -m model.holdout --runs "$S" --graphs "$G" --workloads "$H"/work/* --out-dir "$S/judged" \
+    > "$S/logs/judge.log" 2>&1 || { tail -3 "$S/logs/judge.log"; return 1; }
+  python3 -m figures.fig_holdout --holdout "$S/judged/holdout_cells.csv" --source "$S/judged/source.json" \
+    --out "$S/judged/fig_holdout.png" --out-csv "$S/judged/fig_holdout.csv" > "$S/logs/fig.log" 2>&1 \
+    || tail -2 "$S/logs/fig.log"
+  cat "$S/logs/judge.log"
+}
+
+log "parts: ${parts[*]}"
+provenance
+for part in "${parts[@]}"; do
+  case $part in
+    train) build_kernels; micro; for n in kron20 urand20 kron21 urand21 kron22 urand22; do gap "$n"; done ;;
+    h23) build_kernels; gap kron23; gap urand23 ;;
+    rmat) build_kernels; graph rmat21ef64 --kind kron --scale 21 --edge-factor 64 --rmat-abc 0.45,0.15,0.15 \
+      && measure rmat21ef64 ;;
+    cnr) build_kernels; graph cnr2000 && measure cnr2000 ;;
+    h24) build_kernels; gap kron24 "bfs sssp cc"; gap urand24 "bfs sssp cc" ;;
+    judge) log derive; derive; judge ;;
+    *) echo "unknown part $part (train, h23, rmat, cnr, h24, judge)"; exit 2 ;;
+  esac
+done
+mkdir -p "$OUT/holdout/graphs"
+cp -r "$S"/. "$OUT/holdout/"; cp "$G"/*.json "$G"/*.roots.txt "$OUT/holdout/graphs/" 2> /dev/null
+[ -d "$H/work" ] && cp -r "$H/work" "$OUT/holdout/"
+for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done | column -c 160
+log done
