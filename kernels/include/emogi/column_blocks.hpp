@@ -6,7 +6,7 @@
 // block, n (V + 1) 8-byte offsets in all, as many bytes as the 12-byte entries once n reaches 1.5 times the
 // average degree (kron24: 47 blocks; its 64 MiB blocks are 94). Not COO (a row id per entry): DCSR costs a row id and
 // an offset per non-empty row, COO a row id per entry, so DCSR wins wherever a block's rows average more than (id +
-// offset) / id entries (1.5 with 8-byte ids and offsets, 3 with 4-byte ids) and costs up to twice (8-byte ids) or three
+// offset) / id entries (2 with 8-byte ids and offsets, 3 with 4-byte ids) and costs up to twice (8-byte ids) or three
 // times (4-byte ids) as much where each row of a block holds one entry; the model (model/streamed.py:
 // column_index_bytes) counts it exactly. The offsets are 8 bytes so that a block reads as a DeviceGraph
 // (graph_view.cuh) and the access policies walk it unchanged.
