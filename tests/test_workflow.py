@@ -30,6 +30,17 @@ def test_dry_run_of_the_default_config(workdir):
     assert "measure_bfs" not in done.stdout
 
 
+def test_link_ladder_rule_lists_every_file_its_command_reads(workdir):
+    # model.link_ladder reads the presets and the GPU-work costs besides the graphs and parameters: a change to
+    # either must rerun it
+    done = snakemake(workdir, "-n", "results/model/link_ladder.csv", "--config", "measurements=archive")
+    assert done.returncode == 0, done.stderr
+    job = done.stdout.split("rule link_ladder:", 1)[1]
+    inputs = next(line for line in job.splitlines() if line.strip().startswith("input:"))
+    for name in ("model/presets.yaml", "gpu-work-term-2026-11-25-v2/gpu_work_params.csv", "model/link_ladder.py"):
+        assert name in inputs, inputs
+
+
 def test_dry_run_previews_the_gpu_plan(workdir):
     done = snakemake(workdir, "-n", "--config", "measurements=fresh")
     assert done.returncode == 0, done.stderr

@@ -131,10 +131,14 @@ rule predict:
 rule link_ladder:
     # Each algorithm's zero-copy time predicted per link rung from the graph files alone (issue 24; no GPU, no run):
     # the presets and the H100's measured Gen5 link (model.link_ladder's default parameters, an archived fit).
+    # The command also reads the presets file and the GPU-work costs (model.graph_predict's GPU_WORK_PARAMS).
     input:
+        module=REPO / "model/link_ladder.py",
         graphs=expand("resources/graphs/{graph}.w8.csr", graph=LADDER_GRAPHS),
         metas=expand("resources/graphs/{graph}.w8.json", graph=LADDER_GRAPHS),
         parameters=REPO / "archive/graph-predict-zerocopy-2026-11-25/parameters.json",
+        presets=REPO / "model/presets.yaml",
+        gpu_work=REPO / "archive/gpu-work-term-2026-11-25-v2/gpu_work_params.csv",
     output:
         "results/model/link_ladder.csv",
     params:
@@ -147,4 +151,4 @@ rule link_ladder:
         "../../envs/analysis.yaml"
     shell:
         "python3 -m model.link_ladder {params.graphs} --presets {params.presets} --parameters {input.parameters}"
-        " {params.variants} --out {output} > {log} 2>&1"
+        " --presets-file {input.presets} {params.variants} --out {output} > {log} 2>&1"
