@@ -98,16 +98,17 @@ measure() {  # NAME [ALGORITHMS]: every cell of the graph, one `emogi run` per a
 }
 gap() { graph "$1" --kind "${1%%[0-9]*}" --scale "${1##*[a-z]}" --edge-factor 16 && measure "$1" "${2:-}"; }
 
-derive() {  # the workloads of every graph measured, one process per graph, biggest first; done ones skipped
-  local pids=() name per=$(( ${JOBS:-16} / 4 )); [ "$per" -ge 1 ] || per=1
+derive() {  # the workloads of every graph measured, biggest first, JOBS/4 trace processes a graph and at most 4
+  # graphs at a time (JOBS processes in all); done ones skipped
+  local name per=$(( ${JOBS:-16} / 4 )) slots=4; [ "$per" -ge 1 ] || per=1
   for name in $(ls -S "$G"/*.w8.csr | xargs -n1 basename | sed 's/\.w8\.csr$//'); do
     [ -f "$H/work/$name/workloads.csv" ] && continue
     ls "$S"/runs/*."$name".w*.csv > /dev/null 2>&1 || continue
+    while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do wait -n; done
     python3 -m model.holdout --runs "$S" --graphs "$G" --only "$name" --derive-only --jobs "$per" \
       --out-dir "$H/work/$name" > "$S/logs/derive_$name.log" 2>&1 &
-    pids+=($!)
   done
-  for p in "${pids[@]}"; do wait "$p"; done
+  wait
   for name in $(ls "$G"/*.w8.csr | xargs -n1 basename | sed 's/\.w8\.csr$//'); do
     [ -f "$H/work/$name/workloads.csv" ] || echo "no workloads yet for $name: $(tail -1 "$S/logs/derive_$name.log" 2> /dev/null)"
   done
