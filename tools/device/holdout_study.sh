@@ -67,7 +67,10 @@ graph() {  # NAME [generator args]: NAME.w8.csr/.json, its w4 narrowing, NAME.ro
   [ -f "$G/$name.w4.json" ] && return 0
   if [ "$name" = cnr2000 ]; then
     [ -f resources/holdout/cnr2000.w8.csr ] || { echo "cnr2000: resources/holdout/cnr2000.w8.csr not carried"; return 1; }
-    cp resources/holdout/cnr2000.w8.csr resources/holdout/cnr2000.w8.json "$G/"
+    cp resources/holdout/cnr2000.w8.csr "$G/"
+    # its metadata: the carried one, else the repository's copy (the same checksum, tools/device/)
+    cp "$( [ -f resources/holdout/cnr2000.w8.json ] && echo resources/holdout/cnr2000.w8.json \
+      || echo tools/device/holdout_cnr2000.w8.json)" "$G/cnr2000.w8.json"
   else
     python3 -m emogi.datasets.generators "$@" --seed 24 --weights-seed 24 --out "$G/$name.w8.csr" \
       --meta "$G/$name.w8.json" > "$S/logs/gen_$name.log" 2>&1 || { tail -2 "$S/logs/gen_$name.log"; return 1; }
