@@ -236,14 +236,19 @@ def tables(archive: Path, link_archive: Path, out_dir: Path) -> pd.DataFrame:
     return bound
 
 
+def named_graph(spec: str) -> tuple[str, str]:
+    """A --graph NAME=FILE argument as (NAME, FILE)."""
+    name, _, path = spec.partition("=")
+    if not path:
+        raise CrossoverError(f"--graph {spec!r}: expected NAME=FILE")
+    return name, path
+
+
 def shapes(graphs: list[str], entry_bytes: int) -> pd.DataFrame:
     from model.gpu_features import read_offsets
 
     rows = []
-    for spec in graphs:
-        name, _, path = spec.partition("=")
-        if not path:
-            raise CrossoverError(f"--graph {spec!r}: expected NAME=FILE")
+    for name, path in map(named_graph, graphs):
         rows.append({"graph": name, "file": Path(path).name, **request_shape(read_offsets(path), entry_bytes)})
     return pd.DataFrame(rows, columns=SHAPE_COLUMNS)
 

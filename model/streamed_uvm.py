@@ -44,6 +44,7 @@ import pandas as pd
 from emogi.atomic import write_csv
 from emogi.traces import CHUNK_BYTES, Trace, graph_checksum
 from model.oom_simulate import load_params
+from model.streamed_crossover import named_graph
 from model.uvm_sim import BLOCK_BYTES, PAGE_BYTES, UvmParams, simulate
 
 UNITS = {"pages": PAGE_BYTES, "blocks": BLOCK_BYTES, "chunks": CHUNK_BYTES}
@@ -203,11 +204,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         frames = []
-        for spec in a.graph:
-            name, _, path = spec.partition("=")
-            if not path:
-                raise UvmCurveError(f"--graph {spec!r}: expected NAME=FILE")
-            params = load_params(a.params, "registered")  # counts: its batch size and prefetch threshold
+        params = load_params(a.params, "registered")  # counts: its batch size and prefetch threshold
+        for name, path in map(named_graph, a.graph):
             frames.append(curve(name, graph_file(path), a.entry_bytes, a.capacity, params=params, seed=a.seed))
         write_csv(pd.concat(frames, ignore_index=True), a.out)
     except (OSError, UvmCurveError, ValueError, KeyError) as e:
