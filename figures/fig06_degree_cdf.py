@@ -88,16 +88,7 @@ def draw(table: pd.DataFrame):
     ax.set_ylabel("edges CDF")
     ax.grid(linewidth=0.3, alpha=0.5)
     style.legend_on_top(fig, *ax.get_legend_handles_labels(), ncol=min(3, table["graph"].nunique()))
-    fig.text(
-        0.01,
-        0.005,
-        "Data: degree histograms of the graph files this workflow made (no GPU)\n" + DEFINITION,
-        ha="left",
-        va="bottom",
-        fontsize=style.FOOTER_SIZE,
-        color="#333333",
-        wrap=True,
-    )
+    style.footer(fig, "Data: degree histograms of the graph files this workflow made (no GPU)\n" + DEFINITION)
     return fig
 
 

@@ -125,16 +125,7 @@ def draw(table: pd.DataFrame, source: dict):
     labels.append(MEASURED_HERE + " (the H100's fitted link)")
     style.legend_on_top(fig, handles, labels, ncol=3)
     files = ", ".join(dict.fromkeys(Path(f).name for f in table["graph_file"]))
-    fig.text(
-        0.01,
-        0.005,
-        f"Every point is predicted (no run) from the graph files {files}.\n{DEFINITION}",
-        ha="left",
-        va="bottom",
-        fontsize=style.FOOTER_SIZE,
-        color="#333333",
-        wrap=True,
-    )
+    style.footer(fig, f"Every point is predicted (no run) from the graph files {files}.\n{DEFINITION}")
     return fig
 
 

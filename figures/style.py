@@ -105,12 +105,17 @@ plt.rcParams.update(
 
 
 # --- the page: the source footer, the panel grid -----------------------------------------------------------
+def footer(fig, text: str) -> None:
+    """Write `text` in the figure's footer (the bottom margin new_figure leaves)."""
+    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FOOTER_SIZE, color="#333333", wrap=True)
+
+
 def stamp(fig, source: dict, note: str | None = None) -> None:
     """Put the source label (and an optional one-line definition) in the figure's footer."""
     text = "Data: " + source_label(source)
     if note:
         text += "\n" + note
-    fig.text(0.01, 0.005, text, ha="left", va="bottom", fontsize=FOOTER_SIZE, color="#333333", wrap=True)
+    footer(fig, text)
 
 
 def new_figure(
