@@ -16,6 +16,8 @@ the words of emogi/registry.yaml):
             prefix of the lists and, where the binary has it, the hottest lists of traces from other roots
   emulated  uvm-capped at each budget: cold UVM whose lists keep at most what auto's prefix kept, the least
             recently used 2 MiB chunks pushed back to the host after each of --sublaunches vertex ranges
+`--only-hottest-first` measures a supplement to an earlier part: only zerocopy (with traces) and hottest-first at
+each budget, so that item 6a's gain pairs runs of one call (figures/oom_data.py pairs them by the part's `date`).
 The rows are the binary's (emogi/schema.py APP_COLUMNS) with OOM_COLUMNS first and provenance stamped.
 """
 
@@ -165,8 +167,9 @@ def measure(a) -> pd.DataFrame:
         frames.append(rows)
 
     warm = ["--warmup", str(a.warmup)]
-    rows, _ = go([*timed, *warm, "--modes", "device,uvm"], "device and cold uvm (fits)")
-    add(rows, "fits")
+    if not a.only_hot:
+        rows, _ = go([*timed, *warm, "--modes", "device,uvm"], "device and cold uvm (fits)")
+        add(rows, "fits")
     smallest = gpu_memory(lists, fractions[-1])
     args = [*timed, *warm, "--modes", "zerocopy", "--gpu-memory-budget", str(smallest), "--trace-out", a.trace_dir]
     rows, _ = go(args, f"zerocopy at {fractions[-1]} (budget) with traces")
@@ -174,16 +177,21 @@ def measure(a) -> pd.DataFrame:
     hot = None
     if a.hot and binary_has(a.binary, HOT_ORDER):
         hot = hot_file(a.binary, what_args(a.variants), hot_roots, a.device, Path(a.trace_dir) / "hot", a)
+    elif a.only_hot:
+        raise OomMeasureError(f"--only-hottest-first: the binary has no {HOT_ORDER} order (or --no-hot was given)")
     for f in fractions:
         memory = gpu_memory(lists, f)
         budget = ["--gpu-memory-budget", str(memory), "--auto-reserve", "0"]
-        rows, log = go([*timed, *warm, "--modes", "auto", *budget, "--auto-order", "prefix"], f"auto at {f}")
-        capacity = placed_bytes(log, header, a.algorithm)
-        add(rows, "budget", f, memory, capacity, "prefix")
+        if not a.only_hot:
+            rows, log = go([*timed, *warm, "--modes", "auto", *budget, "--auto-order", "prefix"], f"auto at {f}")
+            capacity = placed_bytes(log, header, a.algorithm)
+            add(rows, "budget", f, memory, capacity, "prefix")
         for variant in a.variants.split(",") if hot else []:
             hot_args = [*timed_args(variant), *warm, "--modes", "auto", *budget, "--auto-order", HOT_ORDER]
             rows, log = go([*hot_args, "--auto-hot", str(hot / f"{variant}.u32")], f"hot {f}")  # its own counts
             add(rows, "budget", f, memory, lists_budget(log, memory, header), HOT_ORDER)
+        if a.only_hot:
+            continue
         cap = capacity >> 21 << 21  # whole 2 MiB chunks
         capped = [*timed, "--warmup", "0", "--modes", "uvm-capped", "--uvm-capacity", str(cap)]
         rows, _ = go([*capped, "--uvm-sublaunches", str(a.sublaunches)], f"uvm-capped at {f}")
@@ -202,6 +210,8 @@ def main(argv=None) -> int:
     p.add_argument("--roots", type=int, default=2, help="BFS and SSSP: measure from the first this many")
     p.add_argument("--hot-roots", type=int, default=2, help="and rank hottest-first by the traces of this many after")
     p.add_argument("--no-hot", dest="hot", action="store_false", help="skip the hottest-first placement")
+    p.add_argument("--only-hottest-first", dest="only_hot", action="store_true",
+                   help="a supplement: only zerocopy (with traces) and hottest-first at each budget")
     p.add_argument("--budgets", default="0.5,0.25", help="GPU memory as fractions of the lists' bytes")
     p.add_argument("--sublaunches", type=int, default=4, help="uvm-capped: vertex ranges per sweep")
     p.add_argument("--reps", type=int, default=2)

@@ -42,9 +42,25 @@ def simulated(sim: pd.DataFrame) -> pd.DataFrame:
     return sim[(cold & (sim["params"] == "registered")) | (~cold & (sim["params"] == "capped-fit"))]
 
 
+def parts(oom: pd.DataFrame) -> pd.DataFrame:
+    """`oom` with each row's `part` (the `date` stamp emogi.oom_measure gives every row of one run: one graph and
+    algorithm in one device call) and `supplement` (a part without fits rows: a later call's hottest-first runs
+    beside their own zerocopy baseline, `--only-hottest-first`)."""
+    part = oom["date"].astype(str) if "date" in oom.columns else pd.Series("", index=oom.index)
+    oom = oom.assign(part=part)
+    fits = oom["regime"].eq("fits").groupby([oom["graph"], oom["algorithm"], oom["part"]]).transform("any")
+    return oom.assign(supplement=~fits)
+
+
 def measured_times(oom: pd.DataFrame) -> pd.DataFrame:
     """One row per (KEYS, budget_fraction, placement) for zerocopy and auto, and (KEYS, budget_fraction) for
-    uvm-capped (placement 'uvm-capped'); `regime` of each."""
+    uvm-capped (placement 'uvm-capped'); `regime` of each. Only the main parts: a supplement's runs came from
+    another call (another machine), so they enter no comparison with this call's UVM runs."""
+    oom = parts(oom)
+    return _times(oom[~oom["supplement"]])
+
+
+def _times(oom: pd.DataFrame) -> pd.DataFrame:
     oom = oom.assign(placement=oom["mode"].where(oom["mode"] != "auto", "auto-" + oom["auto_order"].fillna("")))
     budgets = sorted(oom["budget_fraction"].dropna().unique(), reverse=True)
     rows = _per_root(oom[oom["regime"] != "fits"], [*KEYS, "budget_fraction", "placement", "regime"])
@@ -140,11 +156,12 @@ def validation(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
 
 def placement_gains(oom: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     """Issue 21 item 6a: each auto placement's gain over zerocopy (same variant and width) beside c and the bound
-    1 / (1 - c), mean over roots; `of_bound` = gain / bound."""
-    t = measured_times(oom)
-    zc = t[t["placement"] == "zerocopy"][[*KEYS, "budget_fraction", "time_ms"]]
+    1 / (1 - c), mean over roots; `of_bound` = gain / bound. Each placement is paired with the zerocopy runs of
+    its own part (one call), supplements included; `part` says which."""
+    t = pd.concat([_times(rows).assign(part=p) for p, rows in parts(oom).groupby("part")], ignore_index=True)
+    zc = t[t["placement"] == "zerocopy"][[*KEYS, "budget_fraction", "part", "time_ms"]]
     auto = t[t["placement"].str.startswith("auto-")]
-    g = auto.merge(zc, on=[*KEYS, "budget_fraction"], suffixes=("", "_zerocopy"))
+    g = auto.merge(zc, on=[*KEYS, "budget_fraction", "part"], suffixes=("", "_zerocopy"))
     g["auto_order"] = g["placement"].str.removeprefix("auto-")
     c = placement.assign(root=placement["root"].fillna(-1))
     c = c.groupby([*KEYS, "budget_fraction", "auto_order"], as_index=False)["served_fraction"].mean()
@@ -153,7 +170,7 @@ def placement_gains(oom: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     g["bound"] = 1 / (1 - g["served_fraction"])
     g["of_bound"] = g["gain"] / g["bound"]
     return g[[*KEYS, "budget_fraction", "auto_order", "time_ms_zerocopy", "time_ms", "gain", "served_fraction",
-              "bound", "of_bound"]]  # fmt: skip
+              "bound", "of_bound", "part"]]  # fmt: skip
 
 
 def geomean(values) -> float:

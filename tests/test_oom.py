@@ -43,6 +43,34 @@ def test_too_few_roots_are_refused(tmp_path):
         oom_measure.split_roots(args)
 
 
+def test_a_hottest_first_supplement_runs_only_zerocopy_and_hottest_first(tmp_path, monkeypatch):
+    roots = tmp_path / "r.txt"
+    roots.write_text("1\n2\n3\n4\n")
+    header = type("H", (), {"num_edges": 1 << 20, "num_vertices": 100, "index_bytes": 8})
+    calls = []
+
+    def fake_run(binary, args, device, what, where):
+        calls.append(what)
+        log = "5000 bytes in use before placing the lists"
+        return pd.DataFrame({"variant": ["naive"], "mode": [args[args.index("--modes") + 1]], "time_ms": [1.0]}), log
+
+    monkeypatch.setattr(oom_measure, "run", fake_run)
+    monkeypatch.setattr(oom_measure.csr, "read_header", lambda path: header)
+    monkeypatch.setattr(oom_measure, "binary_has", lambda binary, word: True)
+    monkeypatch.setattr(oom_measure, "hot_file", lambda *args: tmp_path / "hot")
+    a = oom_measure.argparse.Namespace(
+        binary="b", graph="g.csr", name="g", algorithm="bfs", variants="naive,merged-aligned", roots_file=roots,
+        roots=2, hot_roots=2, hot=True, only_hot=True, budgets="0.5,0.25", sublaunches=4, reps=1, warmup=0,
+        trace_dir=tmp_path / "t", device=0)  # fmt: skip
+    rows = oom_measure.measure(a)
+    assert calls == ["zerocopy at 0.25 (budget) with traces", *["hot 0.5"] * 2, *["hot 0.25"] * 2]
+    assert set(rows["regime"]) == {"budget"} and "fits" not in set(rows["regime"])
+    assert list(rows["auto_order"].fillna("")) == ["", *["hottest-first"] * 4]
+    a.hot = False
+    with pytest.raises(oom_measure.OomMeasureError, match="no hottest-first order"):
+        oom_measure.measure(a)
+
+
 # --- what a placement serves ------------------------------------------------------------------------------
 def test_read_bytes_served_by_a_prefix_and_by_whole_lists(tmp_path):
     """Lists of 4, 2, 0 and 6 entries (8-byte ids); one launch reads lists 0 and 3, another list 1."""
@@ -119,6 +147,29 @@ def test_placement_gains_against_their_bound():
     row = g[(g["variant"] == "naive") & (g["budget_fraction"] == 0.5)].iloc[0]
     assert row["gain"] == pytest.approx(1.5) and row["bound"] == pytest.approx(2.0)
     assert row["of_bound"] == pytest.approx(0.75)
+
+
+def test_a_supplements_placements_pair_with_its_own_zerocopy_and_stay_out_of_the_speedups():
+    main = _oom_rows().assign(date="2026-01-01T00:00:00Z")
+    later = pd.DataFrame([  # a later call (another machine): zero-copy twice as slow, hottest-first beside it
+        {**main.iloc[0].to_dict(), "date": "2026-01-02T00:00:00Z", "mode": mode, "regime": "budget",
+         "budget_fraction": f, "auto_order": order, "time_ms": ms}
+        for mode, f, order, ms in (("zerocopy", 0.25, "", 80.0), ("auto", 0.5, "hottest-first", 40.0),
+                                   ("auto", 0.25, "hottest-first", 20.0))
+    ])  # fmt: skip
+    oom = pd.concat([main, later], ignore_index=True)
+    placement = pd.DataFrame(
+        [{"graph": "g", "algorithm": "bfs", "variant": "naive", "edge_bytes": 8, "root": 1, "budget_fraction": 0.5,
+          "auto_order": "hottest-first", "served_fraction": 0.5}]
+    )  # fmt: skip
+    g = oom_data.placement_gains(oom, placement).set_index(["variant", "budget_fraction", "auto_order"])
+    hot = g.loc[("naive", 0.5, "hottest-first")]
+    assert hot["time_ms_zerocopy"] == 80.0 and hot["gain"] == pytest.approx(2.0) and hot["of_bound"] == 1.0
+    assert hot["part"] == "2026-01-02T00:00:00Z"
+    assert g.loc[("naive", 0.5, "prefix"), "time_ms_zerocopy"] == 40.0  # the main part's own baseline
+    t = oom_data.measured_times(oom)
+    assert "auto-hottest-first" not in set(t["placement"])
+    assert set(t[(t["placement"] == "zerocopy") & (t["variant"] == "naive")]["time_ms"]) == {40.0}
 
 
 # --- claims and archives -----------------------------------------------------------------------------------
