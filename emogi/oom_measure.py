@@ -210,8 +210,12 @@ def main(argv=None) -> int:
     p.add_argument("--roots", type=int, default=2, help="BFS and SSSP: measure from the first this many")
     p.add_argument("--hot-roots", type=int, default=2, help="and rank hottest-first by the traces of this many after")
     p.add_argument("--no-hot", dest="hot", action="store_false", help="skip the hottest-first placement")
-    p.add_argument("--only-hottest-first", dest="only_hot", action="store_true",
-                   help="a supplement: only zerocopy (with traces) and hottest-first at each budget")
+    p.add_argument(
+        "--only-hottest-first",
+        dest="only_hot",
+        action="store_true",
+        help="a supplement: only zerocopy (with traces) and hottest-first at each budget",
+    )
     p.add_argument("--budgets", default="0.5,0.25", help="GPU memory as fractions of the lists' bytes")
     p.add_argument("--sublaunches", type=int, default=4, help="uvm-capped: vertex ranges per sweep")
     p.add_argument("--reps", type=int, default=2)

@@ -113,11 +113,13 @@ def derived_hot_counts(graph_path: str, runs: pd.DataFrame, hot_roots: list[int]
     return folder
 
 
-def simulate_trace(source, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None):
+def simulate_trace(
+    source, graph_path: str, runs: pd.DataFrame, params: UvmParams, hot_dir: Path | None, placement_only: bool = False
+):
     graph = read_csr(graph_path, verify_checksum=False)
     trace = load_source(source, graph)
     variant, root = trace_key(trace)
-    device_ms = _device_ms(runs, variant, root)
+    device_ms = np.nan if placement_only else _device_ms(runs, variant, root)
     summary = summary_table(trace, graph.offsets)
     head = {"graph": trace.graph, "algorithm": trace.algorithm, "variant": variant, "edge_bytes": trace.edge_bytes}
     head["root"] = root if root >= 0 else np.nan
@@ -150,7 +152,8 @@ def simulate_trace(source, graph_path: str, runs: pd.DataFrame, params: UvmParam
             }
         )
 
-    one("cold")
+    if not placement_only:
+        one("cold")
     capped = runs[(runs["regime"] == "emulated") & (runs["variant"] == variant)]
     for (fraction, capacity, k), _ in capped.groupby(["budget_fraction", "list_capacity_bytes", "uvm_sublaunches"]):
         one("capped", fraction, int(capacity), int(k))
@@ -199,6 +202,11 @@ def main(argv=None) -> int:
         "reading recorded ones (exact for BFS; approximate for SSSP, CC and PageRank: emogi/trace_derive.py)",
     )
     p.add_argument("--hot-roots", default="", help="--derive: the roots hottest-first was ranked by (comma-separated)")
+    p.add_argument(
+        "--placement-only",
+        action="store_true",
+        help="only c of each placement (a supplement part: no device runs to simulate UVM with)",
+    )
     a = p.parse_args(argv)
 
     def go():
@@ -212,7 +220,8 @@ def main(argv=None) -> int:
             roots = [int(r) for r in a.hot_roots.split(",") if r]
             hot = derived_hot_counts(a.graph, runs[runs["mode"] == "zerocopy"], roots, a.trace_dir / "hot")
         with ProcessPoolExecutor(max(a.jobs, 1)) as pool:
-            done = list(pool.map(simulate_trace, paths, *zip(*[(a.graph, runs, params, hot)] * len(paths))))
+            args = [(a.graph, runs, params, hot, a.placement_only)] * len(paths)
+            done = list(pool.map(simulate_trace, paths, *zip(*args)))
         sim = pd.DataFrame([r for s, _ in done for r in s], columns=schema.OOM_SIMULATED_COLUMNS)
         placement = pd.DataFrame([r for _, pl in done for r in pl], columns=schema.OOM_PLACEMENT_COLUMNS)
         write_csv(sim, a.out)

@@ -88,6 +88,24 @@ def test_read_bytes_served_by_a_prefix_and_by_whole_lists(tmp_path):
     assert (total, lists) == (12 * 8, 6 * 8)
 
 
+def test_a_supplement_is_simulated_for_its_placements_only(tmp_path):
+    """A supplement part has no device runs: --placement-only gives c of its hottest-first runs and no UVM rows."""
+    from emogi.trace_hotness import MOVE_ALIGN_ENTRIES, write_hotness
+
+    offsets = np.array([0, 4, 6, 6, 12], dtype=np.uint64)  # BFS from 0 reads list 0, then list 3
+    csr.write_csr(tmp_path / "g.csr", offsets, np.array([3] * 4 + [0] * 8, dtype=np.uint64))
+    path = ("bfs", "naive", 0, "g")  # derived on the CPU
+    write_hotness(np.array([5, 0, 0, 9]), tmp_path / "hot" / "naive.u32")
+    runs = pd.DataFrame([{"mode": "auto", "variant": "naive", "root": 0, "time_ms": 1.0, "regime": "budget",
+                          "budget_fraction": 0.5, "auto_order": "hottest-first", "uvm_sublaunches": np.nan,
+                          "list_capacity_bytes": (6 + MOVE_ALIGN_ENTRIES) * 8}])  # fmt: skip
+    with pytest.raises(oom_simulate.TraceError, match="no device-mode run"):
+        oom_simulate.simulate_trace(path, str(tmp_path / "g.csr"), runs, None, tmp_path / "hot")
+    sim, placement = oom_simulate.simulate_trace(path, str(tmp_path / "g.csr"), runs, None, tmp_path / "hot", True)
+    assert sim == [] and len(placement) == 1
+    assert placement[0]["served_fraction"] == pytest.approx(6 / 10)  # list 3 (6 entries) of the 10 read
+
+
 # --- the comparisons -------------------------------------------------------------------------------------
 def _oom_rows():
     """Measured rows of one BFS graph at budgets 0.5 and 0.25 (placeholder numbers, not measurements)."""
