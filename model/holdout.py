@@ -4,7 +4,7 @@ predicted from its graph file alone (model/graph_predict.py: device = floor; zer
 steps × L, T(d) from the session's microbenchmarks) and judged against its measured median.
 
     python -m model.holdout --runs DIR --graphs GDIR --out-dir ODIR [--workloads WDIR ...] [--parameters P.json]
-        [--jobs N] [--derive-only] [--only GRAPH,...]
+        [--jobs N] [--derive-only] [--only GRAPH,...] [--archive-id NAME]
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -17,7 +17,8 @@ one `--derive-only --only GRAPH` per graph).
 Writes ODIR/workloads.csv and launches.csv.gz (when derived); unless --derive-only, holdout_cells.csv (every cell:
 measured, predicted, error, split), holdout_costs.csv (the fitted a, b, c, s per algorithm, variant, width and
 form), holdout_summary.csv (median and worst |error| per split, algorithm and mode, against the targets) and
-source.json (the session's GPU, date, commit) for figures/fig_holdout.py. Bad input (a table lacking a column, a
+source.json (the session's GPU, date, commit; with --archive-id, the archive folder the runs were read from) for
+figures/fig_holdout.py. Bad input (a table lacking a column, a
 graph outside the split or made otherwise, a checksum that differs from the metadata, a missing file) is one line
 on stderr, exit 2, and nothing written.
 """
@@ -306,10 +307,12 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def source_record(table: pd.DataFrame) -> dict:
-    """Where the measurements came from (figures' source.json): the session's GPU, first date and commit(s)."""
+def source_record(table: pd.DataFrame, archive_id: str | None = None) -> dict:
+    """Where the measurements came from (figures' source.json): the session's GPU, first date and commit(s);
+    `archive_id` names the archive folder the runs were read from (source: archive)."""
     commits = sorted(set(table["commit"].astype(str)))
-    return {"source": "fresh", "gpu": str(table["gpu"].iloc[0]), "date": str(table["date"].min()),
+    where = {"source": "archive", "archive_id": archive_id} if archive_id else {"source": "fresh"}
+    return {**where, "gpu": str(table["gpu"].iloc[0]), "date": str(table["date"].min()),
             "commit": ",".join(commits), "note": "issue 24 held-out validation (model.holdout)"}  # fmt: skip
 
 
@@ -350,7 +353,7 @@ def run(a, log=print) -> None:
     write_csv(table, out / "holdout_cells.csv")
     write_csv(costs, out / "holdout_costs.csv")
     write_csv(s, out / "holdout_summary.csv")
-    write_text(json.dumps(source_record(table), indent=2) + "\n", out / "source.json")
+    write_text(json.dumps(source_record(table, a.archive_id), indent=2) + "\n", out / "source.json")
     shown = s[s["mode"] == "all"][["split", "algorithm", "cells", "median", "worst", "met"]]
     log(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
@@ -365,6 +368,7 @@ def main(argv=None) -> int:
     p.add_argument("--parameters", type=Path, help="model.fit's parameters.json (default DIR/parameters.json)")
     p.add_argument("--jobs", type=int, default=1, help="processes deriving the traces (default 1)")
     p.add_argument("--derive-only", action="store_true", help="write the workloads, judge nothing")
+    p.add_argument("--archive-id", help="the archive folder the runs come from (source.json says source: archive)")
     a = p.parse_args(argv)
     try:
         run(a)

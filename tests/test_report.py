@@ -341,6 +341,7 @@ SECTIONS = [
     "allocations",
     "micro",
     "ladder",
+    "holdout",
     "paper_numbers",
     "typst_root",
 ]
@@ -351,7 +352,7 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed", "ladder"]
+    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed", "ladder", "holdout"]
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 
@@ -361,8 +362,10 @@ def test_report_shows_every_figure_the_workflow_draws():
     from figures import oom_report, streamed_report
 
     rules = (REPO / "workflow" / "rules" / "figures.smk").read_text()
-    drawn = set(re.findall(r'^    "(fig\w+)": [\{_]', rules, re.M)) | {"fig06_degree_cdf"}
-    assert set(_report_module().FIGURES) | set(oom_report.FIGURES) | set(streamed_report.FIGURES) == drawn
+    named = r'^(?:    "|FIGURE_INPUTS\[")(fig\w+)"(?:: [\{_]|\] = )'  # a key of FIGURE_INPUTS, or one set after
+    drawn = set(re.findall(named, rules, re.M)) | {"fig06_degree_cdf"}
+    shown = set(oom_report.FIGURES) | set(streamed_report.FIGURES) | set(streamed_report.OPTIONAL_FIGURES)
+    assert set(_report_module().FIGURES) | shown == drawn
 
 
 def test_interval_text():

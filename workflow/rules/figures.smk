@@ -56,6 +56,8 @@ FIGURE_INPUTS["fig_streamed_crossover"] = {
 }
 # The mode selector judged (streamed.smk), with its own session's source record.
 FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
+# The model judged on held-out graphs (model.smk's holdout_judge), with that session's source record.
+FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
 
 
 rule figure:
@@ -66,6 +68,7 @@ rule figure:
             | ({"source": STREAMED_SOURCE_FILE} if w.figure in STREAMED_FIGURES else {})
             | ({"source": STREAMED_SPMV_SOURCE_FILE} if w.figure == "fig_streamed_spmv" else {})
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
+            | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:

@@ -152,3 +152,33 @@ rule link_ladder:
     shell:
         "python3 -m model.link_ladder {params.graphs} --presets {params.presets} --parameters {input.parameters}"
         " --presets-file {input.presets} {params.variants} --out {output} > {log} 2>&1"
+
+
+# Issue 24's held-out validation, judged again from an archived session (model/holdout.py): that session's runs,
+# microbenchmark fit and graph metadata, and the workloads derived from its graph files; fig_holdout draws it.
+HOLDOUT_ARCHIVE = "archive/holdout-h100-2026-11-27"
+HOLDOUT_DIR = "results/model/holdout"
+
+
+rule holdout_judge:
+    input:
+        module=REPO / "model/holdout.py",
+        runs=sorted((REPO / HOLDOUT_ARCHIVE / "session" / "runs").glob("*.csv")),
+        parameters=REPO / HOLDOUT_ARCHIVE / "session" / "parameters.json",
+        metas=sorted((REPO / HOLDOUT_ARCHIVE / "session" / "graphs").glob("*.json")),
+        workloads=sorted((REPO / HOLDOUT_ARCHIVE / "workloads").glob("*/workloads.csv")),
+    output:
+        cells=f"{HOLDOUT_DIR}/holdout_cells.csv",
+        summary=f"{HOLDOUT_DIR}/holdout_summary.csv",
+        source=f"{HOLDOUT_DIR}/source.json",
+    params:
+        archive=REPO / HOLDOUT_ARCHIVE,
+        workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
+        out=lambda w, output: Path(output.cells).parent,
+    log:
+        "logs/model/holdout_judge.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.holdout --runs {params.archive}/session --graphs {params.archive}/session/graphs"
+        " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"

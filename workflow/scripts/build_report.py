@@ -40,6 +40,7 @@ from figures import (  # noqa: E402
     fig07_pcie_requests,
     fig08_pcie_bandwidth,
     fig09_speedup_over_uvm,
+    fig_holdout,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -67,7 +68,18 @@ FIG09, FIG08, FIG07, FIG10 = (
     "fig10_read_amplification",
 )
 FIG11, FIG12, FIG06 = "fig11_applications", "fig12_edge_width", "fig06_degree_cdf"
-FIGURES = (FIG09, FIG08, FIG07, FIG10, FIG11, FIG12, FIG06, *micro_report.MICRO_FIGURES, fig_link_ladder.FIGURE)
+FIGURES = (
+    FIG09,
+    FIG08,
+    FIG07,
+    FIG10,
+    FIG11,
+    FIG12,
+    FIG06,
+    *micro_report.MICRO_FIGURES,
+    fig_link_ladder.FIGURE,
+    fig_holdout.FIGURE,
+)
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
 
@@ -196,6 +208,7 @@ def build(a) -> tuple[dict, Path]:
             source,
         ),
         "ladder": fig_link_ladder.report_section(fig[fig_link_ladder.FIGURE]),
+        "holdout": fig_holdout.report_section(fig[fig_holdout.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
