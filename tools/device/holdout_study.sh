@@ -29,6 +29,8 @@
 #   h23 ~3.5 min, rmat ~1.7, cnr ~0.2 (call 2: ~5.5 min)   h24 ~2.5 min (PageRank cut: docs/model.md)
 #   judge ~6.5 min (longest trace: kron23 PageRank merged-aligned, ~6 min on one core of the development
 #   machine; ~85 CPU-minutes in all over 16 cores), so about 19 minutes of device time in all.
+# The judge's traces need no GPU: archive/holdout-h100-2026-11-27/commands.sh derived them on the development
+# machine from the graphs regenerated with the same commands (their checksums checked against graphs/*.json).
 # Options: PARTS (above), REPS=3, WARMUP=1, JOBS=16 (trace processes in all), EMOGI_BINARY (a prebuilt binary).
 set -uo pipefail
 . tools/device/setup.sh
