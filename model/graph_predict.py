@@ -5,6 +5,11 @@ model/gpu_features.py's per-launch counts) and the critical path (the longest li
 
     zero-copy: t = D / T(d) + floor + chain_steps · L      (model.predict.predict_runtime_ms, rule "sum")
     device:    t = floor
+    uvm:       t = floor + the migrations model/uvm_sim.py simulates on the trace (cold, no capacity), at the
+               registered fault costs (archive/uvm-sim-validation-2026-11-25/params.json): SIMULATED, and only
+               for the h100-measured preset, the machine those costs were fitted on
+    streamed:  CF'17's pipeline over the trace's active blocks (model/graph_streamed.py), copies at the preset's W;
+               only the variants emogi/registry.yaml streams
 
 The fitted costs are H100 device-mode costs (archive/gpu-work-term-2026-11-25-v2, with that README's errors):
 the floor of another GPU is the H100's.
@@ -21,17 +26,24 @@ import pandas as pd
 
 from emogi.csr import GraphFormatError, read_csr
 from emogi.trace_derive import SUPPORTED, default_delta, derive
+from model import graph_streamed
 from model.gpu_features import WARP, launch_features
 from model.gpu_work import PARAMS, Launches
 from model.link_requests import trace_requests
 from model.predict import SECTOR_BYTES, predict_runtime_ms
+from model.presets import MEASURED
 
 ROOT = Path(__file__).resolve().parents[1]
 GPU_WORK_PARAMS = ROOT / "archive" / "gpu-work-term-2026-11-25-v2" / "gpu_work_params.csv"
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 DEFAULT_VARIANT = "merged-aligned"  # the paper's EMOGI
 LOADS_IN_FLIGHT = 4  # build.loads_in_flight's default (docs/kernels.md)
-MODES = ("zerocopy", "device")
+DEFAULT_MODES = ("zerocopy", "device")  # what the what-if answers unless asked for more
+MODES = (*DEFAULT_MODES, "uvm", "streamed")
+REGIMES = {"zerocopy": "model", "device": "model", "streamed": "model", "uvm": "simulated"}  # registry `regimes`
+UVM_COSTS = ROOT / "archive" / "uvm-sim-validation-2026-11-25" / "params.json"
+UVM_COST_SET = "registered"
+UVM_MACHINE = MEASURED  # the preset of the machine the fault costs were fitted on (H100 archives)
 
 
 class GraphPredictError(ValueError):
@@ -85,16 +97,49 @@ def workload(graph, algorithm: str, variant: str, root=None, costs=None, share: 
 def derive_trace(graph, algorithm: str, variant: str, root=None):
     """The CPU-derived trace `workload` predicts from (root: the vertex of largest degree where none is given;
     frontier SSSP's bucket width: the binary's default)."""
+    check_covered(algorithm, variant)
+    if algorithm in ("bfs", "sssp") and root is None:
+        root = default_root(graph)
+    options = {"delta": default_delta(graph)} if (algorithm, variant) == ("sssp", "frontier") else {}
+    return derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
+
+
+def check_covered(algorithm: str, variant: str, mode: str | None = None, params=None) -> None:
+    """GraphPredictError unless the model predicts `algorithm` `variant` (in `mode` on `params`, where given);
+    cheap, so every request is checked before any trace is derived."""
     if algorithm not in SUPPORTED:
         raise GraphPredictError(f"the model does not cover algorithm {algorithm!r} (known: {', '.join(SUPPORTED)})")
     if variant not in SUPPORTED[algorithm]:
         raise GraphPredictError(
             f"the model does not cover {algorithm}/{variant} (known: {', '.join(SUPPORTED[algorithm])})"
         )
-    if algorithm in ("bfs", "sssp") and root is None:
-        root = default_root(graph)
-    options = {"delta": default_delta(graph)} if (algorithm, variant) == ("sssp", "frontier") else {}
-    return derive(graph, algorithm, variant, root if algorithm in ("bfs", "sssp") else None, **options)
+    if mode is None:
+        return
+    if mode not in MODES:
+        raise GraphPredictError(f"the model does not cover mode {mode!r} (known: {', '.join(MODES)})")
+    name = getattr(params, "name", "")
+    if mode == "uvm" and name != UVM_MACHINE:
+        # the fault costs belong to the H100's driver and PCIe 5.0 link; on another preset they would be a guess
+        raise GraphPredictError(
+            f"mode uvm: the simulator's fault costs are the H100's ({UVM_COST_SET} set of "
+            f"{UVM_COSTS.relative_to(ROOT)}); preset {name or '(unnamed)'} has none: use {UVM_MACHINE}"
+        )
+    if mode == "streamed" and variant not in graph_streamed.streamed_variants(algorithm):
+        runs = graph_streamed.streamed_variants(algorithm)
+        raise GraphPredictError(
+            f"mode streamed does not run {algorithm} {variant} "
+            + (f"(it runs {algorithm} {', '.join(runs)})" if runs else f"(emogi/registry.yaml streams no {algorithm})")
+        )
+
+
+def load_uvm_costs(path=UVM_COSTS, name: str = UVM_COST_SET):
+    """The simulator's cost set `name` of a model.uvm_fit params.json."""
+    from model.oom_simulate import load_params  # the OOM study's loader; only the uvm mode needs it
+
+    try:
+        return load_params(path, name)
+    except (OSError, KeyError, ValueError, TypeError) as e:
+        raise GraphPredictError(f"uvm cost set {name!r} of {path}: {e}") from None
 
 
 def workload_from_trace(trace, offsets, variant: str, costs=None, share: bool = True) -> dict:
@@ -136,8 +181,11 @@ def trace_counts(trace, offsets, variant: str, share: bool = True) -> tuple[pd.D
 
 
 def predict(w: dict, mode: str, params) -> float:
+    """The time of the modes a workload alone answers (device, zerocopy); `predict_mode` answers every mode."""
     if mode == "device":
         return w["floor_ms"]
+    if mode in MODES and mode != "zerocopy":
+        raise GraphPredictError(f"mode {mode} needs the trace: model.graph_predict.predict_mode")
     if mode != "zerocopy":
         raise GraphPredictError(f"the model does not cover mode {mode!r} (known: {', '.join(MODES)})")
     if not w["requests"]:
@@ -145,13 +193,79 @@ def predict(w: dict, mode: str, params) -> float:
     return predict_runtime_ms(w["D_bytes"], w["d_bytes"], params, w["floor_ms"], "sum", w["chain_steps"])
 
 
-def predictions(graph, algorithms, variant, modes, params, root=None, costs=None) -> pd.DataFrame:
+def predict_mode(trace, graph, w: dict, mode: str, params, uvm_costs=None, block_bytes=None) -> dict:
+    """predicted_ms of `mode` and the mode's own columns, for the run `trace` describes (workload `w`)."""
+    check_covered(trace.algorithm, w["variant"], mode, params)
+    if mode in DEFAULT_MODES:
+        return {"predicted_ms": predict(w, mode, params)}
+    if mode == "uvm":
+        from model.oom_simulate import VARIANT_LISTS_PER_WARP
+        from model.uvm_sim import UvmSimError, simulate
+
+        costs = load_uvm_costs() if uvm_costs is None else uvm_costs
+        per_warp = VARIANT_LISTS_PER_WARP.get(w["variant"], 1)
+        try:
+            sim = simulate(trace, graph, "cold", params=costs, lists_per_warp=per_warp)
+        except UvmSimError as e:
+            raise GraphPredictError(f"mode uvm: {e}") from None
+        t = sim.totals()
+        return {
+            "predicted_ms": sim.predicted_ms(w["floor_ms"]),
+            "costs": f"{UVM_COST_SET} H100 fault costs ({UVM_COSTS.relative_to(ROOT)})",
+            "migration_ms": sim.migration_ms,
+            **{k: t[k] for k in ("migrated_bytes", "batches", "serviced_chunks")},
+        }
+    sizes = None if block_bytes is None else [int(block_bytes)]
+    ms, block, blocks, why = graph_streamed.predict(
+        trace, graph, w, graph_streamed.flat_link(params.W_gbps), sizes=sizes
+    )
+    if why:
+        raise GraphPredictError(f"mode streamed, {trace.algorithm} {w['variant']}: {why}")
+    return {
+        "predicted_ms": ms,
+        "costs": f"copies at W {params.W_gbps:g} GB/s, {graph_streamed.BUFFERS} buffers",
+        "block_bytes": block,
+        "blocks": blocks,
+    }
+
+
+EXTRA_COLUMNS = ["regime", "costs", "migrated_bytes", "batches", "serviced_chunks", "migration_ms"]
+EXTRA_COLUMNS += ["block_bytes", "blocks"]
+
+
+def predictions(
+    graph, algorithms, variant, modes, params, root=None, costs=None, uvm_costs=None, block_bytes=None
+) -> pd.DataFrame:
+    """One row per algorithm and mode. With uvm or streamed asked for, every row also says how it was obtained
+    (`regime`, the registry's words) and carries EXTRA_COLUMNS (empty where a mode has none)."""
+    for algorithm in algorithms:  # refuse before deriving anything
+        for mode in modes:
+            check_covered(algorithm, variant, mode, params)
+    extended = any(m not in DEFAULT_MODES for m in modes)
     rows = []
     for algorithm in algorithms:
-        w = workload(graph, algorithm, variant, root, costs)
+        trace = derive_trace(graph, algorithm, variant, root)
+        w = workload_from_trace(trace, graph.offsets, variant, costs)
         for mode in modes:
-            rows.append({**w, "mode": mode, "predicted_ms": predict(w, mode, params)})
-    return pd.DataFrame(rows)
+            got = predict_mode(trace, graph, w, mode, params, uvm_costs, block_bytes)
+            row = {**w, "mode": mode, "predicted_ms": got.pop("predicted_ms")}
+            rows.append(row | ({"regime": REGIMES[mode], **got} if extended else {}))
+    out = pd.DataFrame(rows)
+    return (
+        out.reindex(columns=[*out.columns[: out.columns.get_loc("predicted_ms") + 1], *EXTRA_COLUMNS])
+        if extended
+        else out
+    )
 
 
-__all__ = ["ALGORITHMS", "GraphPredictError", "WARP", "derive_trace", "load_graph", "predictions", "workload"]
+__all__ = [
+    "ALGORITHMS",
+    "GraphPredictError",
+    "MODES",
+    "WARP",
+    "derive_trace",
+    "load_graph",
+    "predict_mode",
+    "predictions",
+    "workload",
+]

@@ -41,10 +41,11 @@ from emogi.oom_measure import gpu_memory
 from emogi.registry import vocabulary
 from emogi.traces import TraceError
 from model import graph_predict as gp
+from model import graph_streamed
 from model.oom_simulate import served_bytes
 from model.predict import predict_runtime_ms
 from model.presets import MEASURED, get_preset
-from model.streamed import LinkCurve, predict_ms, uniform_blocks
+from model.streamed import LinkCurve
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"
@@ -54,9 +55,6 @@ LINK = ROOT / "archive" / "h100-80gb-hbm3-2026-11-21-0732" / "link.csv.gz"  # th
 # kron24's 2^24 vertices, rounded up (archive/oom-h100-80gb-hbm3-2026-11-25-1207/logs.tgz, 8-byte ids).
 VERTEX_BYTES = {"bfs": 20.7, "sssp": 29.7, "cc": 18.2, "pagerank": 29.7}
 STARTS_BYTES = 8  # per vertex: a whole-list auto order's list starts (placement.cu)
-BUFFERS = 2  # --stream-buffers
-MARGIN = 0.02  # of the budget, left free beside the streamed buffers: the vertex data are an estimate
-BLOCKS = [1 << k for k in range(14, 31)]  # streamed block candidates, 16 KiB to 1 GiB
 AUTO_ORDER = "prefix"
 
 
@@ -103,7 +101,6 @@ class Inputs:
         self.entry = self.eb + self.wb
         self.list_bytes = graph.num_edges * self.entry
         self.vertex = vertex_bytes(algorithm, graph.num_vertices)
-        self.degree = np.diff(np.asarray(graph.offsets, dtype=np.int64))
 
     def zerocopy_ms(self, kept: float = 0.0) -> float:
         """The zero-copy prediction with a share `kept` of the read bytes served from GPU memory instead."""
@@ -123,58 +120,9 @@ class Inputs:
         total, (served,) = served_bytes(self.trace, self.graph.offsets, [(edges, weights)])
         return served / total if total else 0.0
 
-    def active_marks(self, fine: int) -> list[np.ndarray]:
-        """Per launch, which blocks of `fine` bytes hold part of a list the launch reads."""
-        off = np.asarray(self.graph.offsets, dtype=np.int64)
-        n = max(1, math.ceil(self.list_bytes / fine))
-        marks = []
-        for i in range(self.trace.num_launches):
-            v = np.flatnonzero(self.trace.mask(i) & (self.degree > 0))
-            first, last = off[v] * self.entry // fine, ((off[v + 1] * self.entry) - 1) // fine
-            depth = np.cumsum(np.bincount(first, minlength=n + 1) - np.bincount(last + 1, minlength=n + 1))
-            marks.append(depth[:n] > 0)
-        return marks
-
     def streamed(self, room: int | None, memory: int | None = None) -> tuple[float, int, int, str]:
         """(predicted ms, block bytes, blocks, why not) of the best block whose buffers fit `room` (of `memory`)."""
-        if self.variant not in vocabulary().streamed_of().get(self.algorithm, ()):
-            return math.nan, 0, 0, f"the streamed mode does not run {self.algorithm} {self.variant}"
-        # gauss-seidel refuses split lists: a block holds the longest list from a 32-entry boundary
-        longest = (int(self.degree.max()) + 31) * self.entry if self.variant == "gauss-seidel" else 0
-        top = next((b for b in BLOCKS if b >= self.list_bytes), BLOCKS[-1])
-
-        def fits(b):
-            n = math.ceil(self.list_bytes / b)
-            return room is None or BUFFERS * b + 17 * n + MARGIN * memory <= room  # 17: a block's marks
-
-        sizes = [b for b in BLOCKS if longest <= b <= top and fits(b)]
-        if not sizes:
-            return (
-                math.nan,
-                0,
-                0,
-                "no block's buffers fit beside the vertex data"
-                + (" (gauss-seidel: a block holds the longest list)" if longest else ""),
-            )
-        entries = self.w["bytes_needed"] / self.entry
-        if not entries or not self.w["floor_ms"] > 0:
-            return math.nan, 0, 0, "the trace reads no list"
-        rate = entries / self.w["floor_ms"]  # list entries per ms in GPU memory, from the floor
-        fine = sizes[0]
-        marks = self.active_marks(fine)
-        best = (math.inf, 0, 0, "")
-        for b in sizes:
-            blocks = uniform_blocks(self.list_bytes, b)
-            group = b // fine
-            active = []
-            for m in marks:
-                padded = np.zeros(-(-len(m) // group) * group, dtype=bool)
-                padded[: len(m)] = m
-                active.append(float(padded.reshape(-1, group).any(axis=1)[: len(blocks)].sum()) / len(blocks))
-            ms = predict_ms(blocks, self.entry, self.link, rate, buffers=BUFFERS, active=active)
-            if ms < best[0]:
-                best = (ms, b, len(blocks), "")
-        return best
+        return graph_streamed.predict(self.trace, self.graph, self.w, self.link, room, memory)
 
     def table(self, budgets: list[str]) -> pd.DataFrame:
         rows = []

@@ -12,12 +12,17 @@ rule the predictions use.
     python -m model.whatif --preset h100-measured --parameters results/model/parameters.json --D-bytes ... --d-bytes ...
 
 Predict (no run needed): from a graph file, D and d from the CPU-derived trace and the floor from the fitted
-GPU-work model (model/graph_predict.py); --algorithm all answers every algorithm, --mode zerocopy, device or both:
+GPU-work model (model/graph_predict.py); --algorithm all (or A,B) answers those algorithms, --mode (or --modes)
+any of zerocopy, device, uvm (simulated; h100-measured only), streamed, comma-separated; both (the default) is
+zerocopy,device and all every mode:
     python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
+    python -m model.whatif --preset h100-measured --parameters P.json --graph-file G.csr --algorithm pagerank \
+        --modes all [--stream-block-bytes 64M]
 Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
 
-Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]) exits
-with status 2 and a message that names the problem.
+Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]; with
+--graph-file a mode the model does not cover for the algorithm, variant or preset) exits with status 2 and a
+one-line message that names the problem.
 
 For the figures: runtime_vs_transfer_size (CXL paper Fig. 4: D(a) from the amplification table at alignment
 a = d, t = D / T(d)) and runtime_vs_added_latency (Fig. 11: L + added latency).
@@ -264,10 +269,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--graph", help="with --profile: the graph's name, e.g. kron23")
     ap.add_argument("--variant", help="with --profile: the kernel variant, e.g. merged-aligned")
-    ap.add_argument("--mode", help="with --profile: the memory mode, e.g. zerocopy")
+    ap.add_argument(
+        "--mode",
+        "--modes",
+        dest="mode",
+        help="with --profile: the memory mode, e.g. zerocopy; with --graph-file: zerocopy, device, uvm, streamed "
+        "(comma-separated), both (zerocopy,device: the default) or all",
+    )
     ap.add_argument("--edge-bytes", type=int, help="with --profile: 4 or 8 (needed where the profile has both)")
     ap.add_argument("--graph-file", type=Path, help="predict from this CSR file alone (no profile, no GPU run)")
-    ap.add_argument("--algorithm", default="all", help="with --graph-file: bfs, sssp, cc, pagerank or all")
+    ap.add_argument(
+        "--algorithm", default="all", help="with --graph-file: bfs, sssp, cc, pagerank (comma-separated) or all"
+    )
+    ap.add_argument(
+        "--stream-block-bytes",
+        help="with --graph-file, mode streamed: the block (K, M, G: binary; default: the model's best block)",
+    )
     ap.add_argument("--root", type=int, help="with --graph-file: BFS/SSSP source (default: the largest degree)")
     ap.add_argument("--meta", type=Path, help="with --graph-file: metadata JSON (default: the .json beside it)")
     ap.add_argument("--presets-file", type=Path, help="presets YAML (default: model/presets.yaml)")
@@ -306,24 +323,60 @@ def _workload(a) -> dict:
     return w
 
 
+def _graph_modes(a, gp) -> tuple[str, ...]:
+    """--mode with --graph-file: the modes asked for, checked."""
+    text = a.mode or "both"
+    named = {"both": gp.DEFAULT_MODES, "all": gp.MODES}
+    modes = [m for part in text.split(",") for m in named.get(part.strip(), (part.strip(),))]
+    unknown = [m for m in modes if m not in gp.MODES]
+    if unknown:
+        raise WhatIfError(f"unknown mode {unknown[0]!r} (known: {', '.join(gp.MODES)}, both, all)")
+    overrides = [f"--{k.replace('_', '-')}" for k in LINK_OVERRIDES if getattr(a, k) is not None]
+    if "uvm" in modes and overrides:
+        # the fault costs are the measured H100's: a changed link is another machine, which they do not describe
+        raise WhatIfError(f"mode uvm uses the measured H100's fault costs; {', '.join(overrides)} change its link")
+    return tuple(dict.fromkeys(modes))
+
+
+LINK_OVERRIDES = ("W_gbps", "N_max", "L_us", "added_latency_us", "S_miops")
+SHOWN = ["algorithm", "variant", "mode", "launches", "D_bytes", "d_bytes", "floor_ms", "chain_steps", "predicted_ms"]
+SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed": ["block_bytes", "blocks"]}
+
+
 def _from_graph(a, params) -> int:
     from model import graph_predict as gp  # trace derivation: only needed here
 
     if a.profile is not None or a.D_bytes is not None or a.d_bytes is not None:
         raise WhatIfError("give --graph-file or a measured workload (--profile, --D-bytes), not both")
-    algorithms = gp.ALGORITHMS if a.algorithm == "all" else (a.algorithm,)
-    modes = gp.MODES if a.mode in (None, "both") else (a.mode,)
+    algorithms = gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
+    modes = _graph_modes(a, gp)
+    block = None
+    if a.stream_block_bytes is not None:
+        from emogi.datasets.build_plan import parse_bytes
+
+        try:
+            block = parse_bytes(a.stream_block_bytes)
+        except ValueError as e:
+            raise WhatIfError(f"--stream-block-bytes: {e}") from None
+        if block <= 0 or "streamed" not in modes:
+            raise WhatIfError("--stream-block-bytes needs a positive size and mode streamed")
     try:
         graph = gp.load_graph(a.graph_file, a.meta)
-        out = gp.predictions(graph, algorithms, a.variant or gp.DEFAULT_VARIANT, modes, params, a.root)
+        variant = a.variant or gp.DEFAULT_VARIANT
+        out = gp.predictions(graph, algorithms, variant, modes, params, a.root, block_bytes=block)
     except gp.GraphPredictError as e:
         raise WhatIfError(str(e)) from None
     if a.json:
         print(out.to_json(orient="records", indent=2))
         return 0
     print(f"{a.graph_file.name} on {a.preset}: W {params.W_gbps:g} GB/s, L {params.L_us:g} us")
-    cols = ["algorithm", "variant", "mode", "launches", "D_bytes", "d_bytes", "floor_ms", "chain_steps", "predicted_ms"]
-    print(out[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    extra = [c for m in modes for c in SHOWN_EXTRA.get(m, [])]
+    cols = SHOWN + (["regime", *extra] if "regime" in out else [])
+    print(out[cols].to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
+    for mode in ("uvm", "streamed"):
+        if mode in modes:
+            how = "simulated (model/uvm_sim.py, cold)" if mode == "uvm" else "model (CF'17, model/streamed.py)"
+            print(f"{mode}: {how}, {out.loc[out['mode'] == mode, 'costs'].iloc[0]}")
     return 0
 
 

@@ -89,7 +89,8 @@ def test_whatif_predicts_every_algorithm_from_a_graph_file(tmp_path, capsys):
     [
         (["--algorithm", "triangles"], "does not cover algorithm 'triangles'"),
         (["--algorithm", "cc", "--variant", "frontier"], "does not cover cc/frontier"),
-        (["--mode", "uvm"], "does not cover mode 'uvm'"),
+        (["--mode", "hbm"], "unknown mode 'hbm'"),
+        (["--mode", "uvm"], "preset pcie4-x16 has none"),  # tests/test_graph_modes.py: the uvm and streamed modes
     ],
 )
 def test_whatif_graph_file_refuses_what_the_model_does_not_cover(tmp_path, capsys, extra, message):
