@@ -59,3 +59,31 @@ def test_session_factor_removes_a_machine_wide_slowdown():
     assert f["b"] / f["a"] == pytest.approx(1.5)
     norm = uvm_scatter.spread(m.assign(uvm_ms=m["uvm_ms"] / m["session"].map(f)))
     assert np.allclose(norm["bound"], 0)
+
+
+def test_session_test_recovers_a_slower_session():
+    # SYNTHETIC: archived cells follow `truth`; the OOM session's runs take 1.3x its migration time
+    rng = np.random.default_rng(6)
+    truth = UvmParams(throughput_gbps=30.0, batch_us=40.0, service_us=12.0, warp_fault_us=0.01)
+
+    def frame(n, **cols):
+        f = pd.DataFrame(
+            {
+                "migrated_bytes": rng.uniform(0.2e9, 5e9, n),
+                "batches": rng.integers(100, 5000, n),
+                "serviced_chunks": rng.integers(100, 3000, n),
+                "list_faults": rng.integers(1e5, 2e7, n),
+                "device_ms": rng.uniform(2, 50, n),
+                **cols,
+            }
+        )
+        mig = truth.migration_ms(f["migrated_bytes"], f["batches"], f["serviced_chunks"], f["list_faults"])
+        return f.assign(mig=mig)
+
+    cells = frame(40, variant="merged")
+    cells["uvm_ms"] = cells["device_ms"] + cells["mig"]
+    oom = frame(20, graph=["kron24"] * 10 + ["urand24"] * 10, set="validation 1")
+    oom["uvm_ms"] = oom["device_ms"] + 1.3 * oom["mig"]
+    got = uvm_warp_faults.session_test(oom, cells, UvmParams()).set_index(["cost_set", "runs"])
+    fitted = got.loc[("warp-faults (every cell)", "urand24 (judged)")]
+    assert fitted["factor"] == pytest.approx(1.3, rel=1e-6) and fitted["worst"] < 1e-6
