@@ -138,13 +138,13 @@ def evaluate(cells: pd.DataFrame, oom: pd.DataFrame, oom_counts: pd.DataFrame, r
     return params, rows, pd.DataFrame(summary)
 
 
-def session_test(rows: pd.DataFrame, cells: pd.DataFrame, registered: UvmParams) -> pd.DataFrame:
+def session_test(rows: pd.DataFrame, cells: pd.DataFrame, registered: UvmParams) -> tuple[pd.DataFrame, pd.DataFrame]:
     """docs/model.md's second test: the shape fitted on every archived cell but Afforest, one factor for the OOM
     session from kron24's cold runs (median of measured over predicted migration), judged on urand24's; the
-    registered costs with a factor fitted the same way beside it."""
+    registered costs with a factor fitted the same way beside it. Returns (summary, per-run errors)."""
     every = cells[cells["variant"] != "afforest"]
     oom = rows[rows["set"].isin(["validation 1", "validation 2"])].copy()
-    out = []
+    out, per_run = [], oom[KEYS + ["uvm_ms", "device_ms"]].copy()
     for tag, params in (("registered", registered), (f"{NAME} (every cell)", fit(every))):
         mig = np.asarray(
             params.migration_ms(oom["migrated_bytes"], oom["batches"], oom["serviced_chunks"], oom["list_faults"]),
@@ -153,13 +153,14 @@ def session_test(rows: pd.DataFrame, cells: pd.DataFrame, registered: UvmParams)
         on = (oom["graph"] == "kron24").to_numpy()
         factor = float(np.median((oom["uvm_ms"].to_numpy() - oom["device_ms"].to_numpy())[on] / mig[on]))
         err = (oom["device_ms"].to_numpy() + factor * mig) / oom["uvm_ms"].to_numpy() - 1
+        per_run[f"error_{tag}"] = err
         for part, where in (("kron24 (factor fit)", on), ("urand24 (judged)", ~on)):
             e = np.abs(err[where])
             out.append(
                 {"cost_set": tag, "factor": factor, "runs": part, "n": int(where.sum())}
                 | {"median": float(np.median(e)), "worst": float(e.max()), **asdict(params)}
             )
-    return pd.DataFrame(out)
+    return pd.DataFrame(out), per_run
 
 
 def main(argv=None) -> int:
@@ -192,8 +193,9 @@ def main(argv=None) -> int:
         write_text(json.dumps({NAME: asdict(params)}, indent=2) + "\n", a.out / "warp_faults_params.json")
         print(summary[summary["group"] == "set"].to_string(index=False))
         if {"kron24", "urand24"} <= set(oom_counts["graph"]):
-            second = session_test(rows, pd.read_csv(a.cells), load_params(a.params))
+            second, per_run = session_test(rows, pd.read_csv(a.cells), load_params(a.params))
             write_csv(second, a.out / "warp_faults_session_test.csv")
+            write_csv(per_run, a.out / "warp_faults_session_runs.csv")
             print(second.drop(columns=["batch_entries", "prefetch_threshold", "overlap"]).to_string(index=False))
 
     return exit_status(go, (OSError, KeyError, ValueError))

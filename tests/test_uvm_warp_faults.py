@@ -84,6 +84,10 @@ def test_session_test_recovers_a_slower_session():
     cells["uvm_ms"] = cells["device_ms"] + cells["mig"]
     oom = frame(20, graph=["kron24"] * 10 + ["urand24"] * 10, set="validation 1")
     oom["uvm_ms"] = oom["device_ms"] + 1.3 * oom["mig"]
-    got = uvm_warp_faults.session_test(oom, cells, UvmParams()).set_index(["cost_set", "runs"])
+    got, per_run = uvm_warp_faults.session_test(
+        oom.assign(**dict.fromkeys(uvm_warp_faults.KEYS[1:], 0)), cells, UvmParams()
+    )
+    got = got.set_index(["cost_set", "runs"])
+    assert len(per_run) == 20 and np.allclose(per_run["error_warp-faults (every cell)"], 0, atol=1e-6)
     fitted = got.loc[("warp-faults (every cell)", "urand24 (judged)")]
     assert fitted["factor"] == pytest.approx(1.3, rel=1e-6) and fitted["worst"] < 1e-6
