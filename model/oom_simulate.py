@@ -35,9 +35,7 @@ from emogi.trace_derive import derive
 from emogi.trace_hotness import hot_placement
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, launch_ranges, summary_table
-from model.uvm_sim import UvmParams, UvmSimError, simulate
-
-VARIANT_LISTS_PER_WARP = {"naive": 32, "chunked": 8}
+from model.uvm_sim import UvmParams, UvmSimError, lists_per_warp_of, simulate
 
 
 def load_params(path, name: str = "registered") -> UvmParams:
@@ -126,7 +124,7 @@ def simulate_trace(
     head["bytes_needed"] = int(summary["bytes_needed"].sum())
     head["zero_copy_bytes"] = int(summary["sectors_32"].sum()) * schema.SECTOR_BYTES
     head["trace_source"] = trace.source  # recorded (GPU) or derived (CPU: approximate beyond BFS)
-    per_warp = VARIANT_LISTS_PER_WARP.get(variant, 1)
+    per_warp = lists_per_warp_of(trace)
     sim_rows, placement_rows = [], []
 
     def one(mode, fraction=np.nan, capacity=None, k=1):

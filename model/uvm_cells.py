@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from model.uvm_graphs import GraphSpec
+from model.uvm_sim import LISTS_PER_WARP
 
 STUDY_GRAPHS = {"kron23": ("kron", 23, 23), "urand23": ("urand", 23, 24)}
 BENCH_GRAPHS = {f"{k}{s}": (k, s, 24) for k in ("kron", "urand") for s in (21, 23, 24, 25)}
@@ -54,7 +55,6 @@ def split_of(kind: str, algorithm: str, variant: str) -> str:
 
 # How the scan variants map lists to warps (docs/kernels.md): a thread per list (naive), a warp per 8 consecutive
 # lists (chunked), a warp per list or per list segment (the rest). Used by the simulator's list_faults only.
-LISTS_PER_WARP = {"naive": 32, "chunked": 8}
 
 
 def lists_per_warp(variant: str) -> int:

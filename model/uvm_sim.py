@@ -18,8 +18,12 @@ What it is based on (docs/model.md, "UVM simulator"):
   oversubscribed, every `capacity/8` chunks of the launch's footprint: an extrapolation, never validated here.
 
 Time: device-mode time (the GPU's own work, given) + per launch
-    migrated bytes / throughput + fault batches x batch overhead + VA blocks serviced x service overhead,
-less `overlap` x the shorter of the two (0 by default: no overlap).
+    migrated bytes / throughput + fault batches x batch overhead + VA blocks serviced x service overhead
+    + warp faults x warp-fault overhead,
+less `overlap` x the shorter of the two (0 by default: no overlap). Warp faults are (warp, cold page) pairs
+(`list_faults`): every warp that reads a page of a block not resident at the launch's start faults on it, so a
+warp-per-list variant whose lists share pages sends the driver duplicates a thread-per-list one does not; the
+kernels' mapping of lists to warps is `lists_per_warp_of`. Its cost is 0 unless a cost set gives one.
 The three costs come from UvmParams: defaults solve the three microbenchmarks of FACTS.md exactly; `model.uvm_fit`
 fits them on archived cold-UVM runs.
 """
@@ -47,6 +51,7 @@ BLOCK_BYTES = 64 << 10
 BLOCKS_PER_CHUNK = CHUNK_BYTES // BLOCK_BYTES
 PAGES_PER_BLOCK = BLOCK_BYTES // PAGE_BYTES
 MODES = ("cold", "capped", "unrestricted")
+LISTS_PER_WARP = {"naive": 32, "chunked": 8}  # variants whose kernels give a warp several lists
 POLICIES = ("lru", "fifo")  # fifo: by the time a chunk was filled (the driver's root-chunk list), not by use
 
 LAUNCH_COLUMNS = [
@@ -77,9 +82,10 @@ class UvmParams:
     batch_entries: int = 256  # uvm_perf_fault_batch_count
     prefetch_threshold: int = 51  # percent; uvm_perf_prefetch_threshold
     overlap: float = 0.0  # share of the shorter of GPU work and migration hidden under the other
+    warp_fault_us: float = 0.0  # per (warp, cold page) fault entry: duplicates fill the driver's batches
 
     def check(self) -> UvmParams:
-        if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0):
+        if not (self.throughput_gbps > 0 and self.batch_us >= 0 and self.service_us >= 0 and self.warp_fault_us >= 0):
             raise UvmSimError(f"need throughput > 0 and overheads >= 0, got {asdict(self)}")
         if self.batch_entries < 1 or not 0 <= self.prefetch_threshold <= 100 or not 0 <= self.overlap <= 1:
             raise UvmSimError(
@@ -87,11 +93,12 @@ class UvmParams:
             )
         return self
 
-    def migration_ms(self, migrated_bytes, batches, serviced):
+    def migration_ms(self, migrated_bytes, batches, serviced, warp_faults=0):
         return (
             migrated_bytes / (self.throughput_gbps * 1e6)
             + batches * self.batch_us / 1e3
             + serviced * self.service_us / 1e3
+            + warp_faults * self.warp_fault_us / 1e3
         )
 
     def total_ms(self, device_ms, migration_ms):
@@ -106,7 +113,22 @@ class UvmParams:
             throughput_gbps=self.throughput_gbps / factor,
             batch_us=self.batch_us * factor,
             service_us=self.service_us * factor,
+            warp_fault_us=self.warp_fault_us * factor,
         )
+
+
+def lists_per_warp_of(trace: Trace) -> list[int]:
+    """How many lists each launch's kernel gives one warp (for `list_faults`): naive a thread per list (32),
+    chunked 8, Afforest's sample launches a thread per vertex reading one entry (32), every other kernel a warp
+    per list (or per 4 KiB segment of one: the worklist kernels)."""
+    if trace.variant in LISTS_PER_WARP:
+        return [LISTS_PER_WARP[trace.variant]] * trace.num_launches
+    sampled = trace.algorithm == "cc" and trace.variant == "afforest"
+    return [32 if sampled and label.startswith("sample") else 1 for label in _labels(trace)]
+
+
+def _labels(trace: Trace) -> list[str]:
+    return list(trace.labels) + [""] * (trace.num_launches - len(trace.labels))
 
 
 def prefetch(resident: np.ndarray, faulted: np.ndarray, threshold: int) -> np.ndarray:
@@ -262,13 +284,14 @@ def simulate(
     params: UvmParams | None = None,
     sub_launches: int = 1,
     policy: str = "lru",
-    lists_per_warp: int = 1,
+    lists_per_warp: int | list[int] = 1,
 ) -> SimResult:
     """Simulate the trace's launches on managed memory that starts cold (every page on the host).
 
     mode: cold (no capacity limit), capped (evict to `capacity_bytes` at each of `sub_launches` boundaries per
-    launch) or unrestricted (evict inside launches too: an extrapolation). lists_per_warp: how the variant maps
-    lists to warps, for the list_faults count only (1 a warp per list, 8 chunked, 32 naive)."""
+    launch) or unrestricted (evict inside launches too: an extrapolation). lists_per_warp: how the kernel maps
+    lists to warps, for the list_faults count (1 a warp per list, 8 chunked, 32 naive), one for every launch or
+    one per launch (`lists_per_warp_of`)."""
     params = (params or UvmParams()).check()
     check_graph(trace, graph)
     if mode not in MODES:
@@ -284,6 +307,9 @@ def simulate(
                 f"capacity must be at least one 2 MiB chunk ({CHUNK_BYTES} bytes), got {capacity_bytes!r}"
             )
         capacity_chunks = int(capacity_bytes // CHUNK_BYTES)
+    per_warp = [lists_per_warp] * trace.num_launches if np.ndim(lists_per_warp) == 0 else list(lists_per_warp)
+    if len(per_warp) != trace.num_launches or min(per_warp, default=1) < 1:
+        raise UvmSimError(f"lists_per_warp: one positive count, or one per launch ({trace.num_launches})")
     state = _State(address_space_bytes(trace), capacity_chunks, policy)
     bounds = np.arange(sub_launches + 1, dtype=np.int64) * trace.num_vertices // sub_launches  # as the GPU splits
     rows = []
@@ -292,7 +318,7 @@ def simulate(
         row = dict.fromkeys(LAUNCH_COLUMNS[1:-2], 0)
         for lo, hi in itertools.pairwise(bounds):
             pages = touched_units(trace, graph.offsets, i, PAGE_BYTES, int(lo), int(hi), mask)
-            row["list_faults"] += state.list_faults(trace, graph.offsets, i, int(lo), int(hi), mask, lists_per_warp)
+            row["list_faults"] += state.list_faults(trace, graph.offsets, i, int(lo), int(hi), mask, int(per_warp[i]))
             pieces = _pieces(pages, max(capacity_chunks // 8, 1)) if mode == "unrestricted" else [pages]
             for piece in pieces:
                 counts = state.step(piece, params)
@@ -300,7 +326,9 @@ def simulate(
                 for k, v in counts.items():
                     row[k] += v
         row["resident_chunks"] = state.resident_chunks()
-        row["migration_ms"] = params.migration_ms(row["migrated_bytes"], row["batches"], row["serviced_chunks"])
+        row["migration_ms"] = params.migration_ms(
+            row["migrated_bytes"], row["batches"], row["serviced_chunks"], row["list_faults"]
+        )
         rows.append({"launch": i, **row})
     label = "simulated (extrapolation: eviction inside launches)" if mode == "unrestricted" else "simulated"
     return SimResult(

@@ -5,7 +5,7 @@ import pytest
 
 from emogi import csr
 from emogi.traces import CHUNK_BYTES, Trace, TraceError, graph_checksum
-from model.uvm_sim import BLOCK_BYTES, UvmParams, UvmSimError, prefetch, simulate
+from model.uvm_sim import BLOCK_BYTES, UvmParams, UvmSimError, lists_per_warp_of, prefetch, simulate
 
 MIB = 1 << 20
 
@@ -145,3 +145,35 @@ def test_list_faults_count_every_list_on_a_cold_page(lines, chunks16):
     for per_warp, want in ((8, 2048), (32, 512)):
         sim = simulate(_trace(lines, [range(16384)]), lines, lists_per_warp=per_warp)
         assert sim.totals()["list_faults"] == want
+
+
+def test_warp_fault_cost_adds_each_cold_warp_page_pair(lines):
+    # 16384 warps fault on 512 cold pages: at 1 us per warp fault the launch costs 16.384 ms more than without
+    trace = _trace(lines, [range(16384), range(16384)])
+    base = simulate(trace, lines, params=UvmParams())
+    dup = simulate(trace, lines, params=UvmParams(warp_fault_us=1.0))
+    assert dup.launches["list_faults"].tolist() == [16384, 0]
+    extra = (dup.launches["migration_ms"] - base.launches["migration_ms"]).tolist()
+    assert extra == pytest.approx([16.384, 0.0])
+    assert UvmParams(warp_fault_us=1.0).scaled(2).warp_fault_us == 2.0
+    with pytest.raises(UvmSimError, match="overheads >= 0"):
+        simulate(trace, lines, params=UvmParams(warp_fault_us=-1))
+
+
+def test_lists_per_warp_per_launch(lines):
+    # The first launch maps a thread per list (32 lists of 128 B: one page per warp), the second a warp per list;
+    # the second reads the next region, cold too.
+    trace = _trace(lines, [range(16384), range(16384, 32768)])
+    sim = simulate(trace, lines, lists_per_warp=[32, 1])
+    assert sim.launches["list_faults"].tolist() == [512, 16384]
+    with pytest.raises(UvmSimError, match="one per launch"):
+        simulate(trace, lines, lists_per_warp=[32])
+
+
+def test_lists_per_warp_of_follows_the_kernels(lines):
+    t = _trace(lines, [range(4)] * 3)
+    assert lists_per_warp_of(t) == [1, 1, 1]  # merged-aligned: a warp per list
+    t.variant = "naive"
+    assert lists_per_warp_of(t) == [32, 32, 32]
+    t.algorithm, t.variant, t.labels = "cc", "afforest", ["sample 0", "sample 1", "finish"]
+    assert lists_per_warp_of(t) == [32, 32, 1]  # the sample launches take a thread per vertex
