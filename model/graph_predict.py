@@ -199,11 +199,10 @@ def predict_mode(trace, graph, w: dict, mode: str, params, uvm_costs=None, block
     if mode in DEFAULT_MODES:
         return {"predicted_ms": predict(w, mode, params)}
     if mode == "uvm":
-        from model.oom_simulate import VARIANT_LISTS_PER_WARP
-        from model.uvm_sim import UvmSimError, simulate
+        from model.uvm_sim import UvmSimError, lists_per_warp_of, simulate
 
         costs = load_uvm_costs() if uvm_costs is None else uvm_costs
-        per_warp = VARIANT_LISTS_PER_WARP.get(w["variant"], 1)
+        per_warp = lists_per_warp_of(trace)
         try:
             sim = simulate(trace, graph, "cold", params=costs, lists_per_warp=per_warp)
         except UvmSimError as e:
