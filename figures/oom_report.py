@@ -153,7 +153,9 @@ def report_section(figs: dict[str, ReportFigure | None], label: str) -> dict | N
         {"image": figs["fig_uvm_sim_oom"].image, "caption": "The UVM simulator against the GPU on these runs (none "
          "used in fitting): cold UVM and UVM at each budget's capacity with uvm-capped's evictions."},
         {"table": validation, "caption": "The simulator's time error on these runs; issue 21's targets, out of "
-         "sample: median ≤ 10%, worst ≤ 25%."},
+         "sample: median ≤ 10%, worst ≤ 25%. The same cell, with the same GPU work, measured cold in different "
+         "sessions differs by up to 2.55×, so no simulator that sees only the cell can meet the worst-case target "
+         "on every session (archive/uvm-sim-structure-2026-11-27)."},
     ]  # fmt: skip
     return {"label": label, "blocks": blocks}
 
