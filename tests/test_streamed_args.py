@@ -1,7 +1,8 @@
-"""The streamed mode's --stream-skip, --stream-layout and --stream-direct-below, without a GPU: a value other than on
-or off (rows or columns), a fraction outside 0..1, reading in place without skipping or with the column layout, the
-options without the mode, and the column layout for an algorithm other than SpMV each stop `emogi run` with one line
-before it needs the GPU, and write nothing; on and off (rows, and columns for SpMV) are taken."""
+"""The streamed mode's --stream-skip, --stream-layout, --stream-direct-below and --stream-pack, without a GPU: a value
+other than on or off (rows or columns), a fraction outside 0..1, reading in place without skipping or with the column
+layout, packing with the column layout, the options without the mode, and the column layout for an algorithm other
+than SpMV each stop `emogi run` with one line before it needs the GPU, and write nothing; on and off (rows, and
+columns for SpMV) are taken."""
 
 import pytest
 
@@ -23,7 +24,9 @@ def run_cc(binary, graph, tmp_path, *options):
     "options,message",
     [
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-skip", "maybe"), "on or off, not 'maybe'"),
-        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip, --stream-layout and --stream-direct-below"),
+        (("--modes", "zerocopy", "--stream-skip", "off"), "--stream-skip, --stream-layout, --stream-direct-below"),
+        (("--modes", "zerocopy", "--stream-pack", "on"), "--stream-pack apply to the streamed mode only"),
+        (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-pack", "yes"), "on or off, not 'yes'"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "diagonal"), "rows or columns"),
         (("--modes", "zerocopy", "--stream-layout", "columns"), "apply to the streamed mode only"),
         (("--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"), "for SpMV only"),
@@ -43,11 +46,12 @@ def test_bad_stream_skip_is_refused_in_one_line(emogi_binary, graph, tmp_path, o
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()
 
 
+@pytest.mark.parametrize("option", ["--stream-skip", "--stream-pack"])
 @pytest.mark.parametrize("value", ["on", "off"])
-def test_on_and_off_are_taken(emogi_binary, graph, tmp_path, value):
+def test_on_and_off_are_taken(emogi_binary, graph, tmp_path, option, value):
     done = run_cc(emogi_binary, graph, tmp_path, "--modes", "streamed", "--stream-block-bytes", "1M",
-                  "--stream-skip", value, "--reps", "1")  # fmt: skip
-    assert "--stream-skip" not in done.stderr, done.stderr  # accepted (then it runs, or finds no GPU)
+                  option, value, "--reps", "1")  # fmt: skip
+    assert option not in done.stderr, done.stderr  # accepted (then it runs, or finds no GPU)
 
 
 @pytest.mark.parametrize("layout", ["rows", "columns"])
@@ -63,4 +67,12 @@ def test_reading_in_place_is_refused_with_column_blocks(emogi_binary, graph, tmp
     args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
     done = run([*args, "--stream-direct-below", "0.5", "--reps", "1", "--out", tmp_path / "x.csv"])
     assert done.returncode == 1 and "--stream-direct-below reads row blocks in place" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()
+
+
+def test_packing_is_refused_with_column_blocks(emogi_binary, graph, tmp_path):
+    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
+    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
+    done = run([*args, "--stream-pack", "on", "--reps", "1", "--out", tmp_path / "x.csv"])
+    assert done.returncode == 1 and "--stream-pack packs row blocks" in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()

@@ -86,12 +86,13 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
                        args.flag("stream-poison") || args.get("stream-skip") != "on" ||
-                       args.get("stream-layout") != "rows" || args.get("stream-direct-below") != "0";
+                       args.get("stream-layout") != "rows" || args.get("stream-direct-below") != "0" ||
+                       args.get("stream-pack") != "off";
   if (!streamed) {
     if (options)
       throw std::invalid_argument(
-          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip, --stream-layout and "
-          "--stream-direct-below apply to the streamed mode only");
+          "--stream-block-bytes, --stream-buffers, --stream-poison, --stream-skip, --stream-layout, "
+          "--stream-direct-below and --stream-pack apply to the streamed mode only");
     return;
   }
   if (!args.has("stream-block-bytes"))
@@ -107,6 +108,9 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   const std::string skip = args.get("stream-skip");
   if (skip != "on" && skip != "off") throw std::invalid_argument("--stream-skip is on or off, not '" + skip + "'");
   s.skip_inactive = skip == "on";
+  const std::string pack = args.get("stream-pack");
+  if (pack != "on" && pack != "off") throw std::invalid_argument("--stream-pack is on or off, not '" + pack + "'");
+  s.pack = pack == "on";
   const std::string layout = args.get("stream-layout");
   if (layout != "rows" && layout != "columns")
     throw std::invalid_argument("--stream-layout is rows or columns, not '" + layout + "'");
@@ -128,6 +132,8 @@ void set_streamed(const CliArgs& args, MatrixOptions& opt) {
   if (s.direct_below > 0 && s.layout == StreamLayout::Columns)
     throw std::invalid_argument(
         "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
+  if (s.pack && s.layout == StreamLayout::Columns)
+    throw std::invalid_argument("--stream-pack packs row blocks: give --stream-layout rows, or off with columns");
 }
 
 // --pass-log: the iterative algorithms only (their passes' activity varies; bfs and spmv are refused), and their
@@ -234,6 +240,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
                  "streamed: read a block over the link in place (zero-copy, only its active lists) instead of "
                  "copying it when fewer than this fraction of its entries are active (0: always copy; rows only)",
                  "0"),
+          option("stream-pack", "on|off",
+                 "streamed: copy each id (and weight) in the fewest whole bytes its largest value needs (3 for "
+                 "fewer than 2^24 vertices, 1 for weights below 256) and widen it in GPU memory (rows only)",
+                 "off"),
           option("pass-log", "PATH",
                  "sssp, cc and pagerank: one CSV row per pass (launch that reads lists) of every timed run here: "
                  "the entries its active vertices own, its time, the streamed mode's blocks and bytes copied"),

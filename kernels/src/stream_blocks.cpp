@@ -82,4 +82,16 @@ std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks) {
   return order;
 }
 
+std::vector<SweepStep> sweep_steps(const std::vector<size_t>& order, const std::vector<uint8_t>& in_place) {
+  std::vector<SweepStep> steps;
+  for (size_t j = 0; j < order.size(); ++j) {
+    const bool here = in_place[j] != 0;
+    if (here && !steps.empty() && steps.back().in_place && steps.back().last + 1 == order[j])
+      steps.back().last = order[j];
+    else
+      steps.push_back({order[j], order[j], here});
+  }
+  return steps;
+}
+
 }  // namespace emogi

@@ -32,6 +32,41 @@ void* pinned_copy(const void* src, size_t bytes) {
   return p;
 }
 
+// The fewest whole bytes that hold `largest` (at least 1).
+unsigned bytes_for(uint64_t largest) {
+  unsigned bytes = 1;
+  while (bytes < 8 && (largest >> (8 * bytes)) != 0) ++bytes;
+  return bytes;
+}
+
+// The largest of n elements of `width` bytes (4 or 8) at `source`, over all hardware threads.
+uint64_t largest_element(const void* source, uint64_t n, unsigned width) {
+  constexpr uint64_t kParts = 64;
+  std::vector<uint64_t> largest(kParts, 0);
+  parallel_for(kParts, [&](uint64_t part) {
+    uint64_t m = 0;
+    for (uint64_t i = part * n / kParts; i < (part + 1) * n / kParts; ++i)
+      m = std::max<uint64_t>(
+          m, width == 4 ? static_cast<const uint32_t*>(source)[i] : static_cast<const uint64_t*>(source)[i]);
+    largest[part] = m;
+  });
+  return *std::max_element(largest.begin(), largest.end());
+}
+
+// Widens n packed elements of `packed` bytes each (little-endian) into elements of `width` bytes (4 or 8).
+__global__ void widen_packed(const uint8_t* __restrict__ in, void* __restrict__ out, uint64_t n, unsigned packed,
+                             unsigned width) {
+  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    uint64_t x = 0;
+    for (unsigned b = 0; b < packed; ++b) x |= uint64_t(in[i * packed + b]) << (8 * b);
+    if (width == 4)
+      static_cast<uint32_t*>(out)[i] = uint32_t(x);
+    else
+      static_cast<uint64_t*>(out)[i] = x;
+  }
+}
+
 }  // namespace
 
 StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOptions& options) {
@@ -46,6 +81,8 @@ StreamPlan streamed_plan(const MappedCsr& g, bool with_weights, const StreamOpti
   if (options.direct_below > 0 && options.layout == StreamLayout::Columns)
     throw std::invalid_argument(
         "--stream-direct-below reads row blocks in place: give --stream-layout rows, or 0 with columns");
+  if (options.pack && options.layout == StreamLayout::Columns)
+    throw std::invalid_argument("--stream-pack packs row blocks: give --stream-layout rows, or off with columns");
   if (options.block_bytes / entry_bytes < 2 * kAlignEntries)
     throw std::invalid_argument("--stream-block-bytes " + std::to_string(options.block_bytes) + " holds fewer than " +
                                 std::to_string(2 * kAlignEntries) + " entries of " + std::to_string(entry_bytes) +
@@ -79,8 +116,11 @@ StreamedLists::StreamedLists(const MappedCsr& g, bool with_weights, const Stream
   // option: a graph smaller than a block takes only what it needs.
   const size_t buffers = std::max<size_t>(1, std::min<size_t>(options.buffers, num_blocks_));
   for (size_t b = 0; b < buffers; ++b) {
-    for (Copied& a : arrays_)
+    for (Copied& a : arrays_) {
       a.buffers.push_back(budgeted_malloc(std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes, a.what));
+      if (a.packed_bytes)
+        a.staging.push_back(budgeted_malloc(std::max<uint64_t>(1, a.buffer_elems) * a.packed_bytes, a.what));
+    }
     copied_.emplace_back(), consumed_.emplace_back();
     EMOGI_CUDA_CHECK(cudaEventCreateWithFlags(&copied_.back(), cudaEventDisableTiming));
     EMOGI_CUDA_CHECK(cudaEventCreateWithFlags(&consumed_.back(), cudaEventDisableTiming));
@@ -113,6 +153,33 @@ int StreamedLists::add_array(void* host, unsigned elem_bytes, const char* what) 
   return int(arrays_.size() - 1);
 }
 
+int StreamedLists::add_row_array(const void* source, uint64_t n, unsigned elem_bytes, bool pack, const char* what) {
+  const unsigned packed = pack && n ? bytes_for(largest_element(source, n, elem_bytes)) : elem_bytes;
+  if (packed >= elem_bytes) return add_array(pinned_copy(source, n * elem_bytes), elem_bytes, what);
+  uint8_t* host = static_cast<uint8_t*>(pinned_alloc(n * packed));
+  parallel_for(n, [=](uint64_t i) {
+    const uint64_t x =
+        elem_bytes == 4 ? static_cast<const uint32_t*>(source)[i] : static_cast<const uint64_t*>(source)[i];
+    for (unsigned b = 0; b < packed; ++b) host[i * packed + b] = uint8_t(x >> (8 * b));
+  });
+  const int a = add_array(host, elem_bytes, what);
+  arrays_[size_t(a)].packed_bytes = packed;
+  return a;
+}
+
+std::string StreamedLists::packing_text() const {
+  std::string out;
+  const auto note = [&](int a, const char* what) {
+    if (a >= 0 && arrays_[size_t(a)].packed_bytes)
+      out += std::string(out.empty() ? ", " : ", ") + what + " copied in " +
+             std::to_string(arrays_[size_t(a)].packed_bytes) + " of " + std::to_string(arrays_[size_t(a)].elem_bytes) +
+             " bytes";
+  };
+  note(ids_, "ids");
+  note(weights_, "weights");
+  return out;
+}
+
 void StreamedLists::set_range(size_t k, int array, uint64_t from, uint64_t to) {
   const size_t at = 2 * (k * arrays_.size() + size_t(array));
   if (ranges_.size() < 2 * num_blocks_ * arrays_.size()) ranges_.resize(2 * num_blocks_ * arrays_.size(), 0);
@@ -121,13 +188,13 @@ void StreamedLists::set_range(size_t k, int array, uint64_t from, uint64_t to) {
   a.buffer_elems = std::max(a.buffer_elems, to - from);
 }
 
-void StreamedLists::lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions&) {
+void StreamedLists::lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions& options) {
   num_blocks_ = plan_.blocks.size();
   capacity_entries_ = plan_.capacity_entries;
-  ids_ = add_array(pinned_copy(g.edges(), g.edge_list_bytes()), index_bytes_, "the streamed blocks' buffers");
+  ids_ = add_row_array(g.edges(), g.num_edges(), index_bytes_, options.pack, "the streamed blocks' buffers");
   if (with_weights)
-    weights_ = add_array(pinned_copy(g.weights(), g.num_edges() * sizeof(uint32_t)), sizeof(uint32_t),
-                         "the streamed blocks' buffers");
+    weights_ =
+        add_row_array(g.weights(), g.num_edges(), sizeof(uint32_t), options.pack, "the streamed blocks' buffers");
   for (size_t k = 0; k < num_blocks_; ++k) {
     const StreamBlock& b = plan_.blocks[k];
     set_range(k, ids_, b.copy_from, b.last_entry);
@@ -183,6 +250,7 @@ StreamedLists::~StreamedLists() {
   if (copy_stream_) cudaStreamSynchronize(copy_stream_);
   for (Copied& a : arrays_) {
     for (void* p : a.buffers) budgeted_free(p, std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes);
+    for (void* p : a.staging) budgeted_free(p, std::max<uint64_t>(1, a.buffer_elems) * a.packed_bytes);
     cudaFreeHost(a.host);
   }
   for (cudaEvent_t e : copied_) cudaEventDestroy(e);
@@ -198,7 +266,8 @@ StreamedLists::~StreamedLists() {
 
 uint64_t StreamedLists::buffer_bytes() const {
   uint64_t bytes = 0;
-  for (const Copied& a : arrays_) bytes += std::max<uint64_t>(1, a.buffer_elems) * a.elem_bytes;  // as allocated
+  for (const Copied& a : arrays_)  // as allocated
+    bytes += std::max<uint64_t>(1, a.buffer_elems) * (a.elem_bytes + a.packed_bytes);
   return bytes;
 }
 
@@ -220,8 +289,11 @@ void StreamedLists::issue_copy(size_t c) {
   // The buffers' last reader first (a no-op before their first use).
   EMOGI_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, consumed_[b], 0));
   if (poison_)  // what a kernel that ran before the copy landed would read: ids far past any vertex, NaN x
-    for (const Copied& a : arrays_)
+    for (const Copied& a : arrays_) {
       EMOGI_CUDA_CHECK(cudaMemsetAsync(a.buffers[b], 0xFF, a.buffer_elems * a.elem_bytes, copy_stream_));
+      if (a.packed_bytes)
+        EMOGI_CUDA_CHECK(cudaMemsetAsync(a.staging[b], 0xFF, a.buffer_elems * a.packed_bytes, copy_stream_));
+    }
   if (timed_ + 2 > timing_.size())
     for (int i = 0; i < 2; ++i) {
       timing_.emplace_back();
@@ -232,12 +304,23 @@ void StreamedLists::issue_copy(size_t c) {
     const uint64_t from = ranges_[2 * (k * arrays_.size() + a)], to = ranges_[2 * (k * arrays_.size() + a) + 1];
     const Copied& c = arrays_[a];
     if (to == from) continue;
-    EMOGI_CUDA_CHECK(cudaMemcpyAsync(c.buffers[b], static_cast<const char*>(c.host) + from * c.elem_bytes,
-                                     (to - from) * c.elem_bytes, cudaMemcpyHostToDevice, copy_stream_));
-    stats_.bytes += (to - from) * c.elem_bytes;
+    const unsigned bytes = c.packed_bytes ? c.packed_bytes : c.elem_bytes;
+    EMOGI_CUDA_CHECK(cudaMemcpyAsync(c.packed_bytes ? c.staging[b] : c.buffers[b],
+                                     static_cast<const char*>(c.host) + from * bytes, (to - from) * bytes,
+                                     cudaMemcpyHostToDevice, copy_stream_));
+    stats_.bytes += (to - from) * bytes;
   }
   EMOGI_CUDA_CHECK(cudaEventRecord(timing_[timed_ + 1], copy_stream_));
   timed_ += 2;
+  for (size_t a = 0; a < arrays_.size(); ++a) {  // packed: widened after the copies' timing, before `copied`
+    const uint64_t from = ranges_[2 * (k * arrays_.size() + a)], to = ranges_[2 * (k * arrays_.size() + a) + 1];
+    const Copied& c = arrays_[a];
+    if (to == from || !c.packed_bytes) continue;
+    const uint64_t grid = std::min<uint64_t>((to - from + 255) / 256, 4096);
+    widen_packed<<<dim3(unsigned(grid)), 256, 0, copy_stream_>>>(static_cast<const uint8_t*>(c.staging[b]),
+                                                                 c.buffers[b], to - from, c.packed_bytes, c.elem_bytes);
+    EMOGI_CHECK_LAUNCH();
+  }
   EMOGI_CUDA_CHECK(cudaEventRecord(copied_[b], copy_stream_));
   held_[b] = k;
   ++stats_.copies;
@@ -295,7 +378,7 @@ std::string StreamedLists::describe() const {
       (unsigned long long)plan_.split_lists, (unsigned long long)plan_.longest_vertex,
       (unsigned long long)plan_.longest_list, poison_ ? ", poisoned before every copy" : "",
       skip_inactive_ ? ", blocks without an active vertex skipped" : "", in_place);
-  return buf;
+  return buf + packing_text();
 }
 
 }  // namespace emogi

@@ -229,6 +229,19 @@ void sweep_buffers_take_turns_or_stay() {
   expect_eq(own, true, "sweeps: at most as many blocks as buffers, each block keeps its own");
 }
 
+// Blocks read in place with consecutive numbers launch as one step; a copied block, or a gap in the numbers (a
+// block the marks skip), starts a new one.
+void in_place_neighbours_launch_together() {
+  const std::vector<SweepStep> steps = sweep_steps({0, 1, 2, 4, 5, 7, 8}, {1, 1, 0, 1, 1, 1, 0});
+  std::vector<size_t> got;
+  for (const SweepStep& s : steps) got.insert(got.end(), {s.first, s.last, size_t(s.in_place)});
+  expect_eq(got, std::vector<size_t>{0, 1, 1, 2, 2, 0, 4, 5, 1, 7, 7, 1, 8, 8, 0},
+            "sweep steps: 0-1 in place, 2 copied, 4-5 in place, 7 in place after a gap, 8 copied");
+  const std::vector<SweepStep> copied = sweep_steps({3, 4}, {0, 0});
+  expect_eq(copied.size(), size_t(2), "sweep steps: copied neighbours stay one step each");
+  expect_eq(sweep_steps({}, {}).size(), size_t(0), "sweep steps: an empty sweep has none");
+}
+
 // Every algorithm's scan variants stream (and gauss-seidel where no list is split); the rest are refused in one line
 // that names what does stream.
 void what_streams_and_what_is_refused() {
@@ -275,6 +288,7 @@ void stream_block_checks() {
   skipped_blocks_hold_no_active_entry();
   in_place_below_the_fraction();
   sweep_buffers_take_turns_or_stay();
+  in_place_neighbours_launch_together();
   what_streams_and_what_is_refused();
 }
 

@@ -29,10 +29,10 @@ class ListReads {
   ListReads(uint32_t* bits, uint64_t num_vertices, TraceFile* trace, CappedUvm* capped, unsigned sub_launches)
       : bits_(bits), num_vertices_(num_vertices), trace_(trace), capped_(capped),
         sub_launches_(sub_launches ? sub_launches : 1) {}
-  // Streamed runs: `point(k, buffer)` points the algorithm's DeviceGraph at the buffer that holds block k (or, for
-  // buffer StreamedLists::kInPlace, at the lists in place); `offsets`: the graph's, in GPU memory (a block's active
-  // entries are counted from them).
-  ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(size_t, unsigned)> point)
+  // Streamed runs: `point(step, buffer)` points the algorithm's DeviceGraph at the buffer that holds the step's
+  // block (or, for buffer StreamedLists::kInPlace, at the lists in place); `offsets`: the graph's, in GPU memory (a
+  // block's active entries are counted from them).
+  ListReads(StreamedLists* streamed, const uint64_t* offsets, std::function<void(const SweepStep&, unsigned)> point)
       : streamed_(streamed), offsets_(offsets), point_(std::move(point)) {}
   bool recording() const { return bits_ != nullptr; }
   // --pass-log: times each launch and counts its active entries there (pass_log.cuh); null (the default): nothing.
@@ -78,9 +78,9 @@ class ListReads {
   void launch_rows(uint64_t num_vertices, Label label, Launch launch_sweep) {
     if (!streamed_ || streamed_->layout() == StreamLayout::Rows) return launch(num_vertices, label, launch_sweep);
     if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
-    streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
-      point_(k, buffer);
-      launch_sweep(streamed_->column_rows<Index>(k, buffer));
+    streamed_->sweep(stream_, [&](const SweepStep& step, unsigned buffer) {
+      point_(step, buffer);
+      launch_sweep(streamed_->column_rows<Index>(step.first, buffer));
     });
   }
 
@@ -91,10 +91,10 @@ class ListReads {
       if (!stream_) throw std::logic_error("a streamed launch before ListReads::set_stream");
       if (streamed_->layout() != StreamLayout::Rows)
         throw std::logic_error("a launch by vertices over column blocks (only launch_rows reads them)");
-      streamed_->sweep(stream_, [&](size_t k, unsigned buffer) {
-        point_(k, buffer);
-        const StreamBlock& block = streamed_->plan().blocks[k];
-        launch_sweep(RecordedRange{block.first_vertex, block.last_vertex, nullptr});
+      streamed_->sweep(stream_, [&](const SweepStep& step, unsigned buffer) {
+        point_(step, buffer);
+        const std::vector<StreamBlock>& blocks = streamed_->plan().blocks;
+        launch_sweep(RecordedRange{blocks[step.first].first_vertex, blocks[step.last].last_vertex, nullptr});
       });
       return;
     }
@@ -122,7 +122,7 @@ class ListReads {
   std::vector<uint32_t> host_;
   StreamedLists* streamed_ = nullptr;
   const uint64_t* offsets_ = nullptr;
-  std::function<void(size_t, unsigned)> point_;
+  std::function<void(const SweepStep&, unsigned)> point_;
   cudaStream_t stream_ = nullptr;
   PassLog* log_ = nullptr;
 };

@@ -193,8 +193,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
         if (in_placement) in_placement->prepare_run();
         if (capped) capped->start_run();
         ListReads reads =
-            streamed
-                ? ListReads(streamed, dg.offsets, [&](size_t k, unsigned buffer) { streamed->point(dg, k, buffer); })
+            streamed ? ListReads(streamed, dg.offsets,
+                                 [&](const SweepStep& step, unsigned buffer) { streamed->point(dg, step, buffer); })
             : trace || capped
                 ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
                 : ListReads();

@@ -111,9 +111,10 @@ struct PushOp {
   __device__ void operator()(uint64_t v, uint64_t u) const { atomicAdd(&residual[u], delta[v]); }
 };
 
-// One Gauss-Seidel round, a warp per vertex: lane 0 takes the residual if it exceeds the tolerance (residuals only
-// grow between takes), and the warp pushes it at once. Counts pushing vertices and their list entries per block
-// first (BlockCounters).
+// One Gauss-Seidel round: each lane takes the residual of one of 32 consecutive vertices if it exceeds the
+// tolerance (residuals only grow between takes), and the warp then pushes each taken residual at once, list after
+// list (for_each_passing_vertex: late rounds, where few residuals exceed it, cost a thread per vertex). Counts
+// pushing vertices and their list entries per block first (BlockCounters).
 template <class Access, class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_gauss_seidel_round(DeviceGraph<Index> g, Sweep sweep, float* __restrict__ value,
@@ -121,13 +122,15 @@ __global__ void __launch_bounds__(kBlockThreads)
                                 unsigned long long* counters) {
   static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");
   BlockCounters tally;
-  for_each_vertex<Access>(sweep, [&](uint64_t v, unsigned lane) {
-    float r = 0.0f;
-    if (lane == 0 && __ldcg(&residual[v]) > tolerance) r = atomicExch(&residual[v], 0.0f);
-    r = __shfl_sync(kFullMask, r, 0);
-    if (r == 0.0f) return;
+  float taken = 0.0f;  // this lane's vertex's residual, taken by its test
+  const auto take = [&](uint64_t v, unsigned) {
+    taken = __ldcg(&residual[v]) > tolerance ? atomicExch(&residual[v], 0.0f) : 0.0f;
+    if (taken != 0.0f) value[v] += taken;
+    return taken != 0.0f;
+  };
+  for_each_passing_vertex(sweep, take, [&](uint64_t v, unsigned tester, unsigned lane) {
+    const float r = __shfl_sync(kFullMask, taken, tester);
     const uint64_t begin = g.list_begin(v), end = g.list_end(v);
-    if (lane == 0) value[v] += r;
     if (end == begin) return;
     sweep.note_read(v, lane);
     if (lane == 0) {
@@ -166,7 +169,7 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
         n, [&] { return "round " + std::to_string(r.iterations); },
         [&](auto range) {
           pagerank_gauss_seidel_round<Access, Index, decltype(range)>
-              <<<dim3(unsigned(scan_blocks<Access>(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
+              <<<dim3(unsigned(passing_vertex_blocks(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
                   g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
           EMOGI_CHECK_LAUNCH();
         });

@@ -97,6 +97,17 @@ std::vector<uint64_t> active_entries_per_block(const StreamPlan& plan, const uin
                                                const std::vector<uint8_t>& active);
 // The blocks a sweep takes, in plan order: every block, or (with marks) the marked ones.
 std::vector<size_t> sweep_order(size_t num_blocks, const uint8_t* marks);
+// One launch of a sweep: block `first` copied into a buffer (last == first), or the consecutive blocks first..last
+// read in place as one kernel. Blocks read in place need no buffer, so neighbouring ones launch together: a kernel
+// per block would wait on each block's longest list in turn (kron24's hub lists, one warp each, over the link),
+// where one kernel over them all lets those waits overlap, as they do in the zerocopy mode's one launch.
+struct SweepStep {
+  size_t first = 0, last = 0;
+  bool in_place = false;
+};
+// The steps of a sweep over `order` (sweep_order's blocks), in_place[j] saying whether its j-th block is read in
+// place: a run of blocks read in place with consecutive numbers becomes one step, every copied block one step.
+std::vector<SweepStep> sweep_steps(const std::vector<size_t>& order, const std::vector<uint8_t>& in_place);
 // The buffer the sweep's j-th block (block k of num_blocks) goes into: the buffers in turn, so that the next
 // buffers - 1 blocks are copied while one is read; or block k's own buffer where every block has one, so that a
 // block once copied stays where it is whatever a pass skips.

@@ -27,6 +27,12 @@
 // read from a second host copy placed as the zerocopy mode places it (managed, kept on the host, AccessedBy the
 // GPU): scattered reads from pinned memory fall off past ~1 GiB (../shared/FACTS.md, the footprint cliff). The
 // kernel and its results are the same either way; only where the lists are read from differs.
+//
+// Packed copies (--stream-pack on, rows): the pinned host copy holds each id in the fewest whole bytes the largest
+// vertex id needs (3 bytes below 2^24 vertices: kron24's 4-byte ids), each weight likewise (1 byte for GAP's
+// weights 1..255); a block's copy moves those bytes into a staging buffer, and a kernel on the copy stream widens
+// them into the block's buffer before the `copied` event, so the algorithms' kernels read the widths they always
+// do. Fewer bytes cross the link per pass (3/4 of 4-byte ids); the bytes counted are those copied.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -54,6 +60,7 @@ struct StreamOptions {
   bool skip_inactive = true;  // skip blocks without an active vertex where the algorithm says which are (--stream-skip)
   double direct_below = 0;    // read a block in place when fewer than this of its entries are active (0: never)
   StreamLayout layout = StreamLayout::Rows;  // --stream-layout
+  bool pack = false;  // copy ids and weights in the fewest bytes their values need, widened on the GPU (--stream-pack)
 };
 
 // The usual activity test: a per-vertex flag (SSSP's `flag`, CC's `current`, PageRank's `push`).
@@ -173,9 +180,10 @@ class StreamedLists {
     marked_ = true;
   }
 
-  // One sweep over the blocks on the compute stream: each(k, buffer) launches block k's kernel(s) there. The
-  // blocks are all of them, or the marked ones after mark_active (the marks hold for this sweep only); a block read
-  // in place (rows only) comes with buffer kInPlace, in its turn, and the copies go on among the others.
+  // One sweep over the blocks on the compute stream: each(step, buffer) launches the kernel(s) of one step there
+  // (sweep_steps): a copied block, step.first, in buffer `buffer`; or (rows only) consecutive blocks read in place,
+  // step.first to step.last, as one launch with buffer kInPlace, in their turn, while the copies go on among the
+  // others. The blocks are all of them, or the marked ones after mark_active (the marks hold for this sweep only).
   template <class Each>
   void sweep(cudaStream_t compute, Each each) {
     const std::vector<size_t> order = sweep_order(num_blocks_, marked_ ? host_marks_ : nullptr);
@@ -199,30 +207,32 @@ class StreamedLists {
     const size_t copies = copy_order_.size(), buffers = held_.size();
     ++stats_.sweeps;
     for (size_t c = 0; c < copies && c < buffers; ++c) issue_copy(c);
-    for (size_t j = 0, c = 0; j < order.size(); ++j) {
-      if (in_place[j]) {
-        each(order[j], kInPlace);
+    size_t c = 0;
+    for (const SweepStep& step : sweep_steps(order, in_place)) {
+      if (step.in_place) {
+        each(step, kInPlace);
         continue;
       }
       const size_t b = buffer_of(c);
       EMOGI_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[b], 0));
-      each(order[j], unsigned(b));
+      each(step, unsigned(b));
       EMOGI_CUDA_CHECK(cudaEventRecord(consumed_[b], compute));
       if (c + buffers < copies) issue_copy(c + buffers);
       ++c;
     }
   }
 
-  // Points g's lists at buffer `buffer`, which holds block k. Rows: position i is at i - copy_from there, and
-  // kernels read only [first_entry, last_entry) of each list (DeviceGraph's window); buffer kInPlace: at the
-  // zero-copy host copy itself, where position i is at i. Columns: the block is a graph of its own, list i (row
-  // ids[i]) at [starts[i], starts[i + 1]) of the block's ids and weights. g's vertex count stays the graph's (the
-  // algorithm sizes its vectors by it); its vertex list is the block's until the next point.
+  // Points g's lists at buffer `buffer`, which holds block step.first. Rows: position i is at i - copy_from there,
+  // and kernels read only [first_entry, last_entry) of each list (DeviceGraph's window); buffer kInPlace: at the
+  // zero-copy host copy itself, where position i is at i, the window the step's blocks' entries together. Columns:
+  // the block is a graph of its own, list i (row ids[i]) at [starts[i], starts[i + 1]) of the block's ids and
+  // weights. g's vertex count stays the graph's (the algorithm sizes its vectors by it); its vertex list is the
+  // block's until the next point.
   template <class Index>
-  void point(DeviceGraph<Index>& g, size_t k, unsigned buffer) const {
+  void point(DeviceGraph<Index>& g, const SweepStep& step, unsigned buffer) const {
+    const size_t k = step.first;
     if (buffer == kInPlace) {  // rows only: entries_ (the in-place counts) exist in the row layout alone
-      const StreamBlock& block = plan_.blocks[k];
-      g.window_begin = block.first_entry, g.window_end = block.last_entry;
+      g.window_begin = plan_.blocks[step.first].first_entry, g.window_end = plan_.blocks[step.last].last_entry;
       const Index* edges = static_cast<const Index*>(device_edges_);
       g.edges = SplitArray<Index>{edges, edges, 0, 0};
       if (device_weights_) {
@@ -259,12 +269,18 @@ class StreamedLists {
   struct Copied {
     void* host = nullptr;
     unsigned elem_bytes = 0;
-    uint64_t buffer_elems = 0;  // the longest range a block copies of it
+    unsigned packed_bytes = 0;   // 0: the host holds elem_bytes per element; else it holds this many (packed)
+    std::vector<void*> staging;  // packed: each turn's buffer the packed bytes are copied into
+    uint64_t buffer_elems = 0;   // the longest range a block copies of it
     std::vector<void*> buffers;
     const char* what = "";
   };
   int add_array(void* host, unsigned elem_bytes, const char* what);  // its index in arrays_
-  void set_range(size_t k, int array, uint64_t from, uint64_t to);   // block k copies [from, to) of the array
+  // Adds a row array of n elements of elem_bytes each at `source`, pinned: packed when `pack` and its largest value
+  // needs fewer bytes than elem_bytes.
+  int add_row_array(const void* source, uint64_t n, unsigned elem_bytes, bool pack, const char* what);
+  std::string packing_text() const;  // ", ids copied in 3 bytes, weights in 1 byte", or "" when nothing is packed
+  void set_range(size_t k, int array, uint64_t from, uint64_t to);  // block k copies [from, to) of the array
   void lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions& options);
   template <class Index>
   void lay_out_columns(const MappedCsr& g, bool with_weights, const StreamOptions& options);

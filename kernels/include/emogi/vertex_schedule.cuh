@@ -79,6 +79,35 @@ __device__ __forceinline__ void for_each_vertex(RecordedRange range, Body body) 
   }
 }
 
+// A warp per 32 consecutive vertices of the sweep: lane i tests vertex base + i (one coalesced read of the
+// test's data for 32 vertices), and the warp then calls body(v, i, lane) with all lanes for each vertex v that
+// passed, in turn, i being the lane that tested it. Where few vertices pass (late rounds of an iterative
+// algorithm) a launch costs a thread per vertex rather than a warp per vertex. `test(v, lane)` runs on every lane
+// with a vertex of the sweep; a lane may keep what it found there for the body (a shuffle from lane i).
+template <class Sweep, class Test, class Body>
+__device__ __forceinline__ void for_each_passing_vertex(Sweep sweep, Test test, Body body) {
+  const uint64_t thread = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned lane = unsigned(thread % kWarpSize);  // blocks are whole warps: the lanes of a warp stay together
+  const uint64_t step = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t base = sweep.begin() + (thread - lane); base < sweep.end(); base += step) {
+    const uint64_t v = base + lane;
+    unsigned passed = __ballot_sync(0xFFFFFFFFu, v < sweep.end() && test(v, lane));
+    while (passed) {
+      const unsigned i = unsigned(__ffs(int(passed)) - 1);
+      passed &= passed - 1;
+      body(base + i, i, lane);
+    }
+  }
+}
+
+// Blocks for for_each_passing_vertex: a warp per 32 vertices, or at most max_warps warps.
+inline uint64_t passing_vertex_blocks(uint64_t num_vertices, uint64_t max_warps) {
+  const uint64_t warps = (num_vertices + kWarpSize - 1) / kWarpSize;
+  const uint64_t capped = max_warps == 0 || max_warps > warps ? warps : max_warps;
+  const uint64_t blocks = (capped * kWarpSize + kBlockThreads - 1) / kBlockThreads;
+  return blocks ? blocks : 1;
+}
+
 // Blocks for a scan: enough for every vertex, or at most max_warps warps (rounded up to whole blocks).
 template <class Access>
 uint64_t scan_blocks(uint64_t num_vertices, uint64_t max_warps) {
