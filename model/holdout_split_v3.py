@@ -28,7 +28,7 @@ GRAPHS: dict[str, dict] = {
 }
 # where not every algorithm or width is measured (docs/model.md: the cuts that fit two device calls)
 ALGORITHMS_OF = {g: ("bfs", "sssp", "cc") for g in ("kron24", "urand24", "kron25", "urand25")}
-WIDTHS_OF = {"kron25": (8,), "urand25": (8,)}
+WIDTHS_OF = {g: (8,) for g in ("kron24", "urand24", "kron25", "urand25")}
 
 __all__ = ["ALGORITHMS_OF", "GRAPHS", "HELD_OUT", "MODES", "NAME", "SplitError", "TARGET_MEDIAN", "TARGET_WORST",
            "TRAIN", "VARIANTS", "WIDTHS", "WIDTHS_OF", "check_fit_set", "seed_of", "split_of"]  # fmt: skip

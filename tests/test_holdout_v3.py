@@ -18,6 +18,8 @@ from model import holdout_split_v3 as hs3
 ROOT = Path(__file__).resolve().parents[1]
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE = ROOT / "archive" / "holdout-h100-2026-11-27"
+# the registered tables, as imported (the synthetic session below swaps in its own for a while)
+GRAPHS, WIDTHS_OF, ALGORITHMS_OF = dict(hs3.GRAPHS), dict(hs3.WIDTHS_OF), dict(hs3.ALGORITHMS_OF)
 
 
 def test_the_split_is_the_registered_one():
@@ -30,7 +32,7 @@ def test_the_split_is_the_registered_one():
     assert not set(held) & set(hs.GRAPHS)
     assert {hs3.seed_of(g) for g in held} == {25} and hs3.seed_of("kron24") == 24
     assert hs3.GRAPHS["rmat22ef32"]["source"]["initiator"] == (0.50, 0.20, 0.20)
-    assert hs3.WIDTHS_OF == {"kron25": (8,), "urand25": (8,)}
+    assert hs3.WIDTHS_OF == {"kron24": (8,), "urand24": (8,), "kron25": (8,), "urand25": (8,)}
     assert (hs3.TARGET_MEDIAN, hs3.TARGET_WORST) == (0.05, 0.15)
 
 
@@ -264,3 +266,33 @@ def test_the_archived_v2_judgement_is_unchanged(tmp_path):
                          "--out-dir", str(out)]) == 0  # fmt: skip
     for name in ("holdout_cells.csv", "holdout_costs.csv", "holdout_summary.csv", "source.json"):
         assert (out / name).read_bytes() == (ARCHIVE / name).read_bytes(), name
+
+
+def test_the_device_script_makes_what_the_split_registers():
+    """tools/device/holdout_v3.sh's graph tables (seed, generator arguments, widths, algorithms, the two calls'
+    lists) agree with model/holdout_split_v3.py, and the script parses."""
+    import re
+    import subprocess
+
+    script = ROOT / "tools" / "device" / "holdout_v3.sh"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    text = script.read_text()
+    tables = text[text.index("declare -A HOW") : text.index("variants_of()")]
+    names = " ".join(GRAPHS)
+    loop = f'for g in {names}; do echo "$g|$(seed_of $g)|$(how_of $g)|$(widths_of $g)|$(algorithms_of $g)"; done'
+    done = subprocess.run(["bash", "-c", tables + loop], capture_output=True, text=True, check=True)
+    for line in done.stdout.strip().splitlines():
+        name, seed, how, widths, algorithms = line.split("|")
+        src = GRAPHS[name]["source"]
+        assert tuple(int(w) for w in widths.split()) == WIDTHS_OF.get(name, (8, 4)), name
+        assert tuple(algorithms.split()) == ALGORITHMS_OF.get(name, ("bfs", "sssp", "cc", "pagerank")), name
+        if name == "cnr2000":
+            continue
+        args = dict(re.findall(r"--([a-z-]+) (\S+)", how))
+        assert int(seed) == src["seed"], name
+        assert (args["kind"], int(args["scale"]), int(args["edge-factor"])) == (
+            src["kind"], src["scale"], src["edge_factor"]), name  # fmt: skip
+        abc = tuple(float(x) for x in args["rmat-abc"].split(",")) if "rmat-abc" in args else hs.GRAPH500
+        assert src["kind"] != "kron" or abc == tuple(src["initiator"]), name
+    calls = re.findall(r"CALL\d_GRAPHS:-([^}]*)\}", text)
+    assert sorted(" ".join(calls).split()) == sorted(GRAPHS)
