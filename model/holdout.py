@@ -4,7 +4,11 @@ predicted from its graph file alone (model/graph_predict.py: device = floor; zer
 steps × L, T(d) from the session's microbenchmarks) and judged against its measured median.
 
     python -m model.holdout --runs DIR --graphs GDIR --out-dir ODIR [--workloads WDIR ...] [--parameters P.json]
-        [--jobs N] [--derive-only] [--only GRAPH,...] [--archive-id NAME]
+        [--jobs N] [--derive-only] [--only GRAPH,...] [--archive-id NAME] [--split v2|v3 [--l2 L2.csv|--l2-bytes C]]
+
+--split: the registered split judged (model/holdout_split.py, the default v2, with the GPU-work term v2;
+model/holdout_split_v3.py with the term v3, model/gpu_work_v3.py, whose L2 capacity C is fitted from the
+session's `DIR/micro/l2.csv` by model/l2_capacity.py unless --l2 or --l2-bytes says otherwise).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -40,9 +44,12 @@ from emogi.atomic import write_csv, write_text
 from emogi.csr import GraphFormatError, read_csr
 from emogi.csr_header import read_header
 from emogi.traces import TraceError
+from model import gpu_work_v3
 from model import holdout_split as hs
+from model import holdout_split_v3 as hs3
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
+from model.l2_capacity import L2Error, read_capacity
 from model.littles_law import throughput_gbps
 from model.predict import chain_ms
 from model.presets import MEASURED, get_preset
@@ -57,6 +64,7 @@ LAUNCH_COLUMNS = [*WORK, "launch", "lists", "entries", "grid", "walk"]
 WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width (bottom-up reads whole lines)
 # relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/model.md)
 TRACE_WEIGHT = {"pagerank": 10.0}
+SPLITS = {"v2": hs, "v3": hs3}  # --split: the registered split and, with it, the GPU-work term judged
 
 
 class HoldoutError(ValueError):
@@ -82,18 +90,22 @@ def read_runs(runs_dir) -> pd.DataFrame:
     return pd.concat([f for f in frames if len(f)], ignore_index=True)
 
 
-def cells_of(runs: pd.DataFrame, log=print) -> pd.DataFrame:
-    """Median of the verified default-launch runs per cell of the registered matrix (others are counted)."""
+def cells_of(runs: pd.DataFrame, log=print, sp=hs) -> pd.DataFrame:
+    """Median of the verified default-launch runs per cell of the registered matrix of split `sp` (others are
+    counted)."""
     runs = _need(runs, RUN_COLUMNS, "the runs table")
     ok = runs["verified"].astype(str).str.lower().isin(["true", "1"])
     if "max_warps" in runs:
         ok &= runs["max_warps"].fillna(0) == 0
     runs = runs[ok].assign(root=runs["root"].fillna(-1).astype(int), edge_bytes=runs["edge_bytes"].astype(int))
+    widths_of, algorithms_of = getattr(sp, "WIDTHS_OF", {}), getattr(sp, "ALGORITHMS_OF", {})
     keep = (
-        runs["mode"].isin(hs.MODES)
-        & runs["edge_bytes"].isin(hs.WIDTHS)
-        & np.array([v in hs.VARIANTS.get(a, ()) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
-    )
+        runs["mode"].isin(sp.MODES)
+        & runs["edge_bytes"].isin(sp.WIDTHS)
+        & np.array([v in sp.VARIANTS.get(a, ()) for a, v in zip(runs["algorithm"], runs["variant"], strict=True)])
+        & np.array([a in algorithms_of.get(g, (a,)) and w in widths_of.get(g, (w,))
+                    for g, a, w in zip(runs["graph"], runs["algorithm"], runs["edge_bytes"], strict=True)])
+    )  # fmt: skip
     if (~keep).any():
         log(f"{int((~keep).sum())} runs outside the registered variants, modes and widths left out")
     cells = (
@@ -116,7 +128,7 @@ def graph_file(graphs_dir, name: str, width: int) -> Path:
     return Path(graphs_dir) / f"{name}.w{width}.csr"
 
 
-def read_metadata(graphs_dir, names, widths) -> dict:
+def read_metadata(graphs_dir, names, widths, sp=hs) -> dict:
     """(name, width) -> metadata; each graph checked to be the registered one (its 8-byte file's `source`), and
     each .csr present checked against its metadata's checksum."""
     metas = {}
@@ -136,7 +148,7 @@ def read_metadata(graphs_dir, names, widths) -> dict:
                     raise HoldoutError(str(e)) from None
                 if have != want:
                     raise HoldoutError(f"{csr}: checksum {have} differs from its metadata {path} ({want})")
-        hs.split_of(name, metas[name, 8].get("source") or {})
+        sp.split_of(name, metas[name, 8].get("source") or {})
         narrowed = metas.get((name, 4), {}).get("narrowed_from")
         if narrowed and narrowed.get("checksum") != metas[name, 8].get("checksum"):
             raise HoldoutError(f"{name}.w4 was narrowed from another file than {name}.w8 (checksums differ)")
@@ -248,8 +260,9 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["algorithm", "variant", "edge_bytes", "form", "train_cells", *PARAMS])
 
 
-def judge(cells, workloads, launches, params, log=print) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every cell with its prediction and error, and the fitted costs."""
+def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, capacity=None):
+    """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
+    with split v3 (`vertices`: graph -> V, `capacity`: the L2's C in bytes)."""
     table = cells.merge(workloads, on=WORK, how="left")
     refused = table["refused"].fillna("").astype(str) != ""
     for why, grp in table[refused].groupby("refused"):
@@ -260,14 +273,19 @@ def judge(cells, workloads, launches, params, log=print) -> tuple[pd.DataFrame, 
         which = sorted({f"{r.graph} {r.algorithm} {r.variant}" for r in table[lacking].itertuples()})
         log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
         table = table[~lacking]
-    table = table.assign(split=[hs.split_of(g) for g in table["graph"]]).reset_index(drop=True)
-    costs = fit_costs(table, launches)
-    maxc = costs[costs["form"] == "max"].set_index(["algorithm", "variant", "edge_bytes"])
-    table["floor_ms"] = np.nan
-    for key, grp in table.groupby(["algorithm", "variant", "edge_bytes"]):
-        if key in maxc.index:
-            p = maxc.loc[key, PARAMS].to_numpy(float)
-            table.loc[grp.index, "floor_ms"] = _launches_of(launches, grp).predict(p, "max")
+    table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
+    if sp is hs3:
+        mu = gpu_work_v3.mu_table(table, vertices, capacity)
+        costs = gpu_work_v3.fit_costs(table, launches, mu, sp.TRAIN, sp.check_fit_set)
+        table["floor_ms"] = gpu_work_v3.floor_ms(table, launches, costs, mu)
+    else:
+        costs = fit_costs(table, launches)
+        maxc = costs[costs["form"] == "max"].set_index(["algorithm", "variant", "edge_bytes"])
+        table["floor_ms"] = np.nan
+        for key, grp in table.groupby(["algorithm", "variant", "edge_bytes"]):
+            if key in maxc.index:
+                p = maxc.loc[key, PARAMS].to_numpy(float)
+                table.loc[grp.index, "floor_ms"] = _launches_of(launches, grp).predict(p, "max")
     unfitted = table["floor_ms"].isna()
     if unfitted.any():
         log(f"{int(unfitted.sum())} cells of groups with fewer than 2 train cells left out")
@@ -307,29 +325,46 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def source_record(table: pd.DataFrame, archive_id: str | None = None) -> dict:
+def source_record(table: pd.DataFrame, archive_id: str | None = None, extra: dict | None = None) -> dict:
     """Where the measurements came from (figures' source.json): the session's GPU, first date and commit(s);
-    `archive_id` names the archive folder the runs were read from (source: archive)."""
+    `archive_id` names the archive folder the runs were read from (source: archive); `extra` (split v3: the split
+    and the L2 capacity used, and where it came from) is added after the note."""
     commits = sorted(set(table["commit"].astype(str)))
     where = {"source": "archive", "archive_id": archive_id} if archive_id else {"source": "fresh"}
-    return {**where, "gpu": str(table["gpu"].iloc[0]), "date": str(table["date"].min()),
-            "commit": ",".join(commits), "note": "issue 24 held-out validation (model.holdout)"}  # fmt: skip
+    record = {**where, "gpu": str(table["gpu"].iloc[0]), "date": str(table["date"].min()),
+              "commit": ",".join(commits), "note": "issue 24 held-out validation (model.holdout)"}  # fmt: skip
+    return record | (extra or {})
 
 
 # ------------------------------------------------------------------------------------------------------ CLI
 
 
+def _capacity(a) -> tuple[float | None, dict]:
+    """Split v3's L2 capacity: --l2-bytes, else fitted from --l2 (default RUNS/micro/l2.csv); and its record."""
+    if a.split != "v3":
+        return None, {}
+    if a.l2_bytes:
+        return float(a.l2_bytes), {"split": "v3", "l2_bytes": float(a.l2_bytes), "l2_from": "--l2-bytes"}
+    path = a.l2 or Path(a.runs) / "micro" / "l2.csv"
+    if not Path(path).is_file():
+        raise HoldoutError(f"no L2 table {path} (split v3: the session's device random-read microbenchmark)")
+    cap = read_capacity(path)
+    return cap, {"split": "v3", "l2_bytes": cap, "l2_from": str(path)}
+
+
 def run(a, log=print) -> None:
+    sp = SPLITS[a.split]
     runs = read_runs(a.runs)
-    cells = cells_of(runs, log)
+    cells = cells_of(runs, log, sp)
     if a.only:
         cells = cells[cells["graph"].isin(a.only.split(","))]
         if cells.empty:
             raise HoldoutError(f"no cells of {a.only} in the runs tables")
     widths = set(cells["edge_bytes"].astype(int))
-    metas = read_metadata(a.graphs, set(cells["graph"]), widths)  # every graph checked before any work
-    params = None
+    metas = read_metadata(a.graphs, set(cells["graph"]), widths, sp)  # every graph checked before any work
+    params, capacity, extra = None, None, {}
     if not a.derive_only:
+        capacity, extra = _capacity(a)
         pfile = a.parameters or Path(a.runs) / "parameters.json"
         if not Path(pfile).is_file():
             raise HoldoutError(f"no link parameters {pfile} (python -m model.fit on the session's microbenchmarks)")
@@ -345,7 +380,8 @@ def run(a, log=print) -> None:
         write_csv(launches, out / "launches.csv.gz")
         log(f"{out}: {len(workloads)} workloads")
         return
-    table, costs = judge(cells, workloads, launches, params, log=log)
+    vertices = {g: metas[g, 8].get("num_vertices") for g in set(cells["graph"])}
+    table, costs = judge(cells, workloads, launches, params, log=log, sp=sp, vertices=vertices, capacity=capacity)
     s = summary(table)
     if not a.workloads:
         write_csv(workloads, out / "workloads.csv")
@@ -353,7 +389,7 @@ def run(a, log=print) -> None:
     write_csv(table, out / "holdout_cells.csv")
     write_csv(costs, out / "holdout_costs.csv")
     write_csv(s, out / "holdout_summary.csv")
-    write_text(json.dumps(source_record(table, a.archive_id), indent=2) + "\n", out / "source.json")
+    write_text(json.dumps(source_record(table, a.archive_id, extra), indent=2) + "\n", out / "source.json")
     shown = s[s["mode"] == "all"][["split", "algorithm", "cells", "median", "worst", "met"]]
     log(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
@@ -369,10 +405,13 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=1, help="processes deriving the traces (default 1)")
     p.add_argument("--derive-only", action="store_true", help="write the workloads, judge nothing")
     p.add_argument("--archive-id", help="the archive folder the runs come from (source.json says source: archive)")
+    p.add_argument("--split", choices=sorted(SPLITS), default="v2", help="the registered split (and GPU-work term)")
+    p.add_argument("--l2", type=Path, help="split v3: the L2 microbenchmark table (default DIR/micro/l2.csv)")
+    p.add_argument("--l2-bytes", type=float, help="split v3: the L2 capacity C itself (explorations only)")
     a = p.parse_args(argv)
     try:
         run(a)
-    except (HoldoutError, hs.SplitError, GraphPredictError, TraceError, OSError, KeyError, ValueError) as e:
+    except (HoldoutError, hs.SplitError, L2Error, GraphPredictError, TraceError, OSError, KeyError, ValueError) as e:
         print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
         return 2
     return 0

@@ -14,8 +14,8 @@ GRAPH500 = (0.57, 0.19, 0.19)
 OTHER_INITIATOR = (0.45, 0.15, 0.15)
 
 
-def _generated(kind: str, scale: int, split: str, edge_factor: int = 16, initiator=None) -> dict:
-    spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": edge_factor, "seed": SEED}
+def _generated(kind: str, scale: int, split: str, edge_factor: int = 16, initiator=None, seed: int = SEED) -> dict:
+    spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": edge_factor, "seed": seed}
     if kind == "kron":
         spec["initiator"] = initiator or GRAPH500
     return {"split": split, "source": spec}
@@ -53,9 +53,10 @@ def _initiator(source: dict):
     return None if ini is None else tuple(round(float(x), 6) for x in ini)
 
 
-def identity_differs(name: str, source: dict) -> list[str]:
-    """The fields of a graph's metadata `source` that differ from the registered graph `name` (empty: it is)."""
-    want = GRAPHS[name]["source"]
+def identity_differs(name: str, source: dict, graphs: dict | None = None) -> list[str]:
+    """The fields of a graph's metadata `source` that differ from the registered graph `name` (empty: it is);
+    `graphs`: the split's table (default this split's GRAPHS)."""
+    want = (GRAPHS if graphs is None else graphs)[name]["source"]
     if "format" in want:  # a converted dataset
         return [k for k in ("format", "basename") if source.get(k) != want[k]]
     differ = [k for k in ("kind", "scale", "edge_factor", "seed") if source.get(k) != want[k]]
@@ -66,19 +67,21 @@ def identity_differs(name: str, source: dict) -> list[str]:
     return differ
 
 
-def split_of(name: str, source: dict | None = None) -> str:
+def split_of(name: str, source: dict | None = None, graphs: dict | None = None) -> str:
     """TRAIN or HELD_OUT for a registered graph; with its metadata `source`, checked to be that graph."""
-    if name not in GRAPHS:
-        raise SplitError(f"graph {name!r} is not in the registered split (docs/model.md; known: {', '.join(GRAPHS)})")
+    table = GRAPHS if graphs is None else graphs
+    if name not in table:
+        raise SplitError(f"graph {name!r} is not in the registered split (docs/model.md; known: {', '.join(table)})")
     if source is not None:
-        differ = identity_differs(name, source)
+        differ = identity_differs(name, source, table)
         if differ:
             raise SplitError(f"graph {name!r} was made otherwise than the registered split says ({', '.join(differ)})")
-    return GRAPHS[name]["split"]
+    return table[name]["split"]
 
 
-def check_fit_set(graphs: Iterable[str]) -> None:
+def check_fit_set(names: Iterable[str], graphs: dict | None = None) -> None:
     """Refuse a fit set that holds a cell of any graph not registered as TRAIN."""
-    bad = sorted({g for g in graphs if g not in GRAPHS or GRAPHS[g]["split"] != TRAIN})
+    table = GRAPHS if graphs is None else graphs
+    bad = sorted({g for g in names if g not in table or table[g]["split"] != TRAIN})
     if bad:
         raise SplitError(f"graph(s) {bad} in the fit set: only the train graphs of docs/model.md's split may be fitted")
