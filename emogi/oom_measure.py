@@ -126,8 +126,8 @@ def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder
         run(binary, [*args, "--roots-file", hot_roots], device, "traces for hottest-first", a.trace_dir)
     else:  # CC and PageRank have no roots: the zerocopy run's own traces, recorded already
         traces = Path(a.trace_dir)
-    start = time.monotonic()
     for variant in a.variants.split(","):
+        start = time.monotonic()
         paths = sorted(traces.glob(f"*.{a.algorithm}.{variant}.zerocopy.*trace"))
         if not paths:
             raise OomMeasureError(f"no trace of {variant} in {traces}")

@@ -36,7 +36,7 @@ from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
 from emogi.trace_derive import derive
 from emogi.trace_exact import exact_reads
-from emogi.trace_hotness import hot_placement
+from emogi.trace_hotness import WEIGHTS, hot_placement
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, launch_ranges, summary_table
 from model.uvm_sim import UvmParams, UvmSimError, lists_per_warp_of, simulate
@@ -101,17 +101,19 @@ def derived_sources(runs: pd.DataFrame) -> list[tuple]:
     return [tuple(k) for k in keys.itertuples(index=False)]
 
 
-def derived_hot_counts(graph_path: str, runs: pd.DataFrame, hot_roots: list[int], folder: Path) -> Path:
+def derived_hot_counts(
+    graph_path: str, runs: pd.DataFrame, hot_roots: list[int], folder: Path, weight: str | None = None
+) -> Path:
     """What --derive ranks hottest-first by: per variant, the hotness of CPU-derived traces of `hot_roots` (the
     runs' own trace for CC and PageRank) by the variant's weight, as emogi.oom_measure ranks them from recorded
-    ones."""
+    ones; `weight`: every variant's instead (a part measured before the weights: `launches`)."""
     from emogi.trace_hotness import hotness, weight_of, write_hotness
 
     graph = read_csr(graph_path, verify_checksum=False)
     folder.mkdir(parents=True, exist_ok=True)
     for (algorithm, variant, name), _ in runs.groupby(["algorithm", "variant", "graph"]):
         roots = hot_roots if algorithm in schema.ROOTED_ALGORITHMS else [None]
-        w = weight_of(variant)
+        w = weight or weight_of(variant)
         traces = (derive(graph, algorithm, variant, r, name) for r in roots)
         counts = sum(hotness(t, graph.offsets, w).astype(np.int64) for t in traces)
         write_hotness(np.minimum(counts, np.iinfo(np.uint32).max), folder / f"{variant}.u32")
@@ -216,6 +218,12 @@ def main(argv=None) -> int:
     )
     p.add_argument("--hot-roots", default="", help="--derive: the roots hottest-first was ranked by (comma-separated)")
     p.add_argument(
+        "--hot-weight",
+        choices=WEIGHTS,
+        help="--derive: what hottest-first ranked every variant by (default: each variant's, HOT_WEIGHTS; "
+        "`launches` for parts measured before the weights, 2026-11-27)",
+    )
+    p.add_argument(
         "--placement-only",
         action="store_true",
         help="only c of each placement (a supplement part: no device runs to simulate UVM with)",
@@ -231,7 +239,8 @@ def main(argv=None) -> int:
         hot = a.trace_dir / "hot" if (a.trace_dir / "hot").is_dir() else None
         if a.derive and hot is None and (runs["auto_order"] == "hottest-first").any():
             roots = [int(r) for r in a.hot_roots.split(",") if r]
-            hot = derived_hot_counts(a.graph, runs[runs["mode"] == "zerocopy"], roots, a.trace_dir / "hot")
+            zc = runs[runs["mode"] == "zerocopy"]
+            hot = derived_hot_counts(a.graph, zc, roots, a.trace_dir / "hot", a.hot_weight)
         with ProcessPoolExecutor(max(a.jobs, 1)) as pool:
             args = [(a.graph, runs, params, hot, a.placement_only)] * len(paths)
             done = list(pool.map(simulate_trace, paths, *zip(*args)))
