@@ -204,3 +204,18 @@ def test_hot_counts_of_recordings_by_each_readers_weight(kron, tmp_path, monkeyp
     # the recorded bottom-up steps were made exact: by whole lists the counts would differ
     whole = sum(hotness(as_recorded(bfs_trace(kron, r, "direction-optimizing")), kron.offsets, "bytes") for r in roots)
     assert whole.tolist() != want["direction-optimizing"].tolist()
+
+
+def test_a_part_ranked_before_the_weights_is_ranked_by_launches_again(kron, tmp_path):
+    runs = pd.DataFrame([{"algorithm": "bfs", "variant": v, "graph": "kron", "mode": "zerocopy"}
+                         for v in ("direction-optimizing", "naive")])  # fmt: skip
+    roots = [_root(kron)]
+    from emogi.trace_hotness import read_hotness
+
+    for weight, folder in ((None, tmp_path / "now"), ("launches", tmp_path / "then")):
+        oom_simulate.derived_hot_counts(kron.path, runs, roots, folder, weight)
+    for v in ("direction-optimizing", "naive"):
+        t = bfs_trace(kron, roots[0], v, name="kron")
+        now, then = (read_hotness(tmp_path / f / f"{v}.u32", kron.num_vertices) for f in ("now", "then"))
+        assert now.tolist() == hotness(t, kron.offsets, weight_of(v)).tolist()
+        assert then.tolist() == hotness(t, kron.offsets).tolist() != now.tolist()
