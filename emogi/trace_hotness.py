@@ -16,10 +16,10 @@ per list entry in fixed point, FIXED per unit, which the binary ranks and shares
   bytes       the entries each launch reads of it, per entry of the list: for readers that stop early (a
               bottom-up BFS step stops at the line of the first parent, so a long unvisited list costs a line,
               not its bytes); needs a trace with those parts (emogi.trace_exact)
-  warp-steps  the lockstep steps it adds to its warp, per entry of the list: for a thread-per-list reader
-              (`naive`), where a warp of 32 consecutive vertices takes as many dependent steps as its longest
-              list, so a list costs the link the steps by which it outlasts the next shorter list of its warp
-              (tied lists share their steps); not bytes: the latency of those steps is what bounds such a run
+  warp-steps  the lockstep steps its warp saves per entry kept: for a thread-per-list reader (`naive`), where
+              a warp of 32 consecutive vertices takes as many dependent steps as its longest list read over
+              the link, so keeping a warp's lists longest first saves steps, keeping its short lists alone
+              none; not bytes: the latency of those steps is what bounds such a run (_warp_steps)
 
     python -m emogi.trace_hotness TRACE --graph G.csr --out HOT.u32 [--weight bytes] [--budget SIZE ...]
 
@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from emogi.atomic import atomic_path
 from emogi.cli import exit_status
@@ -99,23 +100,28 @@ def _read_entries(trace: Trace, offsets) -> np.ndarray:
 
 
 def _warp_steps(trace: Trace, degree: np.ndarray) -> np.ndarray:
-    """Per vertex, over the launches that read its list: the steps by which it outlasts the next shorter list
-    read in its warp (WARP_LANES consecutive vertices), lists of equal length sharing theirs. Keeping a warp's
-    lists longest first removes its remote steps in these shares."""
+    """Per vertex, over the launches that read its list: the lockstep steps its warp (WARP_LANES consecutive
+    vertices) saves per list entry kept, x its entries. A warp takes as many steps as its longest list read by
+    the link; keeping its j longest lists saves d_1 - d_(j+1) steps for d_1 + ... + d_j entries, so a list's rate
+    is the best such ratio over the longest-first prefixes that hold it (never rising from a warp's longest list
+    to its shortest, so a warp's lists rank longest first; lists of equal length share)."""
     steps = np.zeros(trace.num_vertices, dtype=np.float64)
     for i in range(trace.num_launches):
         sel = np.flatnonzero(trace.mask(i) & (degree > 0))
         if not len(sel):
             continue
-        d, w = degree[sel], sel // WARP_LANES
+        d, w = degree[sel].astype(np.int64), sel // WARP_LANES
         o = np.lexsort((-d, w))  # by warp, each warp's lists longest first
         sel, d, w = sel[o], d[o], w[o]
-        group = np.r_[0, np.cumsum((w[1:] != w[:-1]) | (d[1:] != d[:-1]))]  # equal lengths in one warp
-        size = np.bincount(group)
-        last = np.flatnonzero(np.r_[group[1:] != group[:-1], True])  # each group's last member
-        following = np.r_[d[1:], 0][last]  # the next shorter list's length, 0 at a warp's end
-        following[np.r_[w[1:] != w[:-1], True][last]] = 0
-        steps[sel] += (d - following[group]) / size[group]
+        head = np.r_[True, w[1:] != w[:-1]]
+        warp = np.cumsum(head) - 1
+        total = np.cumsum(d)
+        kept = total - (total - d)[head][warp]  # entries of the warp's lists up to this one
+        following = np.r_[d[1:], 0]  # the next shorter list of the warp, 0 after its last
+        following[np.r_[w[1:] != w[:-1], True]] = 0
+        rate = (d[head][warp] - following) / kept
+        best = pd.Series(rate[::-1]).groupby(warp[::-1]).cummax().to_numpy()[::-1]  # over prefixes holding it
+        steps[sel] += best * d
     return steps
 
 

@@ -96,12 +96,21 @@ def test_bytes_weigh_the_entries_read_per_entry_of_the_list(hand):
         hotness(t, hand.offsets, "pages")
 
 
-def test_warp_steps_are_the_steps_a_list_outlasts_the_next_shorter_one(hand):
+def test_warp_steps_rank_a_warps_lists_by_what_keeping_them_longest_first_saves(hand, tmp_path):
     t = Trace("hand", graph_checksum(hand), 5, 11, "bfs", "naive", 8)
     t.add_launch(np.ones(5, bool), "level 0")
-    # one warp, lists 5 (v2), 3 (v0), 2 (v4), 1 (v3): v2 adds 2 steps to v0's 3, v0 1, v4 1, v3 1
-    want = np.rint(np.array([1 / 3, 0, 2 / 5, 1, 1 / 2]) * FIXED).tolist()
-    assert hotness(t, hand.offsets, "warp-steps").tolist() == want
+    # one warp, lists 5 (v2), 3 (v0), 2 (v4), 1 (v3): keeping v2 saves 2 steps for 5 entries, v2 and v0 3 for 8,
+    # and v4 4 for 10, all four 5 for 11: the best prefix holding each list is all four, 5/11 per entry
+    assert hotness(t, hand.offsets, "warp-steps").tolist() == [round(FIXED * 5 / 11), 0, *[round(FIXED * 5 / 11)] * 3]
+    # a hub beside short lists: keeping the hub alone saves 98 of its 100 steps; the short lists ride with it
+    lists = {0: [1, 2] * 50, 1: [0], 2: [0, 1]}
+    g = csr.read_csr(write_lists(tmp_path / "hub.csr", lists, 3), verify_checksum=False)
+    t = Trace("hub", graph_checksum(g), 3, 103, "bfs", "naive", 8)
+    t.add_launch(np.ones(3, bool), "level 0")
+    assert hotness(t, g.offsets, "warp-steps").tolist() == [round(FIXED * 98 / 100), *[round(FIXED * 100 / 103)] * 2]
+    t2 = Trace("hub", graph_checksum(g), 3, 103, "bfs", "naive", 8)
+    t2.add_launch(np.array([False, True, True]), "level 1")  # without the hub: 2 - 1 steps for 2, 2 for 3
+    assert hotness(t2, g.offsets, "warp-steps").tolist() == [0, round(FIXED * 2 / 3), round(FIXED * 2 / 3)]
 
 
 def test_lists_of_equal_length_share_their_steps_and_warps_are_apart(tmp_path):
