@@ -157,7 +157,9 @@ def validation(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
 def placement_gains(oom: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     """Issue 21 item 6a: each auto placement's gain over zerocopy (same variant and width) beside c and the bound
     1 / (1 - c), mean over roots; `of_bound` = gain / bound. Each placement is paired with the zerocopy runs of
-    its own part (one call), supplements included; `part` says which; c too where its rows say their part."""
+    its own part (one call), supplements included; `part` says which; c too where its rows say their part.
+    `of_device`: the time with every list in GPU memory over the placement's, the most any placement can give
+    a run the link does not bound (direction-optimizing BFS)."""
     t = pd.concat([_times(rows).assign(part=p) for p, rows in parts(oom).groupby("part")], ignore_index=True)
     zc = t[t["placement"] == "zerocopy"][[*KEYS, "budget_fraction", "part", "time_ms"]]
     auto = t[t["placement"].str.startswith("auto-")]
@@ -170,8 +172,12 @@ def placement_gains(oom: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     g["gain"] = g["time_ms_zerocopy"] / g["time_ms"]
     g["bound"] = 1 / (1 - g["served_fraction"])
     g["of_bound"] = g["gain"] / g["bound"]
+    # beside the bound: the run with every list in GPU memory (device, fits; a supplement's from its main part)
+    device = _per_root(oom[oom["mode"] == "device"], KEYS).rename(columns={"time_ms": "time_ms_device"})
+    g = g.merge(device, on=KEYS, how="left")
+    g["of_device"] = g["time_ms_device"] / g["time_ms"]
     return g[[*KEYS, "budget_fraction", "auto_order", "time_ms_zerocopy", "time_ms", "gain", "served_fraction",
-              "bound", "of_bound", "part"]]  # fmt: skip
+              "bound", "of_bound", "time_ms_device", "of_device", "part"]]  # fmt: skip
 
 
 def _served(placement: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

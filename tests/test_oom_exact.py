@@ -160,7 +160,8 @@ def test_c_pairs_with_its_own_part_and_undated_rows_stand_for_the_rest():
         {**base, "date": d, "mode": m, "budget_fraction": 0.5 if m == "auto" else 0.25, "time_ms": t,
          "auto_order": "hottest-first" if m == "auto" else np.nan}
         for d in ("A", "B") for m, t in (("zerocopy", 10.0), ("auto", 8.0 if d == "A" else 5.0))
-    ])  # fmt: skip
+    ] + [{**base, "date": "A", "mode": "device", "regime": "fits", "budget_fraction": np.nan,
+          "time_ms": 4.0}])  # fmt: skip
     cell = {k: base[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root")}
     placement = pd.DataFrame([{**cell, "budget_fraction": 0.5, "auto_order": "hottest-first", "served_fraction": 0.2},
                               {**cell, "budget_fraction": 0.5, "auto_order": "hottest-first", "served_fraction": 0.5,
@@ -168,6 +169,8 @@ def test_c_pairs_with_its_own_part_and_undated_rows_stand_for_the_rest():
     g = oom_data.placement_gains(oom, placement).set_index("part")
     assert g.loc["A", "served_fraction"] == pytest.approx(0.2) and g.loc["B", "served_fraction"] == pytest.approx(0.5)
     assert g.loc["B", "of_bound"] == pytest.approx(2.0 / 2.0) and g.loc["A", "of_bound"] == pytest.approx(1.25 / 1.25)
+    # every list in GPU memory: 4 ms, from the part that measured it, for the supplement too
+    assert g.loc["A", "of_device"] == pytest.approx(4 / 8) and g.loc["B", "of_device"] == pytest.approx(4 / 5)
 
 
 def write_recording(trace: Trace, graph, path):
