@@ -14,6 +14,7 @@ the words of emogi/registry.yaml):
   budget    zerocopy at the smallest budget (it keeps only vertex data in GPU memory, so one budget stands for
             all) with --trace-out (the lists each launch reads: the simulator's input); auto at each budget, a
             prefix of the lists and, where the binary has it, the hottest lists of traces from other roots
+            (a read weighed as its reader pays for it: emogi.trace_hotness.HOT_WEIGHTS)
   emulated  uvm-capped at each budget: cold UVM whose lists keep at most what auto's prefix kept, the least
             recently used 2 MiB chunks pushed back to the host after each of --sublaunches vertex ranges
 `--only-hottest-first` measures a supplement to an earlier part: only zerocopy (with traces) and hottest-first at
@@ -28,6 +29,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -99,10 +101,24 @@ def run(binary, args: list[str], device: int, what: str, where) -> tuple[pd.Data
         return pd.read_csv(out), done.stderr
 
 
+def _hot_counts(path, graph_path: str, weight: str) -> np.ndarray:
+    """One trace's hotness by `weight` (emogi.trace_hotness), with the exact parts of lists a recording counts
+    whole where the weight is the bytes read (emogi.trace_exact): int64, V entries."""
+    from emogi.trace_exact import exact_reads
+    from emogi.trace_hotness import hotness, load_any
+
+    graph = csr.read_csr(graph_path, verify_checksum=False)
+    trace = load_any(path, graph)
+    if weight == "bytes":
+        trace = exact_reads(trace, graph)
+    return hotness(trace, graph.offsets, weight).astype(np.int64)
+
+
 def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder: Path, a) -> Path:
     """Per-vertex read counts of each variant's traced runs from other roots (PageRank and CC: the same run),
-    summed over roots: what hottest-first keeps. Returns the folder of one HOT.u32 per variant."""
-    from emogi.trace_hotness import hotness, load_any, write_hotness  # only when hot lists are asked
+    summed over roots, by the weight its reader calls for (emogi.trace_hotness.HOT_WEIGHTS): what hottest-first
+    keeps. Returns the folder of one HOT.u32 per variant."""
+    from emogi.trace_hotness import weight_of, write_hotness  # only when hot lists are asked
 
     if hot_roots:  # BFS and SSSP: traces of other roots than the measured ones
         traces = folder / "hot_traces"
@@ -110,13 +126,16 @@ def hot_file(binary, base: list[str], hot_roots: str | None, device: int, folder
         run(binary, [*args, "--roots-file", hot_roots], device, "traces for hottest-first", a.trace_dir)
     else:  # CC and PageRank have no roots: the zerocopy run's own traces, recorded already
         traces = Path(a.trace_dir)
-    graph = csr.read_csr(a.graph, verify_checksum=False)
     for variant in a.variants.split(","):
+        start = time.monotonic()
         paths = sorted(traces.glob(f"*.{a.algorithm}.{variant}.zerocopy.*trace"))
         if not paths:
             raise OomMeasureError(f"no trace of {variant} in {traces}")
-        counts = sum(hotness(load_any(p, graph), graph.offsets).astype(np.int64) for p in paths)
+        weight = weight_of(variant)
+        with ProcessPoolExecutor(min(len(paths), a.jobs)) as pool:  # a CPU derivation per trace where bytes
+            counts = sum(pool.map(_hot_counts, paths, [a.graph] * len(paths), [weight] * len(paths)))
         write_hotness(np.minimum(counts, np.iinfo(np.uint32).max), folder / f"{variant}.u32")
+        print(f"== hot counts of {variant} by {weight}: {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
     return folder
 
 
@@ -223,6 +242,7 @@ def main(argv=None) -> int:
     p.add_argument("--trace-dir", required=True, help="where the zerocopy runs' traces go")
     p.add_argument("--out", required=True)
     p.add_argument("--device", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=2, help="processes ranking the hot traces (one per trace at most)")
     a = p.parse_args(argv)
 
     def go():

@@ -8,9 +8,20 @@ lists in descending count (ties: the shorter, then the lower id), each one that 
 where the link bounds the run, the time is then at least (1 - c) of zero-copy's, a speed-up of at most 1/(1 - c).
 
 A launch counts as a read of v's list when it reads at least one entry of it (a part, first/count, included).
-The counts file is raw little-endian uint32, V entries.
+The counts file is raw little-endian uint32, V entries. What a read is worth (`weight`, WEIGHTS) depends on the
+reader, so a variant may rank by other counts than the launches (HOT_WEIGHTS; the counts file then holds values
+per list entry in fixed point, FIXED per unit, which the binary ranks and shares out as it does read counts):
+  launches    the launches that read the list: its bytes x reads are what the link carries for a reader of
+              whole lists (the default)
+  bytes       the entries each launch reads of it, per entry of the list: for readers that stop early (a
+              bottom-up BFS step stops at the line of the first parent, so a long unvisited list costs a line,
+              not its bytes); needs a trace with those parts (emogi.trace_exact)
+  warp-steps  the lockstep steps its warp saves per entry kept: for a thread-per-list reader (`naive`), where
+              a warp of 32 consecutive vertices takes as many dependent steps as its longest list read over
+              the link, so keeping a warp's lists longest first saves steps, keeping its short lists alone
+              none; not bytes: the latency of those steps is what bounds such a run (_warp_steps)
 
-    python -m emogi.trace_hotness TRACE --graph G.csr --out HOT.u32 [--budget SIZE ...]
+    python -m emogi.trace_hotness TRACE --graph G.csr --out HOT.u32 [--weight bytes] [--budget SIZE ...]
 
 TRACE is an emogi.traces .npz, or a GPU recording (`emogi run --trace-out`) when it ends with .trace. (A module of
 its own: emogi.trace_recording imports emogi.traces, so `python -m emogi.traces` could not load recordings with
@@ -24,13 +35,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from emogi.atomic import atomic_path
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
 from emogi.datasets.build_plan import parse_bytes
 from emogi.trace_recording import load_recorded
-from emogi.traces import Trace, TraceError, load_trace
+from emogi.traces import Trace, TraceError, launch_entries, load_trace
 
 MOVE_ALIGN_ENTRIES = 1024  # kMoveAlignEntries (moved_lists.hpp): the copy is padded to a multiple of these
 
@@ -39,11 +51,31 @@ def _degrees(offsets) -> np.ndarray:
     return np.diff(np.asarray(offsets, dtype=np.int64))
 
 
-def hotness(trace: Trace, offsets) -> np.ndarray:
-    """Per vertex, how many launches of `trace` read at least one entry of its list: uint32, V entries."""
+WEIGHTS = ("launches", "bytes", "warp-steps")
+HOT_WEIGHTS = {"direction-optimizing": "bytes", "naive": "warp-steps"}  # variant -> weight; others: launches
+FIXED = 1 << 16  # counts per unit of a fixed-point weight (a list read whole once: FIXED)
+WARP_LANES = 32  # naive: a warp is 32 consecutive vertices (vertex_schedule.cuh, a thread per vertex)
+
+
+def weight_of(variant: str) -> str:
+    """What hottest-first ranks `variant`'s lists by (WEIGHTS)."""
+    return HOT_WEIGHTS.get(variant, "launches")
+
+
+def hotness(trace: Trace, offsets, weight: str = "launches") -> np.ndarray:
+    """Per vertex, what its list's reads in `trace` are worth (WEIGHTS): uint32, V entries. `launches`: how many
+    launches read at least one entry of it; `bytes`, `warp-steps`: in fixed point (FIXED per list read whole,
+    at least 1 for a list read at all)."""
     degree = _degrees(offsets)
     if len(degree) != trace.num_vertices:
         raise TraceError(f"the trace has {trace.num_vertices} vertices, the offsets {len(degree)}")
+    if weight not in WEIGHTS:
+        raise ValueError(f"hotness weight must be one of {WEIGHTS}, got {weight!r}")
+    if weight != "launches":
+        value = _read_entries(trace, offsets) if weight == "bytes" else _warp_steps(trace, degree)
+        per_entry = np.where(value > 0, value / np.maximum(degree, 1), 0.0)
+        fixed = np.where(value > 0, np.maximum(1, np.rint(per_entry * FIXED)), 0)
+        return np.minimum(fixed, np.iinfo(np.uint32).max).astype(np.uint32)
     counts = np.zeros(trace.num_vertices, dtype=np.int64)
     listed = degree > 0
     for i in range(trace.num_launches):
@@ -56,6 +88,41 @@ def hotness(trace: Trace, offsets) -> np.ndarray:
         first, count = parts
         counts[sel[(count > 0) & (first < degree[sel])]] += 1
     return counts.astype(np.uint32)  # at most one per launch: no launch count comes near 2^32
+
+
+def _read_entries(trace: Trace, offsets) -> np.ndarray:
+    """Per vertex, the list entries all launches of `trace` read (its parts where it records them)."""
+    entries = np.zeros(trace.num_vertices, dtype=np.int64)
+    for i in range(trace.num_launches):
+        sel, begin, end = launch_entries(trace, offsets, i)
+        entries[sel] += end - begin  # a vertex once per launch
+    return entries
+
+
+def _warp_steps(trace: Trace, degree: np.ndarray) -> np.ndarray:
+    """Per vertex, over the launches that read its list: the lockstep steps its warp (WARP_LANES consecutive
+    vertices) saves per list entry kept, x its entries. A warp takes as many steps as its longest list read by
+    the link; keeping its j longest lists saves d_1 - d_(j+1) steps for d_1 + ... + d_j entries, so a list's rate
+    is the best such ratio over the longest-first prefixes that hold it (never rising from a warp's longest list
+    to its shortest, so a warp's lists rank longest first; lists of equal length share)."""
+    steps = np.zeros(trace.num_vertices, dtype=np.float64)
+    for i in range(trace.num_launches):
+        sel = np.flatnonzero(trace.mask(i) & (degree > 0))
+        if not len(sel):
+            continue
+        d, w = degree[sel].astype(np.int64), sel // WARP_LANES
+        o = np.lexsort((-d, w))  # by warp, each warp's lists longest first
+        sel, d, w = sel[o], d[o], w[o]
+        head = np.r_[True, w[1:] != w[:-1]]
+        warp = np.cumsum(head) - 1
+        total = np.cumsum(d)
+        kept = total - (total - d)[head][warp]  # entries of the warp's lists up to this one
+        following = np.r_[d[1:], 0]  # the next shorter list of the warp, 0 after its last
+        following[np.r_[w[1:] != w[:-1], True]] = 0
+        rate = (d[head][warp] - following) / kept
+        best = pd.Series(rate[::-1]).groupby(warp[::-1]).cummax().to_numpy()[::-1]  # over prefixes holding it
+        steps[sel] += best * d
+    return steps
 
 
 def hot_placement(counts, offsets, entry_bytes: int, budget_bytes: int) -> np.ndarray:
@@ -120,6 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("trace", help="an emogi.traces .npz, or a recording (`emogi run --trace-out`) ending in .trace")
     ap.add_argument("--graph", required=True, help="the CSR file the trace was made on (checksum checked)")
     ap.add_argument("--out", required=True, help="the counts, V little-endian uint32 (emogi run --auto-hot)")
+    ap.add_argument("--weight", choices=WEIGHTS, default="launches", help="what a read is worth (module doc)")
     ap.add_argument(
         "--budget",
         action="append",
@@ -132,11 +200,15 @@ def main(argv=None) -> int:
     def run():
         graph = read_csr(a.graph, verify_checksum=False)
         trace = load_any(a.trace, graph)
-        counts = hotness(trace, graph.offsets)
+        if a.weight == "bytes":
+            from emogi.trace_exact import exact_reads  # the parts a recording counts whole
+
+            trace = exact_reads(trace, graph)
+        counts = hotness(trace, graph.offsets, a.weight)
         write_hotness(counts, a.out)
         print(
             f"{a.out}: {trace.num_launches} launches, {int(np.count_nonzero(counts))} of {trace.num_vertices} "
-            f"lists read, at most {int(counts.max(initial=0))} times"
+            f"lists read, at most {int(counts.max(initial=0))}" + (" times" if a.weight == "launches" else "")
         )
         entry_bytes = trace.edge_bytes + trace.weight_bytes
         for budget in a.budget:

@@ -157,20 +157,41 @@ def validation(oom: pd.DataFrame, sim: pd.DataFrame) -> pd.DataFrame:
 def placement_gains(oom: pd.DataFrame, placement: pd.DataFrame) -> pd.DataFrame:
     """Issue 21 item 6a: each auto placement's gain over zerocopy (same variant and width) beside c and the bound
     1 / (1 - c), mean over roots; `of_bound` = gain / bound. Each placement is paired with the zerocopy runs of
-    its own part (one call), supplements included; `part` says which."""
+    its own part (one call), supplements included; `part` says which; c too where its rows say their part.
+    `of_device`: the time with every list in GPU memory over the placement's, the most any placement can give
+    a run the link does not bound (direction-optimizing BFS)."""
     t = pd.concat([_times(rows).assign(part=p) for p, rows in parts(oom).groupby("part")], ignore_index=True)
     zc = t[t["placement"] == "zerocopy"][[*KEYS, "budget_fraction", "part", "time_ms"]]
     auto = t[t["placement"].str.startswith("auto-")]
     g = auto.merge(zc, on=[*KEYS, "budget_fraction", "part"], suffixes=("", "_zerocopy"))
     g["auto_order"] = g["placement"].str.removeprefix("auto-")
-    c = placement.assign(root=placement["root"].fillna(-1))
-    c = c.groupby([*KEYS, "budget_fraction", "auto_order"], as_index=False)["served_fraction"].mean()
-    g = g.merge(c, on=[*KEYS, "budget_fraction", "auto_order"], how="left")
+    cell = [*KEYS, "budget_fraction", "auto_order"]
+    own, rest = _served(placement)
+    g = g.merge(own, on=[*cell, "part"], how="left").merge(rest, on=cell, how="left", suffixes=("", "_undated"))
+    g["served_fraction"] = g["served_fraction"].fillna(g.pop("served_fraction_undated"))
     g["gain"] = g["time_ms_zerocopy"] / g["time_ms"]
     g["bound"] = 1 / (1 - g["served_fraction"])
     g["of_bound"] = g["gain"] / g["bound"]
+    # beside the bound: the run with every list in GPU memory (device, fits; a supplement's from its main part)
+    device = _per_root(oom[oom["mode"] == "device"], KEYS).rename(columns={"time_ms": "time_ms_device"})
+    g = g.merge(device, on=KEYS, how="left")
+    g["of_device"] = g["time_ms_device"] / g["time_ms"]
     return g[[*KEYS, "budget_fraction", "auto_order", "time_ms_zerocopy", "time_ms", "gain", "served_fraction",
-              "bound", "of_bound", "part"]]  # fmt: skip
+              "bound", "of_bound", "time_ms_device", "of_device", "part"]]  # fmt: skip
+
+
+def _served(placement: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """c, mean over roots: per (KEYS, budget, order, part) from rows that carry their part's `date`
+    (model/oom_simulate.py stamps it), and per (KEYS, budget, order) from older rows without one, which stand
+    for every part of their cell that has no c of its own."""
+    cell = [*KEYS, "budget_fraction", "auto_order"]
+    if "date" not in placement.columns:
+        placement = placement.assign(date=np.nan)
+    dated = placement["date"].notna()
+    own = placement[dated].rename(columns={"date": "part"}).astype({"part": str})
+    own = own.groupby([*cell, "part"], as_index=False)["served_fraction"].mean()
+    rest = placement[~dated].groupby(cell, as_index=False)["served_fraction"].mean()
+    return own, rest
 
 
 def geomean(values) -> float:

@@ -13,7 +13,10 @@ checked), with the device-mode time of the same run (median over its reps):
 and the trace's bytes needed and 32-byte sectors (what zero-copy fetches). The placement table gives, per budget,
 the share c of the read bytes that `auto`'s prefix and hottest-first placements keep in GPU memory (the
 measured runs' capacities; hottest-first ranked by the hot-roots traces, as the binary ranked them), and the bound
-1 / (1 - c) on a link-bound run's gain over zero-copy.
+1 / (1 - c) on a link-bound run's gain over zero-copy. c counts the bytes the run actually reads: where a recording
+counts lists whole that its kernel reads in part (a bottom-up BFS step), their exact parts come from the CPU
+(emogi.trace_exact, checked against the recording's launches and lists). Each placement row carries its part's
+`date` (the runs' stamp), so that figures/oom_data.py pairs c with the runs of its own part.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from emogi.atomic import write_csv
 from emogi.cli import exit_status
 from emogi.csr import GraphFormatError, read_csr
 from emogi.trace_derive import derive
-from emogi.trace_hotness import hot_placement
+from emogi.trace_exact import exact_reads
+from emogi.trace_hotness import WEIGHTS, hot_placement
 from emogi.trace_recording import load_recorded
 from emogi.traces import Trace, TraceError, launch_ranges, summary_table
 from model.uvm_sim import UvmParams, UvmSimError, lists_per_warp_of, simulate
@@ -97,18 +101,31 @@ def derived_sources(runs: pd.DataFrame) -> list[tuple]:
     return [tuple(k) for k in keys.itertuples(index=False)]
 
 
-def derived_hot_counts(graph_path: str, runs: pd.DataFrame, hot_roots: list[int], folder: Path) -> Path:
+def derived_hot_counts(
+    graph_path: str, runs: pd.DataFrame, hot_roots: list[int], folder: Path, weight: str | None = None
+) -> Path:
     """What --derive ranks hottest-first by: per variant, the hotness of CPU-derived traces of `hot_roots` (the
-    runs' own trace for CC and PageRank), as emogi.oom_measure ranks them from recorded ones."""
-    from emogi.trace_hotness import hotness, write_hotness
+    runs' own trace for CC and PageRank) by the variant's weight, as emogi.oom_measure ranks them from recorded
+    ones; `weight`: every variant's instead (a part measured before the weights: `launches`)."""
+    from emogi.trace_hotness import hotness, weight_of, write_hotness
 
     graph = read_csr(graph_path, verify_checksum=False)
     folder.mkdir(parents=True, exist_ok=True)
     for (algorithm, variant, name), _ in runs.groupby(["algorithm", "variant", "graph"]):
         roots = hot_roots if algorithm in schema.ROOTED_ALGORITHMS else [None]
-        counts = sum(hotness(derive(graph, algorithm, variant, r, name), graph.offsets).astype(np.int64) for r in roots)
+        w = weight or weight_of(variant)
+        traces = (derive(graph, algorithm, variant, r, name) for r in roots)
+        counts = sum(hotness(t, graph.offsets, w).astype(np.int64) for t in traces)
         write_hotness(np.minimum(counts, np.iinfo(np.uint32).max), folder / f"{variant}.u32")
     return folder
+
+
+def part_date(runs: pd.DataFrame):
+    """The stamp emogi.oom_measure gives every row of one part (its zerocopy runs' where several), or NaN."""
+    if "date" not in runs.columns:
+        return np.nan
+    dates = runs.loc[runs["mode"] == "zerocopy", "date"].dropna().unique()
+    return dates[0] if len(dates) == 1 else np.nan
 
 
 def simulate_trace(
@@ -172,13 +189,13 @@ def simulate_trace(
             keep[hot_placement(counts, graph.offsets, entry, int(capacity))] = True
             placements.append(keep)
         cells.append((fraction, order, int(capacity)))
-    total, served = served_bytes(trace, graph.offsets, placements)
+    total, served = served_bytes(exact_reads(trace, graph), graph.offsets, placements) if cells else (0, [])
     for (fraction, order, capacity), s in zip(cells, served, strict=True):
         c = s / total if total else 0.0
         placement_rows.append(
             {**{k: head[k] for k in ("graph", "algorithm", "variant", "edge_bytes", "root", "trace_source")},
              "budget_fraction": fraction, "capacity_bytes": capacity, "auto_order": order,
-             "served_fraction": c, "bound": 1 / (1 - c) if c < 1 else np.inf}
+             "served_fraction": c, "bound": 1 / (1 - c) if c < 1 else np.inf, "date": part_date(runs)}
         )  # fmt: skip
     print(f"simulated {source}", file=sys.stderr, flush=True)
     return sim_rows, placement_rows
@@ -201,6 +218,12 @@ def main(argv=None) -> int:
     )
     p.add_argument("--hot-roots", default="", help="--derive: the roots hottest-first was ranked by (comma-separated)")
     p.add_argument(
+        "--hot-weight",
+        choices=WEIGHTS,
+        help="--derive: what hottest-first ranked every variant by (default: each variant's, HOT_WEIGHTS; "
+        "`launches` for parts measured before the weights, 2026-11-27)",
+    )
+    p.add_argument(
         "--placement-only",
         action="store_true",
         help="only c of each placement (a supplement part: no device runs to simulate UVM with)",
@@ -216,12 +239,14 @@ def main(argv=None) -> int:
         hot = a.trace_dir / "hot" if (a.trace_dir / "hot").is_dir() else None
         if a.derive and hot is None and (runs["auto_order"] == "hottest-first").any():
             roots = [int(r) for r in a.hot_roots.split(",") if r]
-            hot = derived_hot_counts(a.graph, runs[runs["mode"] == "zerocopy"], roots, a.trace_dir / "hot")
+            zc = runs[runs["mode"] == "zerocopy"]
+            hot = derived_hot_counts(a.graph, zc, roots, a.trace_dir / "hot", a.hot_weight)
         with ProcessPoolExecutor(max(a.jobs, 1)) as pool:
             args = [(a.graph, runs, params, hot, a.placement_only)] * len(paths)
             done = list(pool.map(simulate_trace, paths, *zip(*args)))
         sim = pd.DataFrame([r for s, _ in done for r in s], columns=schema.OOM_SIMULATED_COLUMNS)
-        placement = pd.DataFrame([r for _, pl in done for r in pl], columns=schema.OOM_PLACEMENT_COLUMNS)
+        columns = [*schema.OOM_PLACEMENT_COLUMNS, "date"]  # date: the part (optional in the table)
+        placement = pd.DataFrame([r for _, pl in done for r in pl], columns=columns)
         write_csv(sim, a.out)
         write_csv(placement, a.out_placement)
 
