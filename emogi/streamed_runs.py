@@ -50,7 +50,7 @@ CPU_COLUMNS = ["graph", "library", "version", "threads", "algorithm", "root", "m
 CPU_COLUMNS += ["edges", "edges_per_s", "convert_s", "check", "detail"]  # emogi.cpu_peer.COLUMNS
 FILE = re.compile(
     r"streamed_(?P<alg>[a-z]+)_(?P<graph>.+)_w(?P<width>\d+)_(?P<what>b\d+[KMG]|zerocopy)(?:_skip(?P<skip>on|off))?"
-    r"(?:_in(?P<below>[\d.]+))?(?:_(?P<layout>rows|columns))?\.csv$"
+    r"(?:_in(?P<below>[\d.]+))?(?:_pack(?P<pack>on|off))?(?:_(?P<layout>rows|columns))?\.csv$"
 )
 HEADER = re.compile(r"^graph \S+: V = (?P<v>\d+), E = (?P<e>\d+), (?P<w>\d+)-byte edges")
 PLACED = re.compile(

@@ -356,3 +356,28 @@ def test_the_artifact_verdict_scales_by_the_kernel_both_calls_ran(tmp_path):
     pd.read_csv(table).assign(run="g1-other").to_csv(table, index=False)
     with pytest.raises(FigureDataError, match="not named"):
         streamed_report.artifact_blocks(table, artifact)
+
+
+def test_the_targets_verdict_needs_both_the_bound_and_zero_copy(tmp_path):
+    """Issue 22's PageRank targets: a streamed run under the graph's target and faster than zero-copy's best of the
+    same call is met; one under the target but slower than zero-copy is missed; a packed run is labelled so."""
+    from figures import streamed_report, streamed_targets_report
+
+    table = tmp_path / "pr_table_w4.csv"
+    cols = ["run", "variant", "mode", "median_ms", "min", "max", "iters", "verified", "copied_gb", "copy_ms"]
+    pd.DataFrame(
+        [["kron24_w4_zerocopy", "gauss-seidel", "zerocopy", 1228.0, 1227.0, 1235.0, 60, True, None, None],
+         ["kron24_w4_b64M_skipon_in0.5_packon", "gauss-seidel", "streamed", 1194.0, 1191.0, 1204.0, 55, True, 36.3,
+          675.0],
+         ["urand24_w4_zerocopy", "gauss-seidel", "zerocopy", 700.0, 699.0, 701.0, 47, True, None, None],
+         ["urand24_w4_b64M_skipon_in0.5_packoff", "gauss-seidel", "streamed", 800.0, 790.0, 810.0, 62, True, 30.0,
+          500.0]],
+        columns=cols,
+    ).to_csv(table, index=False)  # fmt: skip
+    runs = streamed_report.named_runs(table, "targets")
+    text, t = streamed_targets_report.target_blocks(runs, "archive/x")
+    kron, urand = t["table"]["rows"]
+    assert kron[0] == "kron24" and "packed" in kron[2] and kron[5] == "≤ 1210" and kron[-1] == "met"
+    assert urand[0] == "urand24" and "packed" not in urand[2] and urand[-1] == "missed"  # 800 ≤ 910, not < 700
+    assert "kron24 1194 ms (met)" in text["text"] and "archive/x" in text["text"]
+    assert streamed_targets_report.target_blocks(None, "archive/x") == []

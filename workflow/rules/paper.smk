@@ -32,6 +32,7 @@ rule report:
         crossover=[CROSSOVER_SOURCE_FILE, CROSSOVER_FILES["bound"]],
         streamed_inplace=REPO / STREAMED_INPLACE_TABLE,
         streamed_w8=REPO / STREAMED_W8_TABLE,
+        streamed_packed=REPO / STREAMED_PACK_TABLE,
         artifact=REPO / "paper/artifact_h100.yaml",
     output:
         report("results/report/report.pdf", category="Report"),
@@ -46,6 +47,7 @@ rule report:
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
         " --paper-numbers {input.numbers} --oom-tables results/oom/tables --streamed-tables results/streamed"
         " --streamed-inplace {input.streamed_inplace} --streamed-w8 {input.streamed_w8} --artifact {input.artifact}"
+        " --streamed-packed {input.streamed_packed}"
         " {params.cpu} --out {output} > {log} 2>&1"
 
 

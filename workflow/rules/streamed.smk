@@ -13,7 +13,9 @@ STREAMED_FILES = {name: f"{STREAMED_DIR}/{name}.csv" for name in ("streamed", "l
 STREAMED_INPLACE_TABLE = "archive/streamed-inplace-h100-2026-11-27/machine-b/pr_table.csv"
 # Streamed PageRank at 8-byte ids (the EMOGI artifact's width) beside zero-copy, for the verdict against the artifact
 # (paper/artifact_h100.yaml): the table its script printed.
-STREAMED_W8_TABLE = "archive/streamed-w8-h100-2026-11-27/pr_table.csv"
+STREAMED_W8_TABLE = "archive/streamed-pack-h100-2026-11-27/pr_table_w8.csv"
+# Issue 22's PageRank targets at 4-byte ids: streamed with packed copies beside zero-copy, one call.
+STREAMED_PACK_TABLE = "archive/streamed-pack-h100-2026-11-27/pr_table_w4.csv"
 
 
 rule streamed_tables:

@@ -154,7 +154,15 @@ def streamed_section(a, root: Path, paper: dict) -> dict | None:
     spmv_label = source_label(load_source(spmv_source)) if spmv_source.is_file() else None
     wide = (a.streamed_w8, yaml.safe_load(a.artifact.read_text())) if a.streamed_w8 and a.artifact else None
     return streamed_report.report_section(
-        figs, paper, source_label(load_source(source)), select_label, a.streamed_inplace, crossover, spmv_label, wide
+        figs,
+        paper,
+        source_label(load_source(source)),
+        select_label,
+        a.streamed_inplace,
+        crossover,
+        spmv_label,
+        wide,
+        a.streamed_packed,
     )
 
 
@@ -263,6 +271,9 @@ def main(argv=None) -> int:
     ap.add_argument("--streamed-tables", type=Path, help="the streamed study's source.json (optional section)")
     ap.add_argument(
         "--streamed-inplace", type=Path, help="an archived table of streamed PageRank read in place (optional)"
+    )
+    ap.add_argument(
+        "--streamed-packed", type=Path, help="an archived table of streamed PageRank for issue 22's targets"
     )
     ap.add_argument("--streamed-w8", type=Path, help="an archived table of streamed PageRank at 8-byte ids (optional)")
     ap.add_argument("--artifact", type=Path, help="the EMOGI artifact's side-by-side times (paper/artifact_h100.yaml)")
