@@ -80,6 +80,24 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
   return transpose;
 }
 
+// --pr-reference PATH (PageRank only): the reference's V float64 values, read before the GPU is touched; a file of
+// another size is refused in one line naming both sizes.
+void read_pr_reference(const CliArgs& args, Algorithm algorithm, const MappedCsr& g, MatrixOptions& opt) {
+  if (!args.has("pr-reference")) return;
+  const std::string path = args.get("pr-reference");
+  if (algorithm != Algorithm::PageRank) throw std::invalid_argument("--pr-reference applies to pagerank only");
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) throw std::invalid_argument("--pr-reference " + path + ": cannot open it");
+  const uint64_t bytes = uint64_t(f.tellg()), want = g.num_vertices() * sizeof(double);
+  if (bytes != want)
+    throw std::invalid_argument("--pr-reference " + path + " holds " + std::to_string(bytes) + " bytes, not V x 8 = " +
+                                std::to_string(want) + " (emogi_cpu pagerank --reference writes this graph's)");
+  opt.pr_reference.resize(g.num_vertices());
+  f.seekg(0);
+  if (!f.read(reinterpret_cast<char*>(opt.pr_reference.data()), std::streamsize(want)))
+    throw std::invalid_argument("--pr-reference " + path + ": cannot read it");
+}
+
 // The streamed mode's block size (required), buffers, poisoning, skipping, layout and reading in place; none of them
 // without the mode, nor traces with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
@@ -211,6 +229,9 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-alpha", "X", "PageRank damping factor", "0.85"),
           option("pr-tolerance", "X", "PageRank residual a vertex may keep", "0.001"),
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
+          option("pr-reference", "PATH",
+                 "pagerank: V float64 values of a tightly converged PageRank (emogi_cpu pagerank --reference writes "
+                 "them); each verified run then logs its L1 distance to them, sum |x - x*| / V"),
           option("auto-reserve", "SIZE", "GPU memory `auto` leaves free (default 1G)"),
           option("auto-order", "ORDER", "which lists `auto` keeps in GPU memory (default: by algorithm)"),
           option("auto-hot", "PATH",
@@ -303,6 +324,7 @@ int run_algorithm(const CliArgs& args) {
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
   // Before the GPU is touched: their errors need none.
   const std::unique_ptr<MappedCsr> transpose = open_in_lists(args, graph, opt);
+  read_pr_reference(args, algorithm, graph, opt);
   set_uvm_capped(args, algorithm, graph, opt);
   read_auto_hot(args, graph, opt);
   select_device(int(args.get_u64("device")));

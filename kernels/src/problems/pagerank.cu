@@ -2,6 +2,8 @@
 // against the fixed point they approximate (references.hpp).
 #include "emogi/pagerank.cuh"
 
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -17,7 +19,8 @@ class PageRankProblem {
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
-      : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), value_(g.num_vertices()) {
+      : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), value_(g.num_vertices()),
+        reference_(opt.pr_reference) {
     params_.alpha = opt.pr_alpha;
     params_.tolerance = opt.pr_tolerance;
     params_.max_iterations = opt.pr_max_iterations;
@@ -48,6 +51,12 @@ class PageRankProblem {
     const PageRankCheck check = check_pagerank(g_.offsets(), g_.edges_as<Index>(), g_.num_vertices(), !g_.directed(),
                                                value_, params_.alpha, params_.tolerance);
     if (!check.failure.empty()) throw std::runtime_error("PageRank result mismatch (" + what + "): " + check.failure);
+    if (!reference_.empty()) {  // untimed: the distance of this run's values to --pr-reference's
+      double l1 = 0;
+      for (size_t v = 0; v < value_.size(); ++v) l1 += std::fabs(double(value_[v]) - reference_[v]);
+      std::fprintf(stderr, "pagerank l1_to_reference: %.6g (%s)\n", value_.empty() ? 0.0 : l1 / double(value_.size()),
+                   what.c_str());
+    }
     return {stats.edges_traversed, 0, 0};
   }
 
@@ -57,6 +66,7 @@ class PageRankProblem {
   PageRankParams params_;
   PageRankState<Index> state_;
   std::vector<float> value_;
+  const std::vector<double>& reference_;  // --pr-reference (empty: none)
 };
 
 }  // namespace
