@@ -59,20 +59,29 @@ def speedup_table(t11: pd.DataFrame) -> dict:
     }  # fmt: skip
 
 
-def placement_table(t11: pd.DataFrame) -> tuple[dict, list[str]]:
-    """Item 6a: each placement's gain over zero-copy (same variant) beside the bound, and which targets fail."""
+def placement_table(t11: pd.DataFrame) -> tuple[dict, list[str], list[str]]:
+    """Item 6a: each placement's gain over zero-copy (same variant) beside the bound, and which targets fail: a
+    cell measured in several calls is judged by its latest (`part`); an earlier call's miss of a cell the latest
+    meets is listed apart."""
     p = t11[t11["bar"] == "placement"]
-    rows, misses = [], []
+    rows, misses, earlier = [], [], []
     hot = p[p["placement"] == "auto-hottest-first"]
     for g in sorted(set(t11["graph"])):
         for a in SIX_A_ALGORITHMS:
             if hot[(hot["graph"] == g) & (hot["algorithm"] == a)].empty:
                 misses.append(f"{g} {a}: no hottest-first runs")
-    for _, r in p.sort_values(["graph", "algorithm", "variant", "budget_fraction", "placement"]).iterrows():
+    cell = ["graph", "algorithm", "variant", "budget_fraction"]
+    part = p["part"].astype(str) if "part" in p.columns else pd.Series("", index=p.index)
+    latest = part.groupby([p[c] for c in cell]).transform("max") if len(p) else part
+    for i, r in p.sort_values([*cell, "placement"]).iterrows():
         of_bound = r["of_bound"]
         target = r["algorithm"] in SIX_A_ALGORITHMS
         if target and r["placement"] == "auto-hottest-first" and not of_bound >= SIX_A_TARGET:
-            misses.append(f"{r['graph']} {r['algorithm']} {r['variant']} at {r['budget_fraction']:g}")
+            miss = f"{r['graph']} {r['algorithm']} {r['variant']} at {r['budget_fraction']:g}"
+            if part[i] == latest[i]:
+                misses.append(miss)
+            else:
+                earlier.append((miss, f"{miss} ({_call(r.get('part'))})"))
         rows.append(
             [r["graph"], style.ALGORITHM_LABELS.get(r["algorithm"], r["algorithm"]), style.variant_short(r["variant"]),
              f"{r['budget_fraction']:g}", r["placement"].removeprefix("auto-"), _pct(r["served_fraction"]),
@@ -84,7 +93,7 @@ def placement_table(t11: pd.DataFrame) -> tuple[dict, list[str]]:
         "align": "lllllrrrrrl",
         "rows": rows,
     }  # fmt: skip
-    return table, misses
+    return table, misses, [text for miss, text in earlier if miss not in misses]
 
 
 def _call(part) -> str:
@@ -119,7 +128,7 @@ def report_section(figs: dict[str, ReportFigure | None], label: str) -> dict | N
         return None
     t11 = report_csv(figs["fig11_oom"].csv, "fig11_oom numbers")
     val = report_csv(figs["fig_uvm_sim_oom"].csv, "fig_uvm_sim_oom numbers")
-    placement, misses = placement_table(t11)
+    placement, misses, earlier = placement_table(t11)
     v = val.assign(abs_error=val["error"].abs()).groupby(["sim_mode", "graph"])["abs_error"]
     validation = {
         "columns": ["simulated against", "graph", "costs", "runs", "median |error|", "worst |error|"],
@@ -146,8 +155,9 @@ def report_section(figs: dict[str, ReportFigure | None], label: str) -> dict | N
          "measured roots' runs read (a bottom-up BFS step's lines up to the first parent); each gain pairs runs of "
          "one device call (a later call's hottest-first runs with that call's own zero-copy runs); last, the time "
          "with every list in GPU memory over the placement's, the most a run the link does not bound can gain. "
-         "Target: ≥ 90% of the bound with hottest-first for BFS, SSSP and PageRank."
-         + (" Missed: " + "; ".join(misses) + "." if misses else " Met everywhere.")},
+         "Target: ≥ 90% of the bound with hottest-first for BFS, SSSP and PageRank, each cell judged by its latest "
+         "call." + (" Missed: " + "; ".join(misses) + "." if misses else " Met everywhere.")
+         + (" Missed by an earlier call, met by the latest: " + "; ".join(earlier) + "." if earlier else "")},
         {"table": {"columns": ["graph", "UVM baseline", "ours over UVM, geomean of 4 apps", "target"],
                    "align": "llrl", "rows": six_b_rows},
          "caption": f"Beyond the paper (item 6b): our fastest variant and placement over UVM at the paper's ratio "

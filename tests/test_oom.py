@@ -190,6 +190,23 @@ def test_a_supplements_placements_pair_with_its_own_zerocopy_and_stay_out_of_the
     assert set(t[(t["placement"] == "zerocopy") & (t["variant"] == "naive")]["time_ms"]) == {40.0}
 
 
+def test_item_6a_judges_a_cell_by_its_latest_call():
+    from figures import oom_report
+
+    def row(variant, part, of_bound):  # synthetic: one hottest-first placement of one call
+        return {"bar": "placement", "graph": "g", "algorithm": "bfs", "variant": variant, "budget_fraction": 0.5,
+                "placement": "auto-hottest-first", "served_fraction": 0.5, "bound": 2.0, "gain": 2 * of_bound,
+                "of_bound": of_bound, "of_device": np.nan, "part": part}  # fmt: skip
+
+    day1, day2 = "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"
+    t11 = pd.DataFrame([row("naive", day1, 0.7), row("naive", day2, 0.95), row("merged", day1, 0.95),
+                        row("merged", day2, 0.5)])  # fmt: skip
+    table, misses, earlier = oom_report.placement_table(t11)
+    assert len(table["rows"]) == 4
+    assert misses[-1] == "g bfs merged at 0.5" and "g bfs naive at 0.5" not in misses  # the latest call's verdict
+    assert earlier == ["g bfs naive at 0.5 (2026-01-01 00:00)"]  # missed once, met by the latest
+
+
 # --- claims and archives -----------------------------------------------------------------------------------
 def test_every_way_out_of_gpu_memory_answers_a_claim_of_that_regime():
     claim = {"paper_regime": "budget", "ours": {"regime": "simulated"}, "kind": "ratio", "tolerance": 0.1}
