@@ -62,17 +62,16 @@ def test_spmv_takes_either_layout(emogi_binary, graph, tmp_path, layout):
     assert "--stream-layout" not in done.stderr and "SpMV only" not in done.stderr, done.stderr
 
 
-def test_reading_in_place_is_refused_with_column_blocks(emogi_binary, graph, tmp_path):
+@pytest.mark.parametrize(
+    "option,message",
+    [
+        (("--stream-direct-below", "0.5"), "--stream-direct-below reads row blocks in place"),
+        (("--stream-pack", "on"), "--stream-pack packs row blocks"),
+    ],
+)
+def test_row_block_options_are_refused_with_column_blocks(emogi_binary, graph, tmp_path, option, message):
     args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
     args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
-    done = run([*args, "--stream-direct-below", "0.5", "--reps", "1", "--out", tmp_path / "x.csv"])
-    assert done.returncode == 1 and "--stream-direct-below reads row blocks in place" in done.stderr, done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()
-
-
-def test_packing_is_refused_with_column_blocks(emogi_binary, graph, tmp_path):
-    args = [emogi_binary, "run", "--algorithm", "spmv", "--graph", graph, "--variants", "merged-aligned"]
-    args += ["--modes", "streamed", "--stream-block-bytes", "1M", "--stream-layout", "columns"]
-    done = run([*args, "--stream-pack", "on", "--reps", "1", "--out", tmp_path / "x.csv"])
-    assert done.returncode == 1 and "--stream-pack packs row blocks" in done.stderr, done.stderr
+    done = run([*args, *option, "--reps", "1", "--out", tmp_path / "x.csv"])
+    assert done.returncode == 1 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.csv").exists()

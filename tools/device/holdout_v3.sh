@@ -56,22 +56,8 @@ provenance() {
 micro() {  # the link parameters (as holdout_study.sh), the L2 table of split v3 and a device chase (recorded)
   [ -f "$S/parameters.json" ] && [ -f "$S/micro/l2.csv" ] && return 0
   log micro
+  link_micro
   local m=(--binary "$EMOGI_BINARY")
-  python3 -m emogi.measure linkbw "${m[@]}" --out "$S/micro/link.csv" -- --sizes 1M,16M,64M,256M,1G --reps 5 \
-    > "$S/logs/micro_link.log" 2>&1
-  python3 -m emogi.measure chase "${m[@]}" --out "$S/micro/latency.csv" -- --modes zerocopy \
-    --footprints 4M,64M,256M,1G,4G,8G --steps 20000 --reps 3 > "$S/logs/micro_chase.log" 2>&1
-  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_warps.csv" -- --modes zerocopy \
-    --footprints 256M,8G --warps 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 --reads-per-warp 1,4 \
-    --iterations 256 --reps 3 > "$S/logs/micro_concurrency.log" 2>&1
-  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_footprints.csv" -- --modes zerocopy \
-    --footprints 64M,256M,512M,1G,2G,4G,8G --warps 4096 --reads-per-warp 4 --iterations 256 --reps 3 \
-    >> "$S/logs/micro_concurrency.log" 2>&1
-  python3 -c "import pandas as pd, sys; pd.concat([pd.read_csv(p) for p in sys.argv[2:]]).to_csv(sys.argv[1], index=False)" \
-    "$S/micro/concurrency.csv" "$S/micro/concurrency_warps.csv" "$S/micro/concurrency_footprints.csv"
-  python3 -m model.fit --link "$S/micro/link.csv" --latency "$S/micro/latency.csv" \
-    --concurrency "$S/micro/concurrency.csv" --out "$S/parameters.json" > "$S/logs/fit.log" 2>&1 \
-    || { echo "model.fit failed"; tail -3 "$S/logs/fit.log"; }
   local l2=4M,8M,12M,16M,24M,32M,40M,48M,64M,96M,128M,256M,512M,1G
   python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/l2.csv" -- --modes device --footprints "$l2" \
     --request-bytes 32 --warps 8192 --reads-per-warp 4 --iterations 256 --reps 3 > "$S/logs/micro_l2.log" 2>&1 \
