@@ -4,8 +4,9 @@
 PARTS=call1 bash tools/device/holdout_v3.sh   # 2026-11-27 09:30-09:38 UTC (device clock); deferred urand20
 PARTS=call2 bash tools/device/holdout_v3.sh   # 2026-11-27 09:39-09:46 UTC; deferred kron25
 
-# Development machine (CPU, 2 cores, 24 GiB), from the repository root at 57eec57 (model/ unchanged since
-# b6b390c), resources/holdout/cnr2000.w8.csr present: H a writable copy of call 2's holdout3 (the complete state:
+# Development machine (CPU, 2 cores, 24 GiB), from the repository root at 57eec57 (what model.holdout imports
+# unchanged since b6b390c), resources/holdout/cnr2000.w8.csr present; run twice: the first stopped at the judge
+# (4-byte metadata asked of kron24; model/holdout.py fixed, README), the second only judged: H a writable copy of call 2's holdout3 (the complete state:
 # call 1's files and call 2's), H3 the derivation's state. Every graph of the runs regenerated with the session's
 # command and seed, its checksum checked against session/graphs/*.json by model.holdout, then one
 # `model.holdout --split v3 --derive-only` per graph (workloads/<graph>/), then the judgement.
