@@ -130,10 +130,11 @@ def graph_file(graphs_dir, name: str, width: int) -> Path:
 
 def read_metadata(graphs_dir, names, widths, sp=hs) -> dict:
     """(name, width) -> metadata; each graph checked to be the registered one (its 8-byte file's `source`), and
-    each .csr present checked against its metadata's checksum."""
+    each .csr present checked against its metadata's checksum. `widths`: the widths to read for every graph, or
+    per graph (a dict name -> widths: a graph measured at 8 bytes only has no 4-byte metadata)."""
     metas = {}
     for name in sorted(names):
-        for width in sorted(set(widths) | {8}):
+        for width in sorted(set(widths[name] if isinstance(widths, dict) else widths) | {8}):
             path = graph_file(graphs_dir, name, width).with_suffix(".json")
             try:
                 metas[name, width] = json.loads(path.read_text())
@@ -360,7 +361,7 @@ def run(a, log=print) -> None:
         cells = cells[cells["graph"].isin(a.only.split(","))]
         if cells.empty:
             raise HoldoutError(f"no cells of {a.only} in the runs tables")
-    widths = set(cells["edge_bytes"].astype(int))
+    widths = {g: set(w.astype(int)) for g, w in cells.groupby("graph")["edge_bytes"]}  # the widths each graph ran
     metas = read_metadata(a.graphs, set(cells["graph"]), widths, sp)  # every graph checked before any work
     params, capacity, extra = None, None, {}
     if not a.derive_only:

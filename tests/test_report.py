@@ -342,6 +342,7 @@ SECTIONS = [
     "micro",
     "ladder",
     "holdout",
+    "holdout_v3",
     "paper_numbers",
     "typst_root",
 ]
@@ -352,7 +353,8 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    assert [k for k in SECTIONS if data[k] is None] == ["datasets", "oom", "cpu", "streamed", "ladder", "holdout"]
+    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", "holdout_v3"]
+    assert [k for k in SECTIONS if data[k] is None] == absent
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
 

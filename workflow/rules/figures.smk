@@ -58,6 +58,8 @@ FIGURE_INPUTS["fig_streamed_crossover"] = {
 FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 # The model judged on held-out graphs (model.smk's holdout_judge), with that session's source record.
 FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
+# ... and v3 (holdout_judge_v3), beside it.
+FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.csv"}
 
 
 rule figure:
@@ -69,6 +71,7 @@ rule figure:
             | ({"source": STREAMED_SPMV_SOURCE_FILE} if w.figure == "fig_streamed_spmv" else {})
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
             | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
+            | ({"source": f"{HOLDOUT_V3_DIR}/source.json"} if w.figure == "fig_holdout_v3" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:

@@ -182,3 +182,38 @@ rule holdout_judge:
     shell:
         "python3 -m model.holdout --runs {params.archive}/session --graphs {params.archive}/session/graphs"
         " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"
+
+
+# Issue 24's held-out validation v3 (docs/model.md, "GPU-work term v3 and held-out validation v3"), judged again
+# from its archived session the same way, with --split v3 (C from the session's micro/l2.csv); fig_holdout_v3
+# draws it beside v2's.
+HOLDOUT_V3_ARCHIVE = "archive/holdout-v3-h100-2026-11-27"
+HOLDOUT_V3_DIR = "results/model/holdout_v3"
+
+
+rule holdout_judge_v3:
+    input:
+        module=REPO / "model/holdout.py",
+        split=REPO / "model/holdout_split_v3.py",
+        term=REPO / "model/gpu_work_v3.py",
+        runs=sorted((REPO / HOLDOUT_V3_ARCHIVE / "session" / "runs").glob("*.csv")),
+        parameters=REPO / HOLDOUT_V3_ARCHIVE / "session" / "parameters.json",
+        l2=REPO / HOLDOUT_V3_ARCHIVE / "session" / "micro" / "l2.csv",
+        metas=sorted((REPO / HOLDOUT_V3_ARCHIVE / "session" / "graphs").glob("*.json")),
+        workloads=sorted((REPO / HOLDOUT_V3_ARCHIVE / "workloads").glob("*/workloads.csv")),
+    output:
+        cells=f"{HOLDOUT_V3_DIR}/holdout_cells.csv",
+        summary=f"{HOLDOUT_V3_DIR}/holdout_summary.csv",
+        source=f"{HOLDOUT_V3_DIR}/source.json",
+    params:
+        archive=REPO / HOLDOUT_V3_ARCHIVE,
+        workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
+        out=lambda w, output: Path(output.cells).parent,
+    log:
+        "logs/model/holdout_judge_v3.log",
+    conda:
+        "../../envs/analysis.yaml"
+    shell:
+        "python3 -m model.holdout --split v3 --runs {params.archive}/session --graphs {params.archive}/session/graphs"
+        " --l2 {input.l2} --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}"
+        " > {log} 2>&1"

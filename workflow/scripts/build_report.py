@@ -41,6 +41,7 @@ from figures import (  # noqa: E402
     fig08_pcie_bandwidth,
     fig09_speedup_over_uvm,
     fig_holdout,
+    fig_holdout_v3,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -79,6 +80,7 @@ FIGURES = (
     *micro_report.MICRO_FIGURES,
     fig_link_ladder.FIGURE,
     fig_holdout.FIGURE,
+    fig_holdout_v3.FIGURE,
 )
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
@@ -217,6 +219,7 @@ def build(a) -> tuple[dict, Path]:
         ),
         "ladder": fig_link_ladder.report_section(fig[fig_link_ladder.FIGURE]),
         "holdout": fig_holdout.report_section(fig[fig_holdout.FIGURE]),
+        "holdout_v3": fig_holdout_v3.report_section(fig[fig_holdout_v3.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
