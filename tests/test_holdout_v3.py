@@ -277,7 +277,7 @@ def test_the_device_script_makes_what_the_split_registers():
     script = ROOT / "tools" / "device" / "holdout_v3.sh"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
     text = script.read_text()
-    tables = text[text.index("declare -A HOW") : text.index("variants_of()")]
+    tables = text[text.index("declare -A HOW") : text.index("micro() {")]
     names = " ".join(GRAPHS)
     loop = f'for g in {names}; do echo "$g|$(seed_of $g)|$(how_of $g)|$(widths_of $g)|$(algorithms_of $g)"; done'
     done = subprocess.run(["bash", "-c", tables + loop], capture_output=True, text=True, check=True)

@@ -34,17 +34,12 @@
 # Options: PARTS (above), REPS=3, WARMUP=1, JOBS=16 (trace processes in all), EMOGI_BINARY (a prebuilt binary).
 set -uo pipefail
 . tools/device/setup.sh
+. tools/device/holdout_session.sh
 H=/tmp/ho; G=$H/graphs; S=$H/session
 mkdir -p "$G" "$S/runs" "$S/logs" "$S/micro"
 REPS=${REPS:-3}; WARMUP=${WARMUP:-1}
 parts=(${PARTS:?name the parts: train, h23, rmat, cnr, h24, judge})
-variants_of() { case $1 in bfs) echo merged-aligned,direction-optimizing ;; sssp) echo merged-aligned,frontier ;;
-  cc) echo merged-aligned,afforest ;; pagerank) echo merged-aligned,gauss-seidel ;; esac; }
 
-provenance() {
-  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; nproc; free -g; } \
-    >> "$S/host.txt" 2>&1
-}
 micro() {  # the link parameters of this session (docs/model.md's table): W, L, N_max, S of zero-copy
   log micro
   link_micro
@@ -72,19 +67,8 @@ graph() {  # NAME [generator args]: NAME.w8.csr/.json, its w4 narrowing, NAME.ro
   fi
 }
 measure() {  # NAME [ALGORITHMS]: every cell of the graph, one `emogi run` per algorithm and width
-  local name=$1 algorithms=${2:-bfs sssp cc pagerank} a w roots
-  for w in 8 4; do
-    for a in $algorithms; do
-      local out="$S/runs/$a.$name.w$w.csv"
-      [ -f "$out" ] && continue
-      roots=(); [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$G/$name.roots.txt")
-      log "$a $name w$w"
-      python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
-        --graph "$G/$name.w$w.csr" --name "$name" --variants "$(variants_of "$a")" --modes device,zerocopy \
-        "${roots[@]}" --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.w$w.log" 2>&1 \
-        || { echo "FAILED: $a $name w$w: $(tail -1 "$S/logs/run_$a.$name.w$w.log")"; rm -f "$out"; }
-    done
-  done
+  local name=$1 a w
+  for w in 8 4; do for a in ${2:-bfs sssp cc pagerank}; do measure_cell "$name" "$a" "$w"; done; done
 }
 gap() { graph "$1" --kind "${1%%[0-9]*}" --scale "${1##*[a-z]}" --edge-factor 16 && measure "$1" "${2:-}"; }
 

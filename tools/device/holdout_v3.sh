@@ -31,6 +31,7 @@
 # default 2; 1 at scales 24-25).
 set -uo pipefail
 . tools/device/setup.sh
+. tools/device/holdout_session.sh
 H3=${H3:-/tmp/ho3}
 if [ -n "${H:-}" ]; then S=$H; G=${G:-$H/graphs}; else S=$H3/session; G=${G:-$H3/graphs}; fi
 mkdir -p "$G" "$S/runs" "$S/logs" "$S/micro"
@@ -46,13 +47,7 @@ seed_of() { case $1 in kron25 | urand25 | rmat22ef32 | kron17 | urand17) echo 25
 how_of() { [ -n "${HOW[$1]:-}" ] && echo "${HOW[$1]}" || echo "--kind ${1%%[0-9]*} --scale ${1##*[a-z]} --edge-factor 16"; }
 widths_of() { case $1 in kron24 | urand24 | kron25 | urand25) echo 8 ;; *) echo "8 4" ;; esac; }
 algorithms_of() { case $1 in kron24 | urand24 | kron25 | urand25) echo "bfs sssp cc" ;; *) echo "bfs sssp cc pagerank" ;; esac; }
-variants_of() { case $1 in bfs) echo merged-aligned,direction-optimizing ;; sssp) echo merged-aligned,frontier ;;
-  cc) echo merged-aligned,afforest ;; pagerank) echo merged-aligned,gauss-seidel ;; esac; }
 
-provenance() {
-  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; nproc; free -g; df -h /tmp; } \
-    >> "$S/host.txt" 2>&1
-}
 micro() {  # the link parameters (as holdout_study.sh), the L2 table of split v3 and a device chase (recorded)
   [ -f "$S/parameters.json" ] && [ -f "$S/micro/l2.csv" ] && return 0
   log micro
@@ -91,19 +86,8 @@ graph() {  # NAME: NAME.w8.csr/.json, its w4 narrowing where measured, NAME.root
   fi
 }
 measure() {  # NAME: every cell of the graph, one `emogi run` per algorithm and width
-  local name=$1 a w roots
-  for w in $(widths_of "$name"); do
-    for a in $(algorithms_of "$name"); do
-      local out="$S/runs/$a.$name.w$w.csv"
-      [ -f "$out" ] && continue
-      roots=(); [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$G/$name.roots.txt")
-      log "$a $name w$w"
-      python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
-        --graph "$G/$name.w$w.csr" --name "$name" --variants "$(variants_of "$a")" --modes device,zerocopy \
-        "${roots[@]}" --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.w$w.log" 2>&1 \
-        || { echo "FAILED: $a $name w$w: $(tail -1 "$S/logs/run_$a.$name.w$w.log")"; rm -f "$out"; }
-    done
-  done
+  local a w
+  for w in $(widths_of "$1"); do for a in $(algorithms_of "$1"); do measure_cell "$1" "$a" "$w"; done; done
 }
 measured() { local a w; for w in $(widths_of "$1"); do for a in $(algorithms_of "$1"); do
   [ -f "$S/runs/$a.$1.w$w.csv" ] || return 1; done; done; }

@@ -63,24 +63,3 @@ build_and_test() {
   build_kernels
   [ "${SKIP_TESTS:-0}" = 1 ] || gpu_tests
 }
-# The zero-copy link parameters of a session (docs/model.md's table: W, L, N_max, S): the link, chase and
-# concurrency microbenchmarks into $S/micro/ (logs in $S/logs/) and their model.fit into $S/parameters.json. S: the
-# session folder (holdout_study.sh, holdout_v3.sh).
-link_micro() {
-  local m=(--binary "$EMOGI_BINARY")
-  python3 -m emogi.measure linkbw "${m[@]}" --out "$S/micro/link.csv" -- --sizes 1M,16M,64M,256M,1G --reps 5 \
-    > "$S/logs/micro_link.log" 2>&1
-  python3 -m emogi.measure chase "${m[@]}" --out "$S/micro/latency.csv" -- --modes zerocopy \
-    --footprints 4M,64M,256M,1G,4G,8G --steps 20000 --reps 3 > "$S/logs/micro_chase.log" 2>&1
-  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_warps.csv" -- --modes zerocopy \
-    --footprints 256M,8G --warps 1,2,4,8,16,32,64,128,256,512,1024,2048,4096 --reads-per-warp 1,4 \
-    --iterations 256 --reps 3 > "$S/logs/micro_concurrency.log" 2>&1
-  python3 -m emogi.measure concurrency "${m[@]}" --out "$S/micro/concurrency_footprints.csv" -- --modes zerocopy \
-    --footprints 64M,256M,512M,1G,2G,4G,8G --warps 4096 --reads-per-warp 4 --iterations 256 --reps 3 \
-    >> "$S/logs/micro_concurrency.log" 2>&1
-  python3 -c "import pandas as pd, sys; pd.concat([pd.read_csv(p) for p in sys.argv[2:]]).to_csv(sys.argv[1], index=False)" \
-    "$S/micro/concurrency.csv" "$S/micro/concurrency_warps.csv" "$S/micro/concurrency_footprints.csv"
-  python3 -m model.fit --link "$S/micro/link.csv" --latency "$S/micro/latency.csv" \
-    --concurrency "$S/micro/concurrency.csv" --out "$S/parameters.json" > "$S/logs/fit.log" 2>&1 \
-    || { echo "model.fit failed"; tail -3 "$S/logs/fit.log"; }
-}
