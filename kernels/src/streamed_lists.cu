@@ -171,9 +171,8 @@ std::string StreamedLists::packing_text() const {
   std::string out;
   const auto note = [&](int a, const char* what) {
     if (a >= 0 && arrays_[size_t(a)].packed_bytes)
-      out += std::string(out.empty() ? ", " : ", ") + what + " copied in " +
-             std::to_string(arrays_[size_t(a)].packed_bytes) + " of " + std::to_string(arrays_[size_t(a)].elem_bytes) +
-             " bytes";
+      out += std::string(", ") + what + " copied in " + std::to_string(arrays_[size_t(a)].packed_bytes) + " of " +
+             std::to_string(arrays_[size_t(a)].elem_bytes) + " bytes";
   };
   note(ids_, "ids");
   note(weights_, "weights");
@@ -301,7 +300,7 @@ void StreamedLists::issue_copy(size_t c) {
     }
   EMOGI_CUDA_CHECK(cudaEventRecord(timing_[timed_], copy_stream_));
   for (size_t a = 0; a < arrays_.size(); ++a) {
-    const uint64_t from = ranges_[2 * (k * arrays_.size() + a)], to = ranges_[2 * (k * arrays_.size() + a) + 1];
+    const auto [from, to] = range_of(k, a);
     const Copied& c = arrays_[a];
     if (to == from) continue;
     const unsigned bytes = c.packed_bytes ? c.packed_bytes : c.elem_bytes;
@@ -313,7 +312,7 @@ void StreamedLists::issue_copy(size_t c) {
   EMOGI_CUDA_CHECK(cudaEventRecord(timing_[timed_ + 1], copy_stream_));
   timed_ += 2;
   for (size_t a = 0; a < arrays_.size(); ++a) {  // packed: widened after the copies' timing, before `copied`
-    const uint64_t from = ranges_[2 * (k * arrays_.size() + a)], to = ranges_[2 * (k * arrays_.size() + a) + 1];
+    const auto [from, to] = range_of(k, a);
     const Copied& c = arrays_[a];
     if (to == from || !c.packed_bytes) continue;
     const uint64_t grid = std::min<uint64_t>((to - from + 255) / 256, 4096);

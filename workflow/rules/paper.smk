@@ -34,6 +34,7 @@ rule report:
         streamed_w8=REPO / STREAMED_W8_TABLE,
         streamed_packed=REPO / STREAMED_PACK_TABLE,
         artifact=REPO / "paper/artifact_h100.yaml",
+        gap=REPO / "paper/gap_reference_h100.yaml",  # read by figures/streamed_targets_report.py
     output:
         report("results/report/report.pdf", category="Report"),
     params:

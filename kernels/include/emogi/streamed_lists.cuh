@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emogi/column_blocks.hpp"
@@ -280,7 +281,11 @@ class StreamedLists {
   // needs fewer bytes than elem_bytes.
   int add_row_array(const void* source, uint64_t n, unsigned elem_bytes, bool pack, const char* what);
   std::string packing_text() const;  // ", ids copied in 3 bytes, weights in 1 byte", or "" when nothing is packed
-  void set_range(size_t k, int array, uint64_t from, uint64_t to);  // block k copies [from, to) of the array
+  void set_range(size_t k, int array, uint64_t from, uint64_t to);
+  std::pair<uint64_t, uint64_t> range_of(size_t k, size_t array) const {  // what block k copies of the array
+    const size_t at = 2 * (k * arrays_.size() + array);
+    return {ranges_[at], ranges_[at + 1]};
+  }  // block k copies [from, to) of the array
   void lay_out_rows(const MappedCsr& g, bool with_weights, const StreamOptions& options);
   template <class Index>
   void lay_out_columns(const MappedCsr& g, bool with_weights, const StreamOptions& options);
