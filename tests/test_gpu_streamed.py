@@ -1,13 +1,13 @@
 """On a GPU: the streamed mode (issue 22, CF'17's streamed blocks; kernels/include/emogi/streamed_lists.cuh) verifies
 every variant that streams (the registry's `streamed`: SpMV's four, PageRank's scan variants and gauss-seidel, CC's
-and SSSP's scan variants) at several block sizes, one of them smaller than the longest list (split lists), with 1
-to 3 buffers; copies every block it launches once per sweep unless a buffer still holds it, and reports the bytes it
+and SSSP's scan variants) at several block sizes, one of them smaller than the longest list (split lists), with 1 to
+3 buffers; copies every block it launches once per sweep unless a buffer still holds it, and reports the bytes it
 copied; skips the blocks without an active vertex (--stream-skip on, the default) with the same verified results as
 without; still verifies with every buffer poisoned before each copy (a kernel that read a buffer before its copy
 landed would read ids far past any vertex); refuses what it cannot stream; counts its buffers against
---gpu-memory-budget; runs clean under compute-sanitizer; verifies on a graph of over 1 GiB; and, reading sparsely
-active blocks in place (--stream-direct-below), verifies with fewer bytes copied; and, copying ids and weights packed
-(--stream-pack on), verifies with poisoned buffers, copying fewer bytes."""
+--gpu-memory-budget; runs clean under compute-sanitizer, packed and reading in place too; verifies on a graph of
+over 1 GiB; and, reading sparsely active blocks in place (--stream-direct-below), verifies with fewer bytes copied;
+and, copying ids and weights packed (--stream-pack on), verifies with poisoned buffers, copying fewer bytes."""
 
 import re
 import shutil
@@ -301,11 +301,16 @@ SANITIZER_CLEAN = {
 
 
 @pytest.mark.skipif(shutil.which("compute-sanitizer") is None, reason="compute-sanitizer not on PATH")
+@pytest.mark.parametrize("form", ["plain", "packed"])
 @pytest.mark.parametrize("tool", sorted(SANITIZER_CLEAN))
 @pytest.mark.parametrize("algorithm", sorted(STREAMED))
-def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
+def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm, form):
     """Small blocks (split lists, more blocks than buffers) on urand12 and the star: the double buffering is the
-    race site."""
+    race site; `packed` adds the widening kernel on the copy stream (--stream-pack on) and, for the iterative
+    algorithms, sparse blocks read in place beside copied ones (--stream-direct-below 0.5)."""
+    extra = []
+    if form == "packed":
+        extra = ["--stream-pack", "on"] + (["--stream-direct-below", "0.5"] if algorithm in ITERATIVE else [])
     for path in (graphs[1], graphs[-1]):
         size = max(2 * ALIGN, longest_list(path) // 2) * entry_bytes(path, algorithm)
         # One variant: the race site is the buffering, which every variant shares (all four under the sanitizer
@@ -313,7 +318,7 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm):
         variants = ["merged-aligned"]
         args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run"]
         args += ["--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants), "--modes", "streamed"]
-        args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
+        args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv", *extra]
         if algorithm == "sssp":
             args += ["--roots", ",".join(map(str, roots(path)))]
         done = run(args)
