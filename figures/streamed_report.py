@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from emogi.streamed_runs import FILE
-from figures import streamed_targets_report, style
+from figures import pr_accuracy_report, streamed_targets_report, style
 from figures.inputs import FigureDataError, ReportFigure, report_csv
 from figures.report_format import fms, fpct1, fx
 
@@ -414,6 +414,7 @@ def report_section(
     spmv_label: str | None = None,
     wide: tuple | None = None,
     packed=None,
+    accuracy=None,
 ) -> dict | None:
     """None when the streamed figures are absent (the report then says so)."""
     if any(figs.get(f) is None for f in FIGURES):
@@ -440,6 +441,9 @@ def report_section(
     ]  # fmt: skip
     targets = named_runs(packed, "streamed PageRank against issue 22's targets") if packed else None
     blocks += inplace_blocks(inplace) + streamed_targets_report.target_blocks(targets, archive_of(packed))
+    if accuracy:
+        table = report_csv(accuracy, "PageRank's distance to a converged reference")
+        blocks += pr_accuracy_report.accuracy_blocks(table, archive_of(accuracy))
     blocks += artifact_blocks(*(wide or (None, None)))
     blocks += select_blocks(figs.get("fig_select"), select_label)
     blocks += crossover_blocks(figs.get("fig_streamed_crossover"), *(crossover or (None, None)))

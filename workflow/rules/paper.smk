@@ -33,6 +33,7 @@ rule report:
         streamed_inplace=REPO / STREAMED_INPLACE_TABLE,
         streamed_w8=REPO / STREAMED_W8_TABLE,
         streamed_packed=REPO / STREAMED_PACK_TABLE,
+        pr_accuracy=REPO / PR_ACCURACY_TABLE,
         artifact=REPO / "paper/artifact_h100.yaml",
         gap=REPO / "paper/gap_reference_h100.yaml",  # read by figures/streamed_targets_report.py
     output:
@@ -48,7 +49,7 @@ rule report:
         "python3 {input.script} --tables results/tables --figures results/figures --model results/model"
         " --paper-numbers {input.numbers} --oom-tables results/oom/tables --streamed-tables results/streamed"
         " --streamed-inplace {input.streamed_inplace} --streamed-w8 {input.streamed_w8} --artifact {input.artifact}"
-        " --streamed-packed {input.streamed_packed}"
+        " --streamed-packed {input.streamed_packed} --pr-accuracy {input.pr_accuracy}"
         " {params.cpu} --out {output} > {log} 2>&1"
 
 

@@ -16,6 +16,9 @@ STREAMED_INPLACE_TABLE = "archive/streamed-inplace-h100-2026-11-27/machine-b/pr_
 STREAMED_W8_TABLE = "archive/streamed-pack-h100-2026-11-27/pr_table_w8.csv"
 # Issue 22's PageRank targets at 4-byte ids: streamed with packed copies beside zero-copy, one call.
 STREAMED_PACK_TABLE = "archive/streamed-pack-h100-2026-11-27/pr_table_w4.csv"
+# PageRank's L1 distance to a converged reference, GPU (zero-copy, streamed) and CPU (both stopping rules), one call:
+# emogi.pr_accuracy's table of that archive.
+PR_ACCURACY_TABLE = "archive/pr-reference-h100-2026-11-27/pr_accuracy.csv"
 
 
 rule streamed_tables:

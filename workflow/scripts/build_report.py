@@ -165,6 +165,7 @@ def streamed_section(a, root: Path, paper: dict) -> dict | None:
         spmv_label,
         wide,
         a.streamed_packed,
+        a.pr_accuracy,
     )
 
 
@@ -277,6 +278,9 @@ def main(argv=None) -> int:
     )
     ap.add_argument(
         "--streamed-packed", type=Path, help="an archived table of streamed PageRank for issue 22's targets"
+    )
+    ap.add_argument(
+        "--pr-accuracy", type=Path, help="an archived table of PageRank's L1 to a reference (emogi.pr_accuracy)"
     )
     ap.add_argument("--streamed-w8", type=Path, help="an archived table of streamed PageRank at 8-byte ids (optional)")
     ap.add_argument("--artifact", type=Path, help="the EMOGI artifact's side-by-side times (paper/artifact_h100.yaml)")
