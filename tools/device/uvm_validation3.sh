@@ -26,8 +26,9 @@ REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-470}; RUN_LIMIT_S=${R
 # the registered set (model/uvm_validation3.py SET): name -> generator arguments; seed 25 for all
 declare -A HOW=([kron23s25]="--kind kron --scale 23 --edge-factor 16"
   [urand23s25]="--kind urand --scale 23 --edge-factor 16"
-  [rmat22ef32]="--kind kron --scale 22 --edge-factor 32 --rmat-abc 0.50,0.20,0.20")
-declare -A EST=([kron23s25]=120 [urand23s25]=110 [rmat22ef32]=120)
+  [rmat22ef32]="--kind kron --scale 22 --edge-factor 32 --rmat-abc 0.50,0.20,0.20"
+  [urand24s25]="--kind urand --scale 24 --edge-factor 16")
+declare -A EST=([kron23s25]=110 [urand23s25]=100 [rmat22ef32]=110 [urand24s25]=170)
 SEED=25; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"
 UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
 UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
@@ -85,7 +86,7 @@ main() {
   "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
   uvmfault start
   link
-  for n in ${GRAPHS:-kron23s25 urand23s25 rmat22ef32}; do session_graph "$n"; done
+  for n in ${GRAPHS:-kron23s25 urand23s25 rmat22ef32 urand24s25}; do session_graph "$n"; done
   uvmfault end
   for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
   log "done after ${SECONDS} s"
