@@ -156,7 +156,21 @@ def judge(
     write_csv(summary, out / "validation3_summary.csv")
     write_csv(micro_table, out / "validation3_micro.csv")
     write_text(json.dumps(factors, indent=2) + "\n", out / "validation3_factors.json")
+    write_text(json.dumps(source_of(runs, out), indent=2) + "\n", out / "source.json")
     return summary
+
+
+def source_of(runs: pd.DataFrame, out: Path) -> dict:
+    """Where the judged times come from, as the figures' source.json has it."""
+    first = runs.iloc[0] if len(runs) else {}
+    return {
+        "source": "archive",
+        "archive_id": out.name,
+        "gpu": str(first.get("gpu", "")),
+        "date": str(first.get("date", "")),
+        "commit": str(first.get("commit", "")),
+        "note": "issue 21 UVM simulator, validation 3 (model.uvm_validation3; registered in docs/model.md)",
+    }
 
 
 def main(argv=None) -> int:

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from emogi.csr import read_csr
+from figures import fig_uvm_validation3
 from model import uvm_micro_sim, uvm_session_fit, uvm_validation3
 from model.uvm_sim import UvmParams
 
@@ -162,6 +163,16 @@ def test_judge_a_synthetic_session(tmp_path):
     assert every.loc["micro", "meets_targets"] and every.loc["pageable", "factor"] == pytest.approx(1.0)
     assert every.loc["floor", "factor"] == pytest.approx(1.5) and every.loc["micro", "n"] == 4
     assert (tmp_path / "out/validation3_cells.csv").exists() and (tmp_path / "out/validation3_factors.json").exists()
+    # the figure draws from the judgement (its source.json: no GPU named in these synthetic rows, so one is added)
+    src = json.loads((tmp_path / "out/source.json").read_text()) | {"gpu": "SYNTHETIC", "date": "2026-11-27"}
+    (tmp_path / "out/source.json").write_text(json.dumps(src))
+    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
+    args = ["--cells", str(tmp_path / "out/validation3_cells.csv"), "--source", str(tmp_path / "out/source.json")]
+    assert fig_uvm_validation3.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
+    plotted = pd.read_csv(csv)
+    assert (
+        png.stat().st_size > 0 and len(plotted) == 4 * 4 and set(plotted["rule"]) == {*uvm_validation3.RULES, "floor"}
+    )
 
 
 def test_judge_refuses_a_graph_outside_the_set(tmp_path):

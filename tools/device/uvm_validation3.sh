@@ -17,7 +17,8 @@
 # scale-22/23 graph 15-30 s there; a graph's 4 algorithms x 2 variants x (device, uvm) x 3 runs at ~2 GiB of
 # lists: ~60-90 s (cold runs move the edge list at 10-25 GB/s, PageRank ~20-60 rounds); uvmfault ~10 s a time.
 # The judge (CPU, after the call; regenerates the graphs with the same seeds and derives the traces):
-#   python -m model.uvm_validation3 judge --tarball uvm3.tgz --graph-dir /tmp/uvm3g --out archive/<dir>
+#   python -m model.uvm_validation3 judge --tarball uvm3.tgz --graph-dir /tmp/uvm3g --out D --jobs 2
+#   python -m figures.fig_uvm_validation3 --cells D/validation3_cells.csv --source D/source.json --out D/fig.png
 # Options: BUDGET_S, RUN_LIMIT_S, REPS=2, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY (prebuilt).
 set -uo pipefail
 . tools/device/setup.sh
