@@ -23,6 +23,8 @@ import json
 import subprocess
 import sys
 import tarfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,12 +32,12 @@ import pandas as pd
 
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
-from emogi.csr import read_header
+from emogi.csr import read_csr, read_header
+from emogi.trace_derive import SCAN_VARIANTS, derive
 from model.uvm_micro_sim import counts as micro_counts
 from model.uvm_session_fit import pageable_factor, pageable_gbps
-from model.uvm_sim import UvmParams
+from model.uvm_sim import UvmParams, lists_per_warp_of, simulate
 from model.uvm_warp_faults import KEYS, cold_runs
-from model.uvm_warp_faults import counts as trace_counts
 
 # The registered set (tools/device/uvm_validation3.sh measures it): graph -> generator arguments; seed 25 for all.
 SEED = 25
@@ -94,6 +96,34 @@ def regenerate(name: str, graph_dir: Path, meta: dict, how: dict = SET) -> Path:
     if have != meta["checksum"]:
         raise ValueError(f"{path}: checksum {have}, the session's {name} had {meta['checksum']}")
     return path
+
+
+def _count_group(graph_path: str, name: str, algorithm: str, root: int, variants: tuple) -> list[dict]:
+    """Cold counts of one (algorithm, root) for each variant: the scan variants read the same lists (one derived
+    trace, emogi/trace_derive.py), each simulated with its kernel's lists per warp."""
+    graph = read_csr(graph_path, verify_checksum=False)
+    keep = ("launches", "migrated_bytes", "fault_entries", "list_faults", "batches", "serviced_chunks")
+    rows, shared = [], None
+    for variant in variants:
+        if variant in SCAN_VARIANTS and shared is not None:
+            trace = replace(shared, variant=variant)
+        else:
+            trace = derive(graph, algorithm, variant, None if root < 0 else root, name)
+            shared = trace if variant in SCAN_VARIANTS else shared
+        t = simulate(trace, graph, lists_per_warp=lists_per_warp_of(trace)).totals()
+        key = {"graph": name, "algorithm": algorithm, "variant": variant, "edge_bytes": trace.edge_bytes, "root": root}
+        rows.append({**key, **{k: t[k] for k in keep}, "trace_source": trace.source})
+    print(f"counted {name} {algorithm} {root}", file=sys.stderr, flush=True)
+    return rows
+
+
+def trace_counts(graph_path: str, name: str, runs: pd.DataFrame, jobs: int = 1) -> pd.DataFrame:
+    """Cold counts of every cold `uvm` cell of graph `name` in `runs`, from CPU-derived traces."""
+    cells = cold_runs(runs, name)[["algorithm", "variant", "root"]].drop_duplicates()
+    groups = [(graph_path, name, a, int(r), tuple(g["variant"])) for (a, r), g in cells.groupby(["algorithm", "root"])]
+    with ProcessPoolExecutor(max(jobs, 1)) as pool:
+        done = list(pool.map(_count_group, *zip(*groups)))
+    return pd.DataFrame([row for rows in done for row in rows])
 
 
 def predict(cells: pd.DataFrame, shape: UvmParams, factors: dict) -> pd.DataFrame:

@@ -13,8 +13,10 @@ import pytest
 
 from emogi.csr import read_csr
 from figures import fig_uvm_validation3
+from graphs import write_generated
 from model import uvm_micro_sim, uvm_session_fit, uvm_validation3
 from model.uvm_sim import UvmParams
+from model.uvm_warp_faults import _count_one
 
 GIB = 1 << 30
 SHAPE = UvmParams(throughput_gbps=40.0, batch_us=30.0, service_us=10.0, warp_fault_us=0.01)
@@ -183,3 +185,14 @@ def test_judge_refuses_a_graph_outside_the_set(tmp_path):
 def test_registered_params_are_committed():
     shape, rule = uvm_validation3.load_registered()
     assert shape.throughput_gbps > 0 and shape.warp_fault_us > 0 and rule["p_ref_gbps"] == 10.0
+
+
+def test_shared_scan_trace_counts_as_each_variant_alone(tmp_path):
+    """Deriving once for both scan variants gives the counts model.uvm_warp_faults derives per variant."""
+    path = write_generated(tmp_path / "k.csr", "kron", 9, seed=4)  # SYNTHETIC graph
+    root = int(np.argmax(np.diff(read_csr(path).offsets)))
+    for algorithm, r in (("bfs", root), ("pagerank", -1)):
+        rows = uvm_validation3._count_group(str(path), "k", algorithm, r, uvm_validation3.VARIANTS)
+        for row in rows:
+            alone = _count_one(str(path), "k", algorithm, row["variant"], r)
+            assert {k: row[k] for k in alone} == alone
