@@ -2,10 +2,12 @@
 model/uvm_validation3.py) on SYNTHETIC inputs whose answer is known; no table here is a measurement."""
 
 import json
+import re
 import subprocess
 import sys
 import tarfile
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -196,3 +198,15 @@ def test_shared_scan_trace_counts_as_each_variant_alone(tmp_path):
         for row in rows:
             alone = _count_one(str(path), "k", algorithm, row["variant"], r)
             assert {k: row[k] for k in alone} == alone
+
+
+def test_the_device_script_measures_the_registered_set():
+    """tools/device/uvm_validation3.sh's graphs, seed, variants, algorithms and micro patterns are the model's."""
+    text = (Path(__file__).resolve().parents[1] / "tools/device/uvm_validation3.sh").read_text()
+    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
+    assert how == uvm_validation3.SET
+    assert f"SEED={uvm_validation3.SEED};" in text
+    assert f"VARIANTS={','.join(uvm_validation3.VARIANTS)};" in text
+    assert f'ALGORITHMS="{" ".join(uvm_validation3.ALGORITHMS)}"' in text
+    assert "--access thread,warp --list-bytes 256,8192 --strides 0" in text
+    assert "--modes device,uvm" in text and "allow-managed-oversubscription" not in text

@@ -2,8 +2,9 @@
 # Issue 21 item 3, the UVM simulator's validation 3 in ONE device call (docs/model.md, "Session-calibrated simulator
 # and validation 3: registered before the session"; the set is model/uvm_validation3.py's SET):
 #   (device) bash tools/device/uvm_validation3.sh                                         ESTIMATE ~7 min, H100
-# build; host.txt; the calibration microbenchmarks at the start (`emogi uvmfault`: a 1 GiB cold managed buffer
-# read once as lists, a thread or a warp per list; `emogi linkbw`: pinned and pageable copies); then, per graph,
+# build; host.txt; uvmfault's GPU test; the calibration microbenchmarks at the start (`emogi uvmfault`: a 1 GiB
+# cold managed buffer read once as lists, a thread or a warp per list; `emogi linkbw`: pinned and pageable
+# copies); then, per graph,
 # generate it (seed 25), draw 2 roots and measure cold `uvm` beside `device` for every algorithm and the two
 # registered variants; the same uvmfault once more at the end (the drift within the call). Managed memory is
 # never oversubscribed: uvmfault keeps 1 GiB (it refuses more than a quarter of the free GPU memory) and a scale-23
@@ -11,8 +12,9 @@
 # A time guard keeps the call inside one device command: a graph is started only if the elapsed time plus its
 # estimate (EST, seconds) stays under BUDGET_S (default 470); a graph left out says DEFERRED (deferred.txt); each
 # `emogi run` is stopped after RUN_LIMIT_S (default 150) and none runs past HARD_S (default 515: a run with less
-# than 20 s left is DEFERRED, one stopped there is FAILED and its table removed). Everything comes back as ONE file, $OUT/uvm3.tgz
-# (uvm3/: host.txt, micro/, runs/, graphs/*.json and *.roots.txt, logs/, deferred.txt, call.log).
+# than 20 s left is DEFERRED, one stopped there is FAILED and its table removed). Everything comes back as ONE
+# file, $OUT/uvm3.tgz (uvm3/: host.txt, micro/, runs/, graphs/*.json and *.roots.txt, logs/, deferred.txt,
+# call.log).
 # ESTIMATES (not measurements): build 30-110 s (archive/holdout-v3-h100-2026-11-27's calls); generating a
 # scale-22/23 graph 15-30 s there; a graph's 4 algorithms x 2 variants x (device, uvm) x 3 runs at ~2 GiB of
 # lists: ~60-90 s (cold runs move the edge list at 10-25 GB/s, PageRank ~20-60 rounds); uvmfault ~10 s a time.
@@ -59,7 +61,8 @@ graph() {  # NAME: NAME.w8.csr/.json and NAME.roots.txt (2 roots)
   python3 -m emogi.datasets.generators ${HOW[$name]} --seed "$SEED" --weights-seed "$SEED" \
     --out "$G/$name.w8.csr" --meta "$S/graphs/$name.w8.json" > "$S/logs/gen_$name.log" 2>&1 \
     && python3 -m emogi.datasets.roots "$G/$name.w8.csr" --count 2 --seed "$SEED" --out "$S/graphs/$name.roots.txt" \
-      >> "$S/logs/gen_$name.log" 2>&1 || { echo "FAILED: generate $name: $(tail -1 "$S/logs/gen_$name.log")"; return 1; }
+      >> "$S/logs/gen_$name.log" 2>&1 \
+    || { echo "FAILED: generate $name: $(tail -1 "$S/logs/gen_$name.log")"; return 1; }
 }
 measure() {  # NAME ALGORITHM: device and cold uvm of both variants into runs/ALGORITHM.NAME.csv
   local name=$1 a=$2 roots=() out="$S/runs/$2.$1.csv" limit=$((HARD_S - SECONDS))
@@ -89,6 +92,7 @@ main() {
   provenance
   build_kernels
   "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
+  TESTS=tests/test_gpu_micro.py gpu_tests -k uvmfault  # its GPU test (~10 s), log in logs/gpu_tests.log
   uvmfault start
   link
   for n in ${GRAPHS:-kron23s25 urand23s25 rmat22ef32 urand24s25}; do session_graph "$n"; done
@@ -97,6 +101,6 @@ main() {
   log "done after ${SECONDS} s"
 }
 main 2>&1 | tee "$S/call.log"
-mv "$OUT/build.log" "$S/logs/" 2> /dev/null
+mv "$OUT/build.log" "$OUT/gpu_tests.log" "$S/logs/" 2> /dev/null
 tar czf "$OUT/uvm3.tgz" -C "$W" uvm3
 ls -l "$OUT"
