@@ -126,6 +126,22 @@ def trace_counts(graph_path: str, name: str, runs: pd.DataFrame, jobs: int = 1) 
     return pd.DataFrame([row for rows in done for row in rows])
 
 
+def missing_cells(cells: pd.DataFrame, session: Path, how: dict = SET) -> pd.DataFrame:
+    """The registered cells the session did not measure (a graph deferred, a run failed or stopped): graph,
+    algorithm, variant and root (-1: no root; "?" for a graph whose roots were never drawn)."""
+    have = set(zip(cells["graph"], cells["algorithm"], cells["variant"], cells["root"].astype(int)))
+    rows = []
+    for name in how:
+        roots_file = session / "graphs" / f"{name}.roots.txt"
+        roots = [int(r) for r in roots_file.read_text().split()] if roots_file.exists() else ["?"]
+        for a in ALGORITHMS:
+            for v in VARIANTS:
+                for r in roots if a in ("bfs", "sssp") else [-1]:
+                    if (name, a, v, r) not in have:
+                        rows.append({"graph": name, "algorithm": a, "variant": v, "root": r})
+    return pd.DataFrame(rows, columns=["graph", "algorithm", "variant", "root"])
+
+
 def predict(cells: pd.DataFrame, shape: UvmParams, factors: dict) -> pd.DataFrame:
     out = cells.copy()
     mig = np.asarray(
@@ -180,6 +196,7 @@ def judge(
         meta = json.loads((session / "graphs" / f"{name}.w8.json").read_text())
         found.append(trace_counts(str(regenerate(name, graph_dir, meta, how)), name, runs, jobs))
     cells = cold_runs(runs).merge(pd.concat(found, ignore_index=True), on=KEYS)
+    write_csv(missing_cells(cells, session, how), out / "validation3_missing.csv")
     judged = predict(cells, shape, factors)
     summary = summarise(judged)
     write_csv(judged, out / "validation3_cells.csv")
@@ -217,6 +234,8 @@ def main(argv=None) -> int:
     def go():
         summary = judge(a.tarball, a.graph_dir, a.out, a.jobs, a.registered)
         print(summary[summary["group"] == "all"].to_string(index=False))
+        missing = pd.read_csv(a.out / "validation3_missing.csv")
+        print(f"{len(missing)} registered cells not measured (validation3_missing.csv)")
 
     return exit_status(go, (OSError, KeyError, ValueError, subprocess.CalledProcessError))
 

@@ -167,6 +167,8 @@ def test_judge_a_synthetic_session(tmp_path):
     assert every.loc["micro", "meets_targets"] and every.loc["pageable", "factor"] == pytest.approx(1.0)
     assert every.loc["floor", "factor"] == pytest.approx(1.5) and every.loc["micro", "n"] == 4
     assert (tmp_path / "out/validation3_cells.csv").exists() and (tmp_path / "out/validation3_factors.json").exists()
+    missing = pd.read_csv(tmp_path / "out/validation3_missing.csv")  # no roots file: BFS/SSSP cells unknown, "?"
+    assert set(missing["algorithm"]) == {"sssp", "pagerank", "bfs"} and "cc" not in set(missing["algorithm"])
     # the figure draws from the judgement (its source.json: no GPU named in these synthetic rows, so one is added)
     src = json.loads((tmp_path / "out/source.json").read_text()) | {"gpu": "SYNTHETIC", "date": "2026-11-27"}
     (tmp_path / "out/source.json").write_text(json.dumps(src))
