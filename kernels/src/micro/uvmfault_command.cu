@@ -123,7 +123,7 @@ int run_uvmfault(const CliArgs& args) {
   DeviceArray<unsigned long long> sum(1);
   EventTimer timer;
   out.stream() << "access,list_bytes,stride_bytes,buffer_bytes,lists,touched_bytes,touched_blocks,rep,time_ms,"
-                  "ms_per_touched_block_x1000,verified\n";
+                  "us_per_touched_block,verified\n";
   for (const auto& p : patterns) {
     const uint64_t lists = bytes / p.stride, words = p.list_bytes / 8, stride_words = p.stride / 8;
     unsigned long long expect = 0;
