@@ -163,6 +163,17 @@ def test_reference_bfs_random_graph(emogi_binary, tmp_path, dtype):
             ["lists", "--graph", "g.csr", "--out", "x.csv", "--modes", "uvm"],
             "microbenchmarks take device, zerocopy or zerocopy-pinned",
         ),
+        (["uvmfault", "--out", "x.csv", "--bytes", "3M"], "--bytes must be a positive multiple of 2M"),
+        (["uvmfault", "--out", "x.csv", "--bytes", "32G"], "is more than 16G"),
+        (["uvmfault", "--out", "x.csv", "--access", "block"], "unknown access 'block' (thread, warp)"),
+        (["uvmfault", "--out", "x.csv", "--list-bytes", "12"], "--list-bytes must be positive multiples of 8"),
+        (
+            ["uvmfault", "--out", "x.csv", "--list-bytes", "256", "--strides", "128"],
+            "a stride of 128 bytes is shorter than its list of 256 bytes",
+        ),
+        (["uvmfault", "--out", "x.csv", "--strides", "3000"], "stride 3000 must be a multiple of 8 dividing --bytes"),
+        (["uvmfault", "--out", "x.csv", "--reps", "0"], "--reps must be at least 1"),
+        (["uvmfault", "--bytes", "1G"], "missing required option --out"),
     ],
 )
 def test_cli_errors_are_clear(emogi_binary, tmp_path, args, message):
@@ -185,6 +196,7 @@ def test_help_lists_the_commands(emogi_binary):
         "lists",
         "chase",
         "concurrency",
+        "uvmfault",
     ):
         assert f"\n  {command} " in done.stdout, done.stdout
 

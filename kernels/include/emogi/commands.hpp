@@ -15,5 +15,6 @@ CommandSpec toy_command();          // EMOGI's zero-copy toy: a host array copie
 CommandSpec lists_command();        // every list read once per access pattern: the link use a walk can reach
 CommandSpec chase_command();        // latency of one dependent 128-byte read (pointer chase)
 CommandSpec concurrency_command();  // random-read throughput vs reads in flight
+CommandSpec uvmfault_command();     // cold UVM per touched 64 KiB block (the simulator's session calibration)
 
 }  // namespace emogi

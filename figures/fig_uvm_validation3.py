@@ -1,0 +1,111 @@
+"""Issue 21's UVM simulator, validation 3 (model/uvm_validation3.py): each judged cold-UVM cell's predicted time
+against its measured median, log-log, one panel per registered calibration rule (micro, pageable, none) and the
+floor (a factor fitted on these runs: not a prediction); colour by algorithm, filled for merged-aligned, hollow for
+naive; the diagonal and the ±25% worst-error band; each title gives the median and worst |error|.
+
+    python -m figures.fig_uvm_validation3 --cells validation3_cells.csv --source source.json --out fig.png \
+        [--out-csv fig.csv]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.lines import Line2D
+
+from figures import cli, style
+from figures.inputs import FigureDataError
+
+FIGURE = "fig_uvm_validation3"
+RULES = {
+    "micro": "micro (primary): uvmfault's factor",
+    "pageable": "pageable: linkbw's factor",
+    "none": "none: the median archived session",
+    "floor": "floor: fitted on these runs (not a prediction)",
+}
+COLORS = {"bfs": "#1f77b4", "sssp": "#ff7f0e", "cc": "#2ca02c", "pagerank": "#d62728"}
+COLUMNS = ["graph", "algorithm", "variant", "root", "uvm_ms", "device_ms"]
+DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = device-mode median + f x the "
+              "simulated migration of the CPU-derived trace (docs/model.md, validation 3)")  # fmt: skip
+
+
+def load_cells(path, figure: str) -> pd.DataFrame:
+    path = Path(path)
+    if not path.is_file():
+        raise FigureDataError(f"figure {figure} has no data: {path} is missing (python -m model.uvm_validation3)")
+    table = pd.read_csv(path)
+    need = COLUMNS + [f"predicted_ms_{r}" for r in RULES]
+    missing = [c for c in need if c not in table.columns]
+    if missing:
+        raise FigureDataError(f"figure {figure}: {path} lacks columns {missing}")
+    return table
+
+
+def compute(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per judged cell and rule: measured, predicted, error."""
+    if cells.empty:
+        raise FigureDataError(f"figure {FIGURE} has no data: no judged cell")
+    parts = []
+    for rule in RULES:
+        part = cells[COLUMNS].copy()
+        part["rule"] = rule
+        part["predicted_ms"] = cells[f"predicted_ms_{rule}"]
+        part["error"] = part["predicted_ms"] / part["uvm_ms"] - 1
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def draw(table: pd.DataFrame, source: dict):
+    fig, axes = style.new_figure(2, 2, title_lines=2, footer_lines=3, hspace=0.55)
+    lo = float(min(table["uvm_ms"].min(), table["predicted_ms"].min())) / 1.5
+    hi = float(max(table["uvm_ms"].max(), table["predicted_ms"].max())) * 1.5
+    x = np.array([lo, hi])
+    for ax, (rule, label) in zip(np.ravel(axes), RULES.items()):
+        rows = table[table["rule"] == rule]
+        for (algorithm, variant), g in rows.groupby(["algorithm", "variant"]):
+            color = COLORS.get(algorithm, "#777777")
+            filled = variant == "merged-aligned"
+            ax.scatter(g["uvm_ms"], g["predicted_ms"], s=16, facecolors=color if filled else "none",
+                       edgecolors=color, linewidths=0.7, zorder=3)  # fmt: skip
+        ax.plot(x, x, color="black", lw=0.8)
+        for f in (0.75, 1.25):
+            ax.plot(x, f * x, color="black", lw=0.5, ls="--")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.set_xlabel("measured cold UVM (ms)")
+        ax.set_ylabel("predicted (ms)")
+        ax.minorticks_off()
+        e = rows["error"].abs()
+        ax.set_title(f"{label}\nmedian {100 * e.median():.1f}% (≤10%), worst {100 * e.max():.1f}% (≤25%)",
+                     fontsize=style.FONT_SIZE)  # fmt: skip
+    algorithms = [a for a in COLORS if a in set(table["algorithm"])]
+    handles = [Line2D([], [], ls="", marker="o", color=COLORS[a]) for a in algorithms]
+    labels = [style.ALGORITHM_LABELS.get(a, a) for a in algorithms]
+    handles += [Line2D([], [], ls="", marker="o", color="black"),
+                Line2D([], [], ls="", marker="o", color="black", markerfacecolor="none"),
+                Line2D([], [], color="black", ls="--", lw=0.5)]  # fmt: skip
+    labels += ["merged-aligned (filled)", "naive (hollow)", "±25%"]
+    style.legend_on_top(fig, handles, labels, ncol=4)
+    style.stamp(fig, source, DEFINITION)
+    return fig
+
+
+def main(argv=None) -> int:
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="The UVM simulator's validation 3: predicted against measured cold UVM per calibration rule",
+        tables=[],
+        inputs=[cli.Input("cells", load_cells, "validation3_cells.csv (python -m model.uvm_validation3 judge)")],
+        compute=compute,
+        draw=draw,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
