@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from emogi.streamed_runs import FILE
+from emogi.streamed_runs import FILE, host_record
 from figures import pr_accuracy_report, streamed_targets_report, style
 from figures.inputs import FigureDataError, ReportFigure, report_csv
 from figures.report_format import fms, fpct1, fx
@@ -443,7 +443,9 @@ def report_section(
     blocks += inplace_blocks(inplace) + streamed_targets_report.target_blocks(targets, archive_of(packed))
     if accuracy:
         table = report_csv(accuracy, "PageRank's distance to a converged reference")
-        blocks += pr_accuracy_report.accuracy_blocks(table, archive_of(accuracy))
+        host = host_record(Path(accuracy).parent / "host.txt")
+        where = f"{archive_of(accuracy)}: {host['gpu']} on {host['date']}"
+        blocks += pr_accuracy_report.accuracy_blocks(table, where)
     blocks += artifact_blocks(*(wide or (None, None)))
     blocks += select_blocks(figs.get("fig_select"), select_label)
     blocks += crossover_blocks(figs.get("fig_streamed_crossover"), *(crossover or (None, None)))
