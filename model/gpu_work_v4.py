@@ -69,8 +69,8 @@ def expected(workloads: pd.DataFrame, launches: pd.DataFrame, vertices: dict) ->
         gs = workloads.index[(workloads["algorithm"] == algorithm) & (workloads["variant"] == variant)]
         jac = workloads[(workloads["algorithm"] == algorithm) & (workloads["variant"] == jacobi)]
         jac = jac.set_index(["graph", "edge_bytes", "root"])
-        if len(gs):
-            workloads = workloads.astype({c: float for c in [*_MIXED, "d_bytes"]})
+        if len(gs):  # mixed counts are fractional; a refusal is text (an all-empty column reads back as float)
+            workloads = workloads.astype({c: float for c in [*_MIXED, "d_bytes"]} | {"refused": object})
         for i in gs:
             r = workloads.loc[i]
             key = (r["graph"], r["edge_bytes"], r["root"])
