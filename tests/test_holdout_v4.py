@@ -315,9 +315,10 @@ def test_the_device_script_makes_what_the_split_registers():
 def test_the_device_script_packs_one_tarball_and_derives_with_split_v4():
     text = SCRIPT.read_text()
     assert ". tools/device/holdout_session.sh" in text and ". tools/device/setup.sh" in text
-    assert re.search(r'tar czf "\$OUT/holdout4\.tgz"', text)
-    # what lands in $OUT: the tarball only (the build log is moved into the session before packing)
-    assert set(re.findall(r"\$OUT/([\w.]+)", text)) == {"holdout4.tgz", "build.log"}
+    # what lands in $OUT: the tarball only, written whole after every graph (the build log is moved into the session)
+    assert 'tar czf "$OUT/holdout4.part.tgz"' in text and 'mv -f "$OUT/holdout4.part.tgz" "$OUT/holdout4.tgz"' in text
+    assert 'session_graph "$n"; pack; done' in text
+    assert set(re.findall(r"\$OUT/([\w.]+)", text)) == {"holdout4.tgz", "holdout4.part.tgz", "build.log"}
     assert 'mv "$OUT/build.log" "$S/logs/build.log"' in text
     assert text.count("python3 -m model.holdout --split v4") == 2 and "--split v3" not in text
     assert "resources/holdout" not in text.split("set -uo pipefail")[1]  # nothing to carry

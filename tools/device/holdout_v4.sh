@@ -22,8 +22,9 @@
 # 31 M) ~25 s, rmat21ef24 96 M (between kron20's 31 M, 22 s, and kron22's 128 M, 60 s) ~50 s. Total ~490 s,
 # under BUDGET_S; one device command has 600 s.
 # Everything goes under one folder, $H4/session (runs/, micro/ with l2.csv, parameters.json, graphs/*.json and
-# *.roots.txt, logs/ with the build log, host.txt, deferred.txt), packed at the end as $OUT/holdout4.tgz (one
-# file: the device brings back at most 8). The judge (after PARTS=derive):
+# *.roots.txt, logs/ with the build log, host.txt, deferred.txt), packed as $OUT/holdout4.tgz (one file: the device
+# brings back at most 8) after the microbenchmarks and again after every graph, so that a call cut short at its
+# limit still brings back everything measured before the cut. The judge (after PARTS=derive):
 #   python -m model.holdout --split v4 --runs H --graphs H/graphs --workloads H4/work/* --out-dir D
 # Options: PARTS, REPS=3, WARMUP=1, BUDGET_S=530, GRAPHS (another list, for a dry run), EMOGI_BINARY (a prebuilt
 # binary), H4 (state, default /tmp/ho4), H (derive: the session folder with runs/, graphs/), G (where the graphs
@@ -89,6 +90,10 @@ session_graph() {  # NAME: made and measured within the call's budget, else DEFE
   for w in $WIDTHS; do for a in $ALGORITHMS; do measure_cell "$name" "$a" "$w"; done; done
   [ "$G" = "$S/graphs" ] || cp "$G/$name".w*.json "$G/$name.roots.txt" "$S/graphs/"
 }
+pack() {  # the session so far as $OUT/holdout4.tgz, replaced whole (a call cut short brings back what it measured)
+  tar czf "$OUT/holdout4.part.tgz" -C "$(dirname "$S")" "$(basename "$S")" \
+    && mv -f "$OUT/holdout4.part.tgz" "$OUT/holdout4.tgz"
+}
 derive() {  # CPU: each graph of the runs regenerated where missing, its workloads derived, one graph at a time
   local name
   for name in $(ls "$S"/runs/*.csv | xargs -n1 basename | cut -d. -f2 | sort -u); do
@@ -117,12 +122,12 @@ log "parts: ${parts[*]} (budget ${BUDGET_S} s)"
 for part in "${parts[@]}"; do
   case $part in
     session) : > "$S/deferred.txt"  # this call's deferrals only
-      provenance; build_kernels; [ -f "$OUT/build.log" ] && mv "$OUT/build.log" "$S/logs/build.log"; micro
-      for n in ${GRAPHS:-$SESSION_GRAPHS}; do session_graph "$n"; done
+      provenance; build_kernels; [ -f "$OUT/build.log" ] && mv "$OUT/build.log" "$S/logs/build.log"; micro; pack
+      for n in ${GRAPHS:-$SESSION_GRAPHS}; do session_graph "$n"; pack; done
       for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done \
         > "$S/logs/rows.txt"
       log "done after ${SECONDS} s" | tee -a "$S/logs/rows.txt"
-      tar czf "$OUT/holdout4.tgz" -C "$(dirname "$S")" "$(basename "$S")" && ls -l "$OUT/holdout4.tgz"
+      pack && ls -l "$OUT/holdout4.tgz"
       cat "$S/deferred.txt" ;;
     derive) derive; judge ;;
     *) echo "unknown part $part (session, derive)"; exit 2 ;;
