@@ -60,6 +60,9 @@ FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
 # ... and v3 (holdout_judge_v3), beside it.
 FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.csv"}
+# ... and v4 (holdout_judge_v4), where its archive exists.
+if HOLDOUT_V4:
+    FIGURE_INPUTS["fig_holdout_v4"] = {"holdout": f"{HOLDOUT_V4_DIR}/holdout_cells.csv"}
 
 
 rule figure:
@@ -72,6 +75,7 @@ rule figure:
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
             | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
             | ({"source": f"{HOLDOUT_V3_DIR}/source.json"} if w.figure == "fig_holdout_v3" else {})
+            | ({"source": f"{HOLDOUT_V4_DIR}/source.json"} if w.figure == "fig_holdout_v4" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:

@@ -217,3 +217,42 @@ rule holdout_judge_v3:
         "python3 -m model.holdout --split v3 --runs {params.archive}/session --graphs {params.archive}/session/graphs"
         " --l2 {input.l2} --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}"
         " > {log} 2>&1"
+
+
+# Issue 24's held-out validation v4 (docs/model.md, "GPU-work term v4 and held-out validation v4"), judged again
+# from its archived session as v3's is, with --split v4; fig_holdout_v4 draws it beside v2's and v3's. Only where
+# that archive exists (its session is measured after this rule was written): without it, neither this rule nor the
+# figure is in the workflow, and the report leaves the section out.
+HOLDOUT_V4_ARCHIVE = "archive/holdout-v4-h100-2026-11-27"
+HOLDOUT_V4_DIR = "results/model/holdout_v4"
+HOLDOUT_V4 = (REPO / HOLDOUT_V4_ARCHIVE / "session" / "runs").is_dir()
+
+
+if HOLDOUT_V4:
+
+    rule holdout_judge_v4:
+        input:
+            module=REPO / "model/holdout.py",
+            split=REPO / "model/holdout_split_v4.py",
+            term=REPO / "model/gpu_work_v4.py",
+            runs=sorted((REPO / HOLDOUT_V4_ARCHIVE / "session" / "runs").glob("*.csv")),
+            parameters=REPO / HOLDOUT_V4_ARCHIVE / "session" / "parameters.json",
+            l2=REPO / HOLDOUT_V4_ARCHIVE / "session" / "micro" / "l2.csv",
+            metas=sorted((REPO / HOLDOUT_V4_ARCHIVE / "session" / "graphs").glob("*.json")),
+            workloads=sorted((REPO / HOLDOUT_V4_ARCHIVE / "workloads").glob("*/workloads.csv")),
+        output:
+            cells=f"{HOLDOUT_V4_DIR}/holdout_cells.csv",
+            summary=f"{HOLDOUT_V4_DIR}/holdout_summary.csv",
+            source=f"{HOLDOUT_V4_DIR}/source.json",
+        params:
+            archive=REPO / HOLDOUT_V4_ARCHIVE,
+            workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
+            out=lambda w, output: Path(output.cells).parent,
+        log:
+            "logs/model/holdout_judge_v4.log",
+        conda:
+            "../../envs/analysis.yaml"
+        shell:
+            "python3 -m model.holdout --split v4 --runs {params.archive}/session --graphs {params.archive}/session/graphs"
+            " --l2 {input.l2} --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}"
+            " > {log} 2>&1"
