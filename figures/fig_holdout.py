@@ -25,7 +25,8 @@ REPORT_TITLE = "The model on graphs it has not seen (held-out validation)"
 COLUMNS = ["split", "graph", "algorithm", "variant", "mode", "edge_bytes", "measured_ms", "predicted_ms", "error"]
 MARKERS = {8: "o", 4: "s"}
 DEFINITION = ("error = predicted / measured median - 1; predicted from the graph file and the session's "
-              "microbenchmarks, GPU-work costs fitted on the train graphs' device cells (docs/model.md)")  # fmt: skip
+              "microbenchmarks, GPU-work costs fitted on the train graphs' device cells "
+              "(docs/predictor.md)")  # fmt: skip
 
 
 def load_cells(path, figure: str) -> pd.DataFrame:
@@ -93,7 +94,7 @@ def report_section(fig: ReportFigure | None) -> dict | None:
     """The report's paragraph and table for the held-out validation; None when the figure was not drawn."""
     intro = (
         "Every cell of one device session predicted from its graph file and that session's microbenchmarks alone "
-        "(model/holdout.py; the split was written down in docs/model.md before the session): the GPU-work costs "
+        "(model/holdout.py; the split was written down in docs/predictor.md before the session): the GPU-work costs "
         "fitted on the train graphs' device cells (kron and urand at scales 20-22), then judged on graphs the fit "
         "never saw (scales 23 and 24, an R-MAT graph of other skew and density, the real cnr-2000)."
     )

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v3 (model/holdout.py --split v3, docs/model.md "GPU-work term v3 and held-out
+"""Issue 24's held-out validation v3 (model/holdout.py --split v3, docs/predictor.md "GPU-work term v3 and held-out
 validation v3"): the same figure as figures/fig_holdout.py (v2), drawn from the v3 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
 
@@ -21,7 +21,7 @@ REPORT_TITLE = "The model on graphs it has not seen, v3 (held-out validation wit
 
 def graphs_text(measured: set[str]) -> str:
     """Which graphs of split v3 (model/holdout_split_v3.py) each split holds in `measured`, and which registered
-    graphs the session did not measure (left out and named, not replaced, as docs/model.md says)."""
+    graphs the session did not measure (left out and named, not replaced, as docs/predictor.md says)."""
     parts = []
     for split, label in ((hs3.TRAIN, "train"), (hs3.HELD_OUT, "held out")):
         names = [g for g, e in hs3.GRAPHS.items() if e["split"] == split]
@@ -40,7 +40,7 @@ def report_section(fig: ReportFigure | None) -> dict | None:
     intro = (
         "The same judgement with the GPU-work term v3 (a cost per launch, and a per-entry cost that grows once the "
         "per-vertex state outgrows the L2, whose effective capacity comes from the session's own microbenchmark) "
-        "on a new split and a new device session, both written down in docs/model.md before the session: the "
+        "on a new split and a new device session, both written down in docs/predictor.md before the session: the "
         "costs fitted on the train graphs' device cells, every graph measured in that one session, the held-out "
         f"ones made with a seed no earlier graph used ({graphs_text(set(cells['graph']))}). Nothing was tuned "
         "after the comparison."

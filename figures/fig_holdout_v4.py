@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/model.md "GPU-work term v4 and held-out
+"""Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/predictor.md "GPU-work term v4 and held-out
 validation v4"): the same figure as figures/fig_holdout.py (v2), drawn from the v4 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
 The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_v4).
@@ -22,7 +22,7 @@ REPORT_TITLE = "The model on graphs it has not seen, v4 (held-out validation wit
 
 def graphs_text(measured: set[str]) -> str:
     """Which graphs of split v4 (model/holdout_split_v4.py) each split holds in `measured`, and which registered
-    graphs the session did not measure (left out and named, not replaced, as docs/model.md says)."""
+    graphs the session did not measure (left out and named, not replaced, as docs/predictor.md says)."""
     parts = []
     for split, label in ((hs4.TRAIN, "train"), (hs4.HELD_OUT, "held out")):
         names = [g for g, e in hs4.GRAPHS.items() if e["split"] == split]
@@ -42,7 +42,8 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "The same judgement with the GPU-work term v4 (Gauss-Seidel PageRank's launches as the GPU runs them, a mix "
         "of its trace and the Jacobi sweep's by the share of vertices one wave of resident warps updates; the floor "
         "in the sum form; and the zero-copy link terms, a cost per counted byte and per serial step, fitted on the "
-        "train graphs' zero-copy cells) on a new split and a new device session, both written down in docs/model.md "
+        "train graphs' zero-copy cells) on a new split and a new device session, both written down in "
+        "docs/predictor.md "
         "before the session: every graph measured in that one session, the held-out ones made with a seed no "
         f"earlier graph used ({graphs_text(set(cells['graph']))}). Nothing was tuned after the comparison."
     )

@@ -1,4 +1,4 @@
-"""Per-launch features of a traversal from its CPU-derived trace and the graph's offsets (docs/model.md, "GPU-work
+"""Per-launch features of a traversal from its CPU-derived trace and the graph's offsets (docs/predictor.md, "GPU-work
 term v2"): the launch's grid V_l (vertices), the list entries it reads N_l and its longest walk K_l (the most
 steps one thread or warp takes: the degree skew the launch meets).
 

@@ -1,4 +1,4 @@
-"""The GPU-work term of a traversal predicted from the graph alone (issue 24; docs/model.md, "GPU-work term v2"):
+"""The GPU-work term of a traversal predicted from the graph alone (issue 24; docs/predictor.md, "GPU-work term v2"):
 device-mode time per algorithm, variant and edge width from per-launch counts of a CPU-derived trace
 (model/gpu_features.py: grid V_l, entries N_l, longest walk K_l):
 
@@ -6,7 +6,7 @@ device-mode time per algorithm, variant and edge width from per-launch counts of
     sum form (secondary):   t = Σ_l [ a + b·V_l + c·N_l + s·K_l ]
 
 a is fitted for `frontier` only (other variants' grids are V in every launch: a and b·V are one term at one scale).
-Fitted on the cells of FIT_SCALES, judged on those of HELD_OUT_SCALES (the split is in docs/model.md).
+Fitted on the cells of FIT_SCALES, judged on those of HELD_OUT_SCALES (the split is in docs/predictor.md).
 
     python -m model.gpu_work --cells archive/uvm-sim-validation-2026-11-25/cells.csv --launches L.csv.gz --out-dir D
 
@@ -32,7 +32,7 @@ from model.gpu_features import KEYS
 GROUP = ["algorithm", "variant", "edge_bytes"]
 PARAMS = ["a_ms", "b_ms", "c_ms", "s_ms"]
 FORMS = ("max", "sum")
-FIT_SCALES = (21,)  # docs/model.md: issue 24's 20-22, as far as the archived cells hold them
+FIT_SCALES = (21,)  # docs/predictor.md: issue 24's 20-22, as far as the archived cells hold them
 HELD_OUT_SCALES = (23, 24, 25)
 LAUNCH_COST_VARIANTS = ("frontier",)  # variants whose launch cost a is fitted
 
@@ -115,10 +115,10 @@ def prepare(cells: pd.DataFrame, launches: pd.DataFrame) -> tuple[pd.DataFrame, 
 
 
 def check_split(fit_cells: pd.DataFrame) -> None:
-    """Refuse a training table holding a held-out scale (docs/model.md's split)."""
+    """Refuse a training table holding a held-out scale (docs/predictor.md's split)."""
     bad = sorted(set(fit_cells["scale"].astype(int)) & set(HELD_OUT_SCALES))
     if bad:
-        raise GpuWorkError(f"held-out scale(s) {bad} in the fit set: the split of docs/model.md forbids it")
+        raise GpuWorkError(f"held-out scale(s) {bad} in the fit set: the split of docs/predictor.md forbids it")
 
 
 def predict(cells: pd.DataFrame, launches: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -1,4 +1,4 @@
-"""The GPU-work term v3 (issue 24; docs/model.md, "GPU-work term v3 and held-out validation v3", registered before
+"""The GPU-work term v3 (issue 24; docs/predictor.md, "GPU-work term v3 and held-out validation v3", registered before
 it was fitted on any new run): device-mode time per algorithm, variant and edge width from the per-launch counts
 of a CPU-derived trace (grid V_l, entries N_l, longest walk K_l: model/gpu_features.py, model.holdout's launches
 table), with a launch cost for every variant and a per-entry cost that grows with the share μ of the entries'

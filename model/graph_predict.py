@@ -1,4 +1,4 @@
-"""A traversal's time predicted from the graph file alone (issue 24; docs/model.md, "Prediction from the graph"):
+"""A traversal's time predicted from the graph file alone (issue 24; docs/predictor.md, "Prediction from the graph"):
 the CPU-derived trace (emogi/trace_derive.py) gives per launch the lists read; from them and the graph's offsets
 come D and d (model/link_requests.py), the GPU-work floor (model/gpu_work.py's fitted costs, max form, over
 model/gpu_features.py's per-launch counts) and the critical path (the longest list, as model/predict.py counts it).

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation of one device session (docs/model.md, "Held-out validation (issue 24)"): the
+"""Issue 24's held-out validation of one device session (docs/predictor.md, "Held-out validation (issue 24)"): the
 GPU-work costs fitted on the train graphs' `device` cells (model.gpu_work.fit_group, max form), every cell then
 predicted from its graph file alone (model/graph_predict.py: device = floor; zero-copy = D / T(d) + floor + chain
 steps × L, T(d) from the session's microbenchmarks) and judged against its measured median.
@@ -64,7 +64,7 @@ WORKLOAD_COLUMNS = [*WORK, "checksum", "derived_width", "launches", "fidelity", 
                     "D_bytes", "d_bytes", "chain_steps", "trace_s", "refused"]  # fmt: skip
 LAUNCH_COLUMNS = [*WORK, "launch", "lists", "entries", "grid", "walk"]
 WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width (bottom-up reads whole lines)
-# relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/model.md)
+# relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/predictor.md)
 TRACE_WEIGHT = {"pagerank": 10.0}
 SPLITS = {"v2": hs, "v3": hs3, "v4": hs4}  # --split: the registered split and, with it, the GPU-work term judged
 

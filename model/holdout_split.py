@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation: the registered split (docs/model.md, "Held-out validation (issue 24)", written
+"""Issue 24's held-out validation: the registered split (docs/predictor.md, "Held-out validation (issue 24)", written
 down before anything was fitted on it). A graph is known by its name in the runs table and identified by the
 metadata of its 8-byte file (how it was made); `split_of` refuses a graph the table does not list or whose metadata
 disagrees, and `check_fit_set` refuses a fit set holding a cell of a held-out graph.
@@ -28,7 +28,7 @@ GRAPHS: dict[str, dict] = {
     "rmat21ef64": _generated("kron", 21, HELD_OUT, edge_factor=64, initiator=OTHER_INITIATOR),
     "cnr2000": {"split": HELD_OUT, "source": {"format": "webgraph-bv", "basename": "cnr-2000"}},  # emogi.datasets.law
 }
-# the algorithms each held-out graph is judged on, where not all four (docs/model.md: PageRank's scale-24 trace
+# the algorithms each held-out graph is judged on, where not all four (docs/predictor.md: PageRank's scale-24 trace
 # does not fit a device command)
 ALGORITHMS_OF = {"kron24": ("bfs", "sssp", "cc"), "urand24": ("bfs", "sssp", "cc")}
 VARIANTS = {  # the paper's merged-aligned and this project's fastest (config/config.yaml apps.variants)
@@ -71,7 +71,8 @@ def split_of(name: str, source: dict | None = None, graphs: dict | None = None) 
     """TRAIN or HELD_OUT for a registered graph; with its metadata `source`, checked to be that graph."""
     table = GRAPHS if graphs is None else graphs
     if name not in table:
-        raise SplitError(f"graph {name!r} is not in the registered split (docs/model.md; known: {', '.join(table)})")
+        known = ", ".join(table)
+        raise SplitError(f"graph {name!r} is not in the registered split (docs/predictor.md; known: {known})")
     if source is not None:
         differ = identity_differs(name, source, table)
         if differ:
@@ -84,4 +85,6 @@ def check_fit_set(names: Iterable[str], graphs: dict | None = None) -> None:
     table = GRAPHS if graphs is None else graphs
     bad = sorted({g for g in names if g not in table or table[g]["split"] != TRAIN})
     if bad:
-        raise SplitError(f"graph(s) {bad} in the fit set: only the train graphs of docs/model.md's split may be fitted")
+        raise SplitError(
+            f"graph(s) {bad} in the fit set: only the train graphs of docs/predictor.md's split may be fitted"
+        )

@@ -1,7 +1,7 @@
 """This project's link ladder (issue 24): the zero-copy time of each algorithm predicted from the graph file alone on
 every rung of a ladder of host links, PCIe Gen3 and Gen4 (presets), Gen5 (preset, and as measured on this
 project's H100), so that one sees how each algorithm scales with the link. Nothing is run: every number is the
-prediction of `python -m model.whatif --graph-file` (model/graph_predict.py, docs/model.md "Prediction from the
+prediction of `python -m model.whatif --graph-file` (model/graph_predict.py, docs/predictor.md "Prediction from the
 graph"), whose functions this module calls:
 
     t = D / T(d) + floor + chain_steps · L       T(d) = min{S d, N_max d / L, W} of the rung's preset

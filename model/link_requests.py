@@ -1,6 +1,6 @@
 """Requests and 32-byte sectors a zero-copy traversal sends over the link, per launch of a trace (issue 24; the
 rules of kernels/include/emogi/request_count.hpp, in closed form, plus the sharing of a unit between neighbouring
-lists; docs/model.md, "Link requests from the graph").
+lists; docs/predictor.md, "Link requests from the graph").
 
 Per list [b, e) (entries of `eb` bytes; byte range [b·eb, e·eb)), with lines(x) and sectors(x) the 128-byte lines
 and 32-byte sectors the byte range touches:

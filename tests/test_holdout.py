@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation (docs/model.md, "Held-out validation (issue 24)"): the registered split, and the
+"""Issue 24's held-out validation (docs/predictor.md, "Held-out validation (issue 24)"): the registered split, and the
 judge end to end on a tiny synthetic session (graphs from tests/graphs.py, a runs table made here from known costs
 and noise: made-up times, never archived)."""
 

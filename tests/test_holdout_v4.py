@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v4 (docs/model.md, "GPU-work term v4 and held-out validation v4"): the registered
+"""Issue 24's held-out validation v4 (docs/predictor.md, "GPU-work term v4 and held-out validation v4"): the registered
 split, the term v4 on worked examples (Gauss-Seidel's expected launches, the weighted sum-form floor, the serial
 steps, the zero-copy link fit), the judge with --split v4 end to end on a tiny synthetic session (graphs from the
 generator, runs made here from known v4 costs and 1% noise: made-up times, never archived), the device script's

@@ -189,7 +189,7 @@ def test_the_gpu_work_term_recovers_known_costs():
 
 
 def test_the_gpu_work_split_is_enforced():
-    """A held-out scale in the training table is refused (docs/model.md's split), whatever put it there."""
+    """A held-out scale in the training table is refused (docs/predictor.md's split), whatever put it there."""
     from model import gpu_work
 
     cells, _ = _gpu_work_table((21, 24), lambda r: 1.0)

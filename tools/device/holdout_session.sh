@@ -1,7 +1,7 @@
 # What the held-out sessions share (holdout_study.sh, registered split v2; holdout_v3.sh, split v3), sourced after
 # setup.sh. Each script sets S (the session folder: runs/, micro/, logs/, host.txt), G (the graphs), REPS and WARMUP.
 
-# The variants each algorithm's cells run: the paper's merged-aligned and this project's fastest (docs/model.md).
+# The variants each algorithm's cells run: the paper's merged-aligned and this project's fastest (docs/predictor.md).
 variants_of() { case $1 in bfs) echo merged-aligned,direction-optimizing ;; sssp) echo merged-aligned,frontier ;;
   cc) echo merged-aligned,afforest ;; pagerank) echo merged-aligned,gauss-seidel ;; esac; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation in ONE device session (docs/model.md, "Held-out validation (issue 24)"), part by
+# Issue 24's held-out validation in ONE device session (docs/predictor.md, "Held-out validation (issue 24)"), part by
 # part, each part one device call of at most 10 minutes, on one warm machine (state in /tmp/ho):
 #   (device) PARTS=train bash tools/device/holdout_study.sh     build, host.txt, microbenchmarks + model.fit,
 #                                                               kron/urand 20-22 (the train graphs)
@@ -26,7 +26,7 @@
 # ahead for scale 24, large-matrix-h100-2026-11-21 for scale 23, generator-bench for generation; per `emogi run`
 # about 2 s + 1.6 s per 65 M edges of loading and CPU reference, plus the GPU time of 4 runs a cell):
 #   train ~4.5 min (build 0.5, micro ~1, graphs 0.3, runs: GPU 46 s + 48 invocations' overhead ~3 min)
-#   h23 ~3.5 min, rmat ~1.7, cnr ~0.2 (call 2: ~5.5 min)   h24 ~2.5 min (PageRank cut: docs/model.md)
+#   h23 ~3.5 min, rmat ~1.7, cnr ~0.2 (call 2: ~5.5 min)   h24 ~2.5 min (PageRank cut: docs/predictor.md)
 #   judge ~6.5 min (longest trace: kron23 PageRank merged-aligned, ~6 min on one core of the development
 #   machine; ~85 CPU-minutes in all over 16 cores), so about 19 minutes of device time in all.
 # The judge's traces need no GPU: archive/holdout-h100-2026-11-27/commands.sh derived them on the development

@@ -184,7 +184,7 @@ rule holdout_judge:
         " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"
 
 
-# Issue 24's held-out validation v3 (docs/model.md, "GPU-work term v3 and held-out validation v3"), judged again
+# Issue 24's held-out validation v3 (docs/predictor.md, "GPU-work term v3 and held-out validation v3"), judged again
 # from its archived session the same way, with --split v3 (C from the session's micro/l2.csv); fig_holdout_v3
 # draws it beside v2's.
 HOLDOUT_V3_ARCHIVE = "archive/holdout-v3-h100-2026-11-27"
@@ -219,7 +219,7 @@ rule holdout_judge_v3:
         " > {log} 2>&1"
 
 
-# Issue 24's held-out validation v4 (docs/model.md, "GPU-work term v4 and held-out validation v4"), judged again
+# Issue 24's held-out validation v4 (docs/predictor.md, "GPU-work term v4 and held-out validation v4"), judged again
 # from its archived session as v3's is, with --split v4; fig_holdout_v4 draws it beside v2's and v3's. Only where
 # that archive exists (its session is measured after this rule was written): without it, neither this rule nor the
 # figure is in the workflow, and the report leaves the section out.
