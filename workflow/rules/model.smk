@@ -222,10 +222,12 @@ rule holdout_judge_v3:
 # Issue 24's held-out validation v4 (docs/predictor.md, "GPU-work term v4 and held-out validation v4"), judged again
 # from its archived session as v3's is, with --split v4; fig_holdout_v4 draws it beside v2's and v3's. Only where
 # that archive exists (its session is measured after this rule was written): without it, neither this rule nor the
-# figure is in the workflow, and the report leaves the section out.
-HOLDOUT_V4_ARCHIVE = "archive/holdout-v4-h100-2026-11-27"
+# figure is in the workflow, and the report leaves the section out. The archive: the newest archive/holdout-v4-*
+# folder that holds a session's runs (its name carries the session's GPU and date).
+HOLDOUT_V4_SESSIONS = sorted(p for p in (REPO / "archive").glob("holdout-v4-*") if (p / "session" / "runs").is_dir())
+HOLDOUT_V4_ARCHIVE = f"archive/{HOLDOUT_V4_SESSIONS[-1].name}" if HOLDOUT_V4_SESSIONS else None
 HOLDOUT_V4_DIR = "results/model/holdout_v4"
-HOLDOUT_V4 = (REPO / HOLDOUT_V4_ARCHIVE / "session" / "runs").is_dir()
+HOLDOUT_V4 = HOLDOUT_V4_ARCHIVE is not None
 
 
 if HOLDOUT_V4:
