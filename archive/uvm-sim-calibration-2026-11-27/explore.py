@@ -1,6 +1,6 @@
 """Exploratory, CPU only: does a session-level microbenchmark track a session's cold-UVM factor? Writes the
 tables of archive/uvm-sim-calibration-2026-11-27/README.md from archived tables (run from the repository root:
-`python tools/uvmcal/explore.py`)."""
+`python archive/uvm-sim-calibration-2026-11-27/explore.py`)."""
 
 import sys
 from pathlib import Path
