@@ -18,7 +18,7 @@ from matplotlib.lines import Line2D
 from figures import cli, style
 from figures.inputs import FigureDataError, ReportFigure, report_csv
 from model.holdout import summary
-from model.holdout_split import TARGET_MEDIAN, TARGET_WORST
+from model.holdout_split import HELD_OUT, TARGET_MEDIAN, TARGET_WORST, TRAIN
 
 FIGURE = "fig_holdout"
 REPORT_TITLE = "The model on graphs it has not seen (held-out validation)"
@@ -99,6 +99,19 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "never saw (scales 23 and 24, an R-MAT graph of other skew and density, the real cnr-2000)."
     )
     return judged_section(fig, FIGURE, REPORT_TITLE, intro)
+
+
+def split_graphs_text(graphs: dict[str, dict], measured: set[str]) -> str:
+    """Which graphs of a registered split (a model.holdout_split_v* GRAPHS table) each split holds in `measured`,
+    and which registered graphs the session did not measure (left out and named, not replaced, as
+    docs/predictor.md says)."""
+    parts = []
+    for split, label in ((TRAIN, "train"), (HELD_OUT, "held out")):
+        got = [g for g, e in graphs.items() if e["split"] == split and g in measured]
+        parts.append(f"{label}: {', '.join(got) or 'none'}")
+    missing = [g for g in graphs if g not in measured]
+    left = f"; registered but not measured (left out): {', '.join(missing)}" if missing else ""
+    return "; ".join(parts) + left
 
 
 def judged_section(fig: ReportFigure | None, figure: str, title: str, intro: str) -> dict | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from figures import cli
-from figures.fig_holdout import compute, draw, judged_section, load_cells
+from figures.fig_holdout import compute, draw, judged_section, load_cells, split_graphs_text
 from figures.inputs import ReportFigure, report_csv
 from model import holdout_split_v4 as hs4
 
@@ -21,16 +21,8 @@ REPORT_TITLE = "The model on graphs it has not seen, v4 (held-out validation wit
 
 
 def graphs_text(measured: set[str]) -> str:
-    """Which graphs of split v4 (model/holdout_split_v4.py) each split holds in `measured`, and which registered
-    graphs the session did not measure (left out and named, not replaced, as docs/predictor.md says)."""
-    parts = []
-    for split, label in ((hs4.TRAIN, "train"), (hs4.HELD_OUT, "held out")):
-        names = [g for g, e in hs4.GRAPHS.items() if e["split"] == split]
-        got = [g for g in names if g in measured]
-        parts.append(f"{label}: {', '.join(got) or 'none'}")
-    missing = [g for g in hs4.GRAPHS if g not in measured]
-    left = f"; registered but not measured (left out): {', '.join(missing)}" if missing else ""
-    return "; ".join(parts) + left
+    """Which graphs of split v4 (model/holdout_split_v4.py) the session measured, per split, and which not."""
+    return split_graphs_text(hs4.GRAPHS, measured)
 
 
 def report_section(fig: ReportFigure | None) -> dict | None:
