@@ -100,28 +100,31 @@ def mu_table(table: pd.DataFrame, vertices: dict, capacity: float) -> dict:
 
 
 def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, train: str,
-              check_fit_set: Callable[[Iterable[str]], None]) -> pd.DataFrame:  # fmt: skip
+              check_fit_set: Callable[[Iterable[str]], None], make=launches_of) -> pd.DataFrame:  # fmt: skip
     """a, b, c, m, s (both forms) per algorithm, variant and width on the `device` cells whose split is `train`;
-    `check_fit_set` refuses a fit set holding a held-out graph."""
+    `check_fit_set` refuses a fit set holding a held-out graph; `make` gathers a set of cells' launches (v4 passes
+    its weighted ones)."""
     out = []
     for (a, v, w), grp in table.groupby(GROUP):
         fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
         check_fit_set(fit["graph"])
         if len(fit) < 2:
             continue
-        fitted = fit_group(launches_of(launches, fit, mu), fit["measured_ms"].to_numpy(float))
+        fitted = fit_group(make(launches, fit, mu), fit["measured_ms"].to_numpy(float))
         for form in FORMS:
             out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": form, "train_cells": len(fit)}
                        | dict(zip(PARAMS, fitted[form], strict=True)))  # fmt: skip
     return pd.DataFrame(out, columns=[*GROUP, "form", "train_cells", *PARAMS])
 
 
-def floor_ms(table: pd.DataFrame, launches: pd.DataFrame, costs: pd.DataFrame, mu: dict) -> np.ndarray:
-    """Every row's floor (max form) with its group's costs; NaN where the group has none."""
+def floor_ms(table: pd.DataFrame, launches: pd.DataFrame, costs: pd.DataFrame, mu: dict, form: str = "max",
+             make=launches_of) -> np.ndarray:  # fmt: skip
+    """Every row's floor in `form` (v3's: max) with its group's costs; NaN where the group has none; `make` as for
+    fit_costs."""
     out = np.full(len(table), np.nan)
-    maxc = costs[costs["form"] == "max"].set_index(GROUP)
+    byform = costs[costs["form"] == form].set_index(GROUP)
     t = table.reset_index(drop=True)
     for key, grp in t.groupby(GROUP):
-        if key in maxc.index:
-            out[grp.index] = launches_of(launches, grp, mu).predict(maxc.loc[key, PARAMS].to_numpy(float), "max")
+        if key in byform.index:
+            out[grp.index] = make(launches, grp, mu).predict(byform.loc[key, PARAMS].to_numpy(float), form)
     return out

@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from model.gpu_work_v3 import FORMS, PARAMS, Launches, fit_group, mu_table
+from model import gpu_work_v3 as v3
+from model.gpu_work_v3 import PARAMS, Launches, mu_table
 from model.littles_law import throughput_gbps
 from model.predict import chain_ms
 
@@ -121,30 +122,15 @@ def launches_of(launches: pd.DataFrame, keys: pd.DataFrame, mu: dict) -> Weighte
 
 def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, train: str,
               check_fit_set: Callable[[Iterable[str]], None]) -> pd.DataFrame:  # fmt: skip
-    """a, b, c, m, s (both forms) per algorithm, variant and width on the `device` cells whose split is `train`."""
-    out = []
-    for (a, v, w), grp in table.groupby(GROUP):
-        fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
-        check_fit_set(fit["graph"])
-        if len(fit) < 2:
-            continue
-        fitted = fit_group(launches_of(launches, fit, mu), fit["measured_ms"].to_numpy(float))
-        for form in FORMS:
-            out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": form, "train_cells": len(fit)}
-                       | dict(zip(PARAMS, fitted[form], strict=True)))  # fmt: skip
-    return pd.DataFrame(out, columns=[*GROUP, "form", "train_cells", *PARAMS])
+    """a, b, c, m, s (both forms) per algorithm, variant and width on the `device` cells whose split is `train`:
+    v3's fit over the weighted launches."""
+    return v3.fit_costs(table, launches, mu, train, check_fit_set, make=launches_of)
 
 
 def floor_ms(table: pd.DataFrame, launches: pd.DataFrame, costs: pd.DataFrame, mu: dict,
              form: str = FLOOR_FORM) -> np.ndarray:  # fmt: skip
     """Every row's floor in `form` with its group's costs; NaN where the group has none."""
-    out = np.full(len(table), np.nan)
-    byform = costs[costs["form"] == form].set_index(GROUP)
-    t = table.reset_index(drop=True)
-    for key, grp in t.groupby(GROUP):
-        if key in byform.index:
-            out[grp.index] = launches_of(launches, grp, mu).predict(byform.loc[key, PARAMS].to_numpy(float), form)
-    return out
+    return v3.floor_ms(table, launches, costs, mu, form, make=launches_of)
 
 
 def serial_steps(launches: pd.DataFrame, vertices: dict) -> np.ndarray:
