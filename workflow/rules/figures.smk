@@ -63,6 +63,9 @@ FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.c
 # ... and v4 (holdout_judge_v4), where its archive exists.
 if HOLDOUT_V4:
     FIGURE_INPUTS["fig_holdout_v4"] = {"holdout": f"{HOLDOUT_V4_DIR}/holdout_cells.csv"}
+# The UVM simulator's validation 3 (oom.smk), from its archive's judged cells, where that archive exists.
+if UVM_V3_ARCHIVE:
+    FIGURE_INPUTS["fig_uvm_validation3"] = {"cells": UVM_V3_ARCHIVE / "validation3_cells.csv"}
 
 
 rule figure:
@@ -76,6 +79,7 @@ rule figure:
             | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
             | ({"source": f"{HOLDOUT_V3_DIR}/source.json"} if w.figure == "fig_holdout_v3" else {})
             | ({"source": f"{HOLDOUT_V4_DIR}/source.json"} if w.figure == "fig_holdout_v4" else {})
+            | ({"source": UVM_V3_ARCHIVE / "source.json"} if w.figure == "fig_uvm_validation3" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:

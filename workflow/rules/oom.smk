@@ -116,3 +116,13 @@ else:
         shell:
             "python3 -m emogi.archive --study oom restore --archive {params.archive} --out-dir results/oom/tables"
             " > {log} 2>&1"
+
+
+# The UVM simulator's validation 3 (docs/model.md, "Session-calibrated simulator and validation 3"): judged once on
+# the CPU after its device call (model.uvm_validation3 judge regenerates scale-23/24 graphs: far past the default
+# run's minutes), so the workflow draws fig_uvm_validation3 from the judged cells of the newest
+# archive/uvm-validation3-* folder, with that folder's source record; without such a folder, no figure and no block.
+UVM_V3_SESSIONS = sorted(
+    p for p in (REPO / "archive").glob("uvm-validation3-*") if (p / "validation3_cells.csv").is_file()
+)
+UVM_V3_ARCHIVE = UVM_V3_SESSIONS[-1] if UVM_V3_SESSIONS else None

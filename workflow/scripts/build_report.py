@@ -127,7 +127,8 @@ def oom_section(a, root: Path) -> dict | None:
     source = a.oom_tables / "source.json" if a.oom_tables else None
     if source is None or not source.is_file():
         return None
-    return oom_report.report_section(find_oom_figures(a.figures, root), source_label(load_source(source)))
+    figs = find_oom_figures(a.figures, root, oom_report.FIGURES + oom_report.OPTIONAL_FIGURES)
+    return oom_report.report_section(figs, source_label(load_source(source)))
 
 
 def cpu_section(a, root: Path) -> dict | None:
