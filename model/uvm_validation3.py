@@ -82,15 +82,15 @@ def session_factors(session: Path, shape: UvmParams, rule: dict) -> tuple[dict, 
     return {"micro": f_micro, "pageable": pageable_factor(rule, gbps), "none": 1.0, "pageable_gbps": gbps}, table
 
 
-def regenerate(name: str, graph_dir: Path, meta: dict, how: dict = SET) -> Path:
+def regenerate(name: str, graph_dir: Path, meta: dict, how: dict = SET, seed: int = SEED) -> Path:
     """The session's graph, made again with its command and seed; its checksum must equal the session's."""
     path = graph_dir / f"{name}.w8.csr"
     if name not in how:
         raise ValueError(f"{name} is not in the registered set ({', '.join(how)})")
     if not path.exists():
         graph_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "emogi.datasets.generators", *how[name].split(), "--seed", str(SEED)]
-        cmd += ["--weights-seed", str(SEED), "--out", str(path)]
+        cmd = [sys.executable, "-m", "emogi.datasets.generators", *how[name].split(), "--seed", str(seed)]
+        cmd += ["--weights-seed", str(seed), "--out", str(path)]
         subprocess.run(cmd, check=True)
     have = f"{read_header(path).checksum:016x}"
     if have != meta["checksum"]:
@@ -156,13 +156,13 @@ def predict(cells: pd.DataFrame, shape: UvmParams, factors: dict) -> pd.DataFram
     return out
 
 
-def summarise(cells: pd.DataFrame) -> pd.DataFrame:
+def summarise(cells: pd.DataFrame, rules: tuple = (*RULES, "floor")) -> pd.DataFrame:
     rows = []
     every = pd.Series("all", index=cells.index)
     groups = [("all", every), ("graph", cells["graph"]), ("algorithm", cells["algorithm"])]
     for kind, key in groups:
         for value, part in cells.groupby(key):
-            for rule in (*RULES, "floor"):
+            for rule in rules:
                 e = part[f"error_{rule}"].abs()
                 rows.append(
                     {

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Issue 21, the UVM simulator's validation 4 in ONE device call (docs/model.md, "Validation 4 of the UVM simulator:
+# registered before the session"; the set is model/uvm_validation4.py's SET):
+#   (device) bash tools/device/uvm_validation4.sh                                         ESTIMATE ~6-8 min, H100
+# build; host.txt; uvmfault's GPU test; the calibration at the start (`emogi linkbw`: pinned and pageable copies,
+# the primary rule's measure; `emogi uvmfault`: a 1 GiB cold managed buffer read once as back-to-back lists, a
+# thread or a warp per list, and the 64 KiB-stride pattern, reported only); then per graph: generate it (seed 26),
+# draw 2 roots, measure cold `uvm` beside `device` for every algorithm and both registered variants, and run the
+# four back-to-back uvmfault patterns again (micro/uvmfault_after_NAME.csv); at the end uvmfault and linkbw once
+# more (uvmfault_end.csv, link_end.csv). Managed memory is never oversubscribed (validation 3's reasons).
+# Time guard as validation 3's: a graph starts only if elapsed + its estimate (EST, s) <= BUDGET_S (default 400),
+# else DEFERRED (deferred.txt); each `emogi run` is stopped after RUN_LIMIT_S (150) and none runs past HARD_S
+# (default 440); the closing calibration and the tarball take ~25 s more. Everything comes back as $OUT/uvm4.tgz
+# (uvm4/: host.txt, device.json, micro/, runs/, graphs/*.json and *.roots.txt, logs/, deferred.txt, call.log).
+# ESTIMATES (not measurements): build 30-110 s; archive/uvm-validation3-h100-2026-11-27's call took 188 s for
+# three scale-22/23 graphs with its calibration, the urand24s25 call of the same day ~150 s for that graph alone;
+# uvmfault's four patterns ~5 s a time.
+# The judge (CPU, after the call; regenerates the graphs with the same seeds and derives the traces):
+#   python -m model.uvm_validation4 judge --tarball uvm4.tgz --graph-dir /tmp/uvm4g --out D --jobs 2
+# Options: BUDGET_S, RUN_LIMIT_S, HARD_S, REPS=2, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY.
+set -uo pipefail
+. tools/device/setup.sh
+W=/tmp/uvm4; S=$W/uvm4; G=$W/graphs
+mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-400}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
+HARD_S=${HARD_S:-440}  # no `emogi run` goes past this (s)
+# the registered set (model/uvm_validation4.py SET): name -> generator arguments; seed 26 for all
+declare -A HOW=([kron23s26]="--kind kron --scale 23 --edge-factor 16"
+  [urand23s26]="--kind urand --scale 23 --edge-factor 16"
+  [rmat22ef32s26]="--kind kron --scale 22 --edge-factor 32 --rmat-abc 0.50,0.20,0.20"
+  [urand24s26]="--kind urand --scale 24 --edge-factor 16")
+declare -A EST=([kron23s26]=80 [urand23s26]=75 [rmat22ef32s26]=70 [urand24s26]=170)
+SEED=26; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"
+UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
+UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
+
+provenance() {
+  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"
+    git status --short 2> /dev/null | head -20; nproc; free -g; df -h /tmp; } >> "$S/host.txt" 2>&1
+}
+uvmfault() {  # TAG: the four back-to-back patterns into micro/uvmfault_TAG.csv
+  log "uvmfault $1"
+  timeout 60 "$EMOGI_BINARY" uvmfault "${UVMFAULT[@]}" --out "$S/micro/uvmfault_$1.csv" \
+    > "$S/logs/uvmfault_$1.log" 2>&1 || echo "FAILED: uvmfault $1: $(tail -1 "$S/logs/uvmfault_$1.log")"
+  grep "^uvmfault" "$S/logs/uvmfault_$1.log"
+}
+uvmfault_stride() {  # the 64 KiB-stride pattern (reported, no rule uses it)
+  timeout 30 "$EMOGI_BINARY" uvmfault "${UVMFAULT_STRIDE[@]}" --out "$S/micro/uvmfault_stride_start.csv" \
+    > "$S/logs/uvmfault_stride.log" 2>&1 || echo "FAILED: uvmfault stride"
+}
+link() {  # FILE: linkbw into micro/FILE
+  log "linkbw $1"
+  python3 -m emogi.measure linkbw --binary "$EMOGI_BINARY" --out "$S/micro/$1" -- \
+    --sizes 1M,16M,64M,256M,1G --reps 5 > "$S/logs/$1.log" 2>&1 || echo "FAILED: linkbw $1"
+}
+graph() {  # NAME: NAME.w8.csr/.json and NAME.roots.txt (2 roots)
+  local name=$1
+  log "generate $name"
+  python3 -m emogi.datasets.generators ${HOW[$name]} --seed "$SEED" --weights-seed "$SEED" \
+    --out "$G/$name.w8.csr" --meta "$S/graphs/$name.w8.json" > "$S/logs/gen_$name.log" 2>&1 \
+    && python3 -m emogi.datasets.roots "$G/$name.w8.csr" --count 2 --seed "$SEED" --out "$S/graphs/$name.roots.txt" \
+      >> "$S/logs/gen_$name.log" 2>&1 \
+    || { echo "FAILED: generate $name: $(tail -1 "$S/logs/gen_$name.log")"; return 1; }
+}
+measure() {  # NAME ALGORITHM: device and cold uvm of both variants into runs/ALGORITHM.NAME.csv
+  local name=$1 a=$2 roots=() out="$S/runs/$2.$1.csv" limit=$((HARD_S - SECONDS))
+  [ "$limit" -gt "$RUN_LIMIT_S" ] && limit=$RUN_LIMIT_S
+  if [ "$limit" -lt 20 ]; then echo "DEFERRED: $a $name (elapsed ${SECONDS} s)" | tee -a "$S/deferred.txt"; return 0; fi
+  [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$S/graphs/$name.roots.txt")
+  log "$a $name (limit ${limit} s)"
+  timeout "$limit" python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
+    --graph "$G/$name.w8.csr" --name "$name" --variants "$VARIANTS" --modes device,uvm "${roots[@]}" \
+    --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.log" 2>&1 \
+    || { echo "FAILED: $a $name: $(tail -1 "$S/logs/run_$a.$name.log")"; rm -f "$out"; }
+}
+session_graph() {  # NAME: made and measured within the budget, then uvmfault again; else DEFERRED
+  local name=$1 a
+  if [ $((SECONDS + ${EST[$name]})) -gt "$BUDGET_S" ]; then
+    echo "DEFERRED: $name (elapsed ${SECONDS} s + estimate ${EST[$name]} s > ${BUDGET_S} s)" | tee -a "$S/deferred.txt"
+    return 0
+  fi
+  graph "$name" || return 0
+  for a in $ALGORITHMS; do measure "$name" "$a"; done
+  rm -f "$G/$name".w8.csr  # the judge regenerates it; disk stays free
+  uvmfault "after_$name"
+}
+
+main() {
+  log "uvm validation 4 (budget ${BUDGET_S} s)"
+  : > "$S/deferred.txt"
+  provenance
+  build_kernels
+  "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
+  TESTS=tests/test_gpu_micro.py gpu_tests -k uvmfault  # its GPU test (~10 s), log in logs/gpu_tests.log
+  link link.csv
+  uvmfault start
+  uvmfault_stride
+  for n in ${GRAPHS:-kron23s26 urand23s26 rmat22ef32s26 urand24s26}; do session_graph "$n"; done
+  uvmfault end
+  link link_end.csv
+  for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
+  log "done after ${SECONDS} s"
+}
+main 2>&1 | tee "$S/call.log"
+mv "$OUT/build.log" "$OUT/gpu_tests.log" "$S/logs/" 2> /dev/null
+tar czf "$OUT/uvm4.tgz" -C "$W" uvm4
+ls -l "$OUT"
