@@ -10,7 +10,7 @@ steps × L, T(d) from the session's microbenchmarks) and judged against its meas
 model/holdout_split_v3.py with the term v3, model/gpu_work_v3.py, whose L2 capacity C is fitted from the
 session's `DIR/micro/l2.csv` by model/l2_capacity.py unless --l2 or --l2-bytes says otherwise;
 model/holdout_split_v4.py with v3's floor and v4's fitted zero-copy link terms, model/gpu_work_v4.py;
-model/holdout_split_v5.py with the floor v5, a cost per list and an L2-fill term, model/gpu_work_v5.py).
+model/holdout_split_v5.py with the floor v5, v4's plus a cost per list, model/gpu_work_v5.py).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -283,9 +283,9 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         table = table[~lacking]
     table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
     if sp is hs5:
-        state = gpu_work_v5.state_table(table, vertices, capacity)
-        costs = gpu_work_v5.fit_costs(table, launches, state, sp.TRAIN, sp.check_fit_set)
-        table["floor_ms"] = gpu_work_v5.floor_ms(table, launches, costs, state)
+        mu = gpu_work_v5.mu_table(table, vertices, capacity)
+        costs = gpu_work_v5.fit_costs(table, launches, mu, sp.TRAIN, sp.check_fit_set)
+        table["floor_ms"] = gpu_work_v5.floor_ms(table, launches, costs, mu)
     elif sp is hs3 or sp is hs4:
         mu = gpu_work_v3.mu_table(table, vertices, capacity)
         term = gpu_work_v4 if sp is hs4 else gpu_work_v3

@@ -1,5 +1,5 @@
 """Issue 24's held-out validation v5 (docs/predictor.md, "GPU-work term v5 and held-out validation v5"): the
-registered split, the term v5 (a cost per list, an L2-fill cost per entry) on a synthetic table (made-up counts and
+registered split, the term v5 (v4's floor and a cost per list) on a synthetic table (made-up counts and
 times, never archived), the judge with --split v5 on it, the archived v4 judgement unchanged by v5 (v2's and v3's:
 tests/test_holdout_v3.py and tests/test_holdout_v3_report.py), and the device script's structure."""
 
@@ -64,16 +64,25 @@ def test_a_held_out_graph_in_the_fit_set_is_refused():
 # --- the term on a synthetic table (made-up counts and costs) ---
 
 C = 18e6  # bytes, an L2 capacity like the H100 sessions' (made up here)
-TRUE = dict(zip(v5.PARAMS, (0.01, 2e-7, 1e-8, 3e-8, 2e-4, 2e-8, 3e-7), strict=True))  # ms: made up
+TRUE = dict(zip(v5.PARAMS, (0.01, 2e-7, 1e-8, 3e-8, 2e-4, 3e-7), strict=True))  # ms: made up
 TRUE_LINK = (0.9, 0.2)  # η, g: made up
 ROOTS = (1, 2, 3)
 
 
-def test_the_fill_share_and_the_miss_share():
-    assert v5.fill_of(2**21, "cc", C) == pytest.approx(2**21 * 8 / C) and v5.fill_of(2**23, "cc", C) == 1.0
-    state = v5.state_table(pd.DataFrame({"graph": ["a", "b"], "algorithm": ["bfs", "cc"]}), {"a": 10**6, "b": 4e6}, C)
-    assert state["a", "bfs"] == (0.0, pytest.approx(4e6 / C))
-    assert state["b", "cc"] == (pytest.approx(1 - C / 32e6), 1.0)
+def test_the_per_list_cost_counts_lists_not_entries():
+    """Two made-up launches of one cell with the same entries, one in twice the lists: only q·lists differs."""
+    rows = pd.DataFrame({"graph": "g", "algorithm": "bfs", "variant": "merged-aligned", "edge_bytes": 8, "root": 1,
+                         "launch": [0, 1], "lists": [1000.0, 2000.0], "entries": 32000.0, "grid": 4096.0,
+                         "walk": 40.0, "weight": [1.0, 0.5]})  # fmt: skip
+    x = v5.columns(rows, {("g", "bfs"): 0.25})
+    assert x.tolist() == [[1, 4096, 32000, 8000, 40, 1000], [0.5, 2048, 16000, 4000, 20, 1000]]
+    assert v5.totals(rows, rows.iloc[:1], {("g", "bfs"): 0.25}).tolist() == [[1.5, 6144, 48000, 12000, 60, 2000]]
+    # the fit recovers made-up costs from 12 made-up cells' totals, and a column 0 in every cell stays 0
+    tot = np.random.default_rng(3).uniform(1, 2, (12, 6)) * [10, 1e6, 3e7, 1e7, 400, 1e6]
+    p = np.array([TRUE[k] for k in v5.PARAMS])
+    assert v5.fit_group(tot, tot @ p) == pytest.approx(p, rel=1e-6)
+    tot[:, 3] = 0
+    assert v5.fit_group(tot, tot @ p)[3] == 0
 
 
 def _synthetic(rng):
@@ -98,9 +107,9 @@ def _synthetic(rng):
 
 
 def _cells(vertices, work, launches, params):
-    state = v5.state_table(work, vertices, C)
+    mu = v5.mu_table(work, vertices, C)
     t = pd.concat([work.assign(mode=m) for m in hs5.MODES], ignore_index=True)
-    floor = v5.totals(launches, t, state) @ np.array([TRUE[p] for p in v5.PARAMS])
+    floor = v5.totals(launches, t, mu) @ np.array([TRUE[p] for p in v5.PARAMS])
     transfer, serial = v4.link_features(t, launches, params, vertices)
     t["measured_ms"] = floor + TRUE_LINK[0] * transfer + TRUE_LINK[1] * serial
     return t[[*holdout.CELL, "measured_ms"]].assign(reps=3, gpu="synthetic", date="2026-11-27", commit="0")
@@ -124,7 +133,7 @@ def test_the_v5_judge_recovers_the_costs_and_never_fits_a_held_out_cell():
     pd.testing.assert_frame_equal(costs, again)
     # and a fit set holding a held-out graph is refused
     with pytest.raises(hs5.SplitError, match="fit set"):
-        v5.fit_costs(cells.assign(split=hs5.TRAIN), launches, v5.state_table(cells, vertices, C), hs5.TRAIN,
+        v5.fit_costs(cells.assign(split=hs5.TRAIN), launches, v5.mu_table(cells, vertices, C), hs5.TRAIN,
                      hs5.check_fit_set)  # fmt: skip
 
 

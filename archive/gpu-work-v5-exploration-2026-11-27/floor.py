@@ -3,7 +3,9 @@
 # x_l = (1, V_l, N_l, μ·N_l, K_l) and candidates adding one column (data.py). Judged two ways on the device cells of
 # both sessions (data.py): "v4 split" fits on split v4's train graphs and predicts its held-out graphs (the
 # registered judgement's device cells, v4's row reproduces it); "LOGO" leaves every graph name out in turn (both
-# sessions' cells of it), fitting on all other cells of both sessions.
+# sessions' cells of it), fitting on all other cells of both sessions; "v5 train set" fits on the v4 session's
+# cells of split v5's eight train graphs and predicts that session's four others (kron19, urand19; kron22 and
+# rmat22ef32, 4 M vertices, past the train range).
 # Usage (repository root): python archive/gpu-work-v5-exploration-2026-11-27/floor.py > .../floor.txt
 import sys
 from pathlib import Path
@@ -14,6 +16,8 @@ from scipy.optimize import nnls
 
 sys.path[:0] = [str(Path(__file__).parent), "."]
 import data  # noqa: E402
+
+from model import holdout_split_v5 as hs5  # noqa: E402
 
 BASE = ["one", "grid", "entries", "mu_entries", "walk"]
 CANDIDATES = {
@@ -27,6 +31,8 @@ CANDIDATES = {
     "+idle_lanes +fill": [*BASE, "idle_lanes", "fill_entries"],
 }
 GROUP = ["algorithm", "variant", "edge_bytes"]
+HOWS = ("v4 split", "LOGO", "v5 train set")
+V5_TRAIN = {g for g, e in hs5.GRAPHS.items() if e["split"] == hs5.TRAIN}
 
 
 def totals(launches: pd.DataFrame, cols: list[str], cells: pd.Series) -> np.ndarray:
@@ -55,6 +61,11 @@ def predictions(cells: pd.DataFrame, launches: pd.DataFrame, cols: list[str], ho
             if tr.sum() >= 2:
                 out[grp.index[te]] = x[te] @ fit(x[tr], y[tr])
             continue
+        if how == "v5 train set":
+            tr = ((grp["session"] == "v4") & grp["graph"].isin(V5_TRAIN)).to_numpy()
+            te = ((grp["session"] == "v4") & ~grp["graph"].isin(V5_TRAIN)).to_numpy()
+            out[grp.index[te]] = x[te] @ fit(x[tr], y[tr])
+            continue
         for g in grp["graph"].unique():
             te = (grp["graph"] == g).to_numpy()
             if (~te).sum() >= 2:
@@ -65,7 +76,7 @@ def predictions(cells: pd.DataFrame, launches: pd.DataFrame, cols: list[str], ho
 def main() -> None:
     cells, launches = data.both()
     rows, per_graph = [], []
-    for how in ("v4 split", "LOGO"):
+    for how in HOWS:
         for name, cols in CANDIDATES.items():
             e = cells.assign(err=predictions(cells, launches, cols, how)).dropna(subset=["err"])
             e["abs"] = e["err"].abs()
