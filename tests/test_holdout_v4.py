@@ -278,7 +278,7 @@ def test_the_device_script_makes_what_the_split_registers():
     agree with model/holdout_split_v4.py, and the script parses."""
     assert subprocess.run(["bash", "-n", str(SCRIPT)]).returncode == 0
     text = SCRIPT.read_text()
-    tables = text[text.index("SESSION_GRAPHS=") : text.index("micro() {")]
+    tables = text[text.index("SESSION_GRAPHS=") : text.index(". tools/device/holdout_split_session.sh")]
     loop = 'for g in $SESSION_GRAPHS; do echo "$g|$(seed_of $g)|$(how_of $g)|${EST[$g]}"; done'
     done = subprocess.run(["bash", "-c", tables + loop], capture_output=True, text=True, check=True)
     lines = [line.split("|") for line in done.stdout.strip().splitlines()]
@@ -297,19 +297,25 @@ def test_the_device_script_makes_what_the_split_registers():
     total = 100 + sum(int(e) for *_, e in lines)
     budget = int(re.search(r"BUDGET_S=\$\{BUDGET_S:-(\d+)\}", text).group(1))
     assert total < budget <= 540
-    assert 'ALGORITHMS="bfs sssp cc pagerank"' in text and 'WIDTHS="8 4"' in text
+    lib = (ROOT / "tools" / "device" / "holdout_split_session.sh").read_text()  # every algorithm at both widths
+    assert 'ALGORITHMS="bfs sssp cc pagerank"' in lib and 'WIDTHS="8 4"' in lib
+
+
+LIBRARY = ROOT / "tools" / "device" / "holdout_split_session.sh"
 
 
 def test_the_device_script_packs_one_tarball_and_derives_with_split_v4():
-    text = SCRIPT.read_text()
+    text, lib = SCRIPT.read_text(), LIBRARY.read_text()
     assert ". tools/device/holdout_session.sh" in text and ". tools/device/setup.sh" in text
+    assert "SPLIT=v4 TGZ=holdout4 ST=${H4:-/tmp/ho4}" in text and text.rstrip().endswith("split_main")
     # what lands in $OUT: the tarball only, written whole after every graph (the build log is moved into the session)
-    assert 'tar czf "$OUT/holdout4.part.tgz"' in text and 'mv -f "$OUT/holdout4.part.tgz" "$OUT/holdout4.tgz"' in text
-    assert 'session_graph "$n"; pack; done' in text
-    assert set(re.findall(r"\$OUT/([\w.]+)", text)) == {"holdout4.tgz", "holdout4.part.tgz", "build.log"}
-    assert 'mv "$OUT/build.log" "$S/logs/build.log"' in text
-    assert text.count("python3 -m model.holdout --split v4") == 2 and "--split v3" not in text
+    assert 'tar czf "$OUT/$TGZ.part.tgz"' in lib and 'mv -f "$OUT/$TGZ.part.tgz" "$OUT/$TGZ.tgz"' in lib
+    assert 'session_graph "$n"; pack; done' in lib
+    assert set(re.findall(r"\$OUT/([\w.$]+)", lib)) == {"$TGZ.tgz", "$TGZ.part.tgz", "build.log"}
+    assert 'mv "$OUT/build.log" "$S/logs/build.log"' in lib
+    assert lib.count('python3 -m model.holdout --split "$SPLIT"') == 2 and "--split v" not in lib
     assert "resources/holdout" not in text.split("set -uo pipefail")[1]  # nothing to carry
+    assert subprocess.run(["bash", "-n", str(LIBRARY)]).returncode == 0
 
 
 # --- the figure and report section (drawn from the synthetic session's judgement: made-up times, never archived) ---

@@ -217,4 +217,6 @@ def test_the_device_script_measures_the_registered_set():
     assert f"VARIANTS={','.join(uvm_validation3.VARIANTS)};" in text
     assert f'ALGORITHMS="{" ".join(uvm_validation3.ALGORITHMS)}"' in text
     assert "--access thread,warp --list-bytes 256,8192 --strides 0" in text
-    assert "--modes device,uvm" in text and "allow-managed-oversubscription" not in text
+    lib = (Path(__file__).resolve().parents[1] / "tools/device/uvm_session.sh").read_text()  # its shared functions
+    assert ". tools/device/uvm_session.sh" in text
+    assert "--modes device,uvm" in lib and "allow-managed-oversubscription" not in text + lib

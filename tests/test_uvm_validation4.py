@@ -172,7 +172,9 @@ def test_the_device_script_measures_the_registered_set():
     assert f"VARIANTS={','.join(uvm_validation3.VARIANTS)};" in text
     assert f'ALGORITHMS="{" ".join(uvm_validation3.ALGORITHMS)}"' in text
     assert "--access thread,warp --list-bytes 256,8192 --strides 0" in text and 'uvmfault "after_$name"' in text
-    assert "link link.csv" in text and "--modes device,uvm" in text and "uvm4.tgz" in text
+    lib = (ROOT / "tools/device/uvm_session.sh").read_text()  # the functions it shares with validation 3
+    assert "link link.csv" in text and "--modes device,uvm" in lib and "uvm4.tgz" in text
+    assert ". tools/device/uvm_session.sh" in text and "allow-managed-oversubscription" not in text + lib
 
 
 @pytest.mark.skipif(not (V3 / "validation3_cells.csv").exists(), reason="validation 3's archive is not committed")

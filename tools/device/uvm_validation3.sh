@@ -24,6 +24,7 @@
 # Options: BUDGET_S, RUN_LIMIT_S, REPS=2, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY (prebuilt).
 set -uo pipefail
 . tools/device/setup.sh
+. tools/device/uvm_session.sh
 W=/tmp/uvm3; S=$W/uvm3; G=$W/graphs
 mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
 REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-470}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
@@ -38,10 +39,6 @@ SEED=25; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"
 UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
 UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
 
-provenance() {
-  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"
-    git status --short 2> /dev/null | head -20; nproc; free -g; df -h /tmp; } >> "$S/host.txt" 2>&1
-}
 uvmfault() {  # TAG: the calibration microbenchmark into micro/uvmfault_TAG.csv (contiguous) and _stride (64 KiB)
   log "uvmfault $1"
   timeout 60 "$EMOGI_BINARY" uvmfault "${UVMFAULT[@]}" --out "$S/micro/uvmfault_$1.csv" \
@@ -54,26 +51,6 @@ link() {
   log linkbw
   python3 -m emogi.measure linkbw --binary "$EMOGI_BINARY" --out "$S/micro/link.csv" -- \
     --sizes 1M,16M,64M,256M,1G --reps 5 > "$S/logs/linkbw.log" 2>&1 || echo "FAILED: linkbw"
-}
-graph() {  # NAME: NAME.w8.csr/.json and NAME.roots.txt (2 roots)
-  local name=$1
-  log "generate $name"
-  python3 -m emogi.datasets.generators ${HOW[$name]} --seed "$SEED" --weights-seed "$SEED" \
-    --out "$G/$name.w8.csr" --meta "$S/graphs/$name.w8.json" > "$S/logs/gen_$name.log" 2>&1 \
-    && python3 -m emogi.datasets.roots "$G/$name.w8.csr" --count 2 --seed "$SEED" --out "$S/graphs/$name.roots.txt" \
-      >> "$S/logs/gen_$name.log" 2>&1 \
-    || { echo "FAILED: generate $name: $(tail -1 "$S/logs/gen_$name.log")"; return 1; }
-}
-measure() {  # NAME ALGORITHM: device and cold uvm of both variants into runs/ALGORITHM.NAME.csv
-  local name=$1 a=$2 roots=() out="$S/runs/$2.$1.csv" limit=$((HARD_S - SECONDS))
-  [ "$limit" -gt "$RUN_LIMIT_S" ] && limit=$RUN_LIMIT_S
-  if [ "$limit" -lt 20 ]; then echo "DEFERRED: $a $name (elapsed ${SECONDS} s)" | tee -a "$S/deferred.txt"; return 0; fi
-  [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$S/graphs/$name.roots.txt")
-  log "$a $name (limit ${limit} s)"
-  timeout "$limit" python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
-    --graph "$G/$name.w8.csr" --name "$name" --variants "$VARIANTS" --modes device,uvm "${roots[@]}" \
-    --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.log" 2>&1 \
-    || { echo "FAILED: $a $name: $(tail -1 "$S/logs/run_$a.$name.log")"; rm -f "$out"; }
 }
 session_graph() {  # NAME: made and measured within the budget, else DEFERRED
   local name=$1 a
