@@ -1,4 +1,4 @@
-# A registered split's held-out session in one device call, and its CPU part (holdout_v4.sh), sourced
+# A registered split's held-out session in one device call, and its CPU part (holdout_v4.sh, holdout_v5.sh), sourced
 # after setup.sh and holdout_session.sh by a script that sets:
 #   SPLIT (v4, v5, ...: model.holdout --split), ST (the state folder: session/, work/, judged/), TGZ (the tarball's
 #   name in $OUT, without .tgz), SESSION_GRAPHS (the order the call measures them in), EST (name -> estimated
