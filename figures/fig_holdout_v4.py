@@ -1,7 +1,7 @@
 """Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/predictor.md "GPU-work term v4 and held-out
 validation v4"): the same figure as figures/fig_holdout.py (v2), drawn from the v4 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
-The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_v4).
+The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_split).
 
     python -m figures.fig_holdout_v4 --holdout holdout_cells.csv --source source.json --out fig_holdout_v4.png
         [--out-csv ...]
