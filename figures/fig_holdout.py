@@ -147,6 +147,30 @@ def judged_section(fig: ReportFigure | None, figure: str, title: str, intro: str
     }
 
 
+def split_section(fig: ReportFigure | None, figure: str, title: str, graphs: dict[str, dict], intro: str):
+    """A registered split's report section (fig_holdout_v3 and later): `intro` with "{graphs}" replaced by which
+    graphs of the split's GRAPHS table the judged cells hold (split_graphs_text); None when the figure was not
+    drawn."""
+    if fig is None:
+        return None
+    measured = set(report_csv(fig.csv, f"{figure} numbers")["graph"])
+    return judged_section(fig, figure, title, intro.replace("{graphs}", split_graphs_text(graphs, measured)))
+
+
+def split_main(argv, figure: str, split: str) -> int:
+    """A registered split's figure (fig_holdout_v3 and later): this figure from that split's judged cells
+    (python -m model.holdout --split `split`)."""
+    return cli.figure_main(
+        argv,
+        figure=figure,
+        description=f"Predicted against measured time, the held-out cells marked (issue 24, split {split})",
+        tables=[],
+        inputs=[cli.Input("holdout", load_cells, f"holdout_cells.csv (python -m model.holdout --split {split})")],
+        compute=compute,
+        draw=draw,
+    )
+
+
 def main(argv=None) -> int:
     return cli.figure_main(
         argv,

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from figures import cli
-from figures.fig_holdout import compute, draw, judged_section, load_cells, split_graphs_text
-from figures.inputs import ReportFigure, report_csv
+from figures.fig_holdout import split_graphs_text, split_main, split_section
+from figures.inputs import ReportFigure
 from model import holdout_split_v3 as hs3
 
 FIGURE = "fig_holdout_v3"
@@ -26,30 +25,19 @@ def graphs_text(measured: set[str]) -> str:
 
 def report_section(fig: ReportFigure | None) -> dict | None:
     """The report's paragraph and table for the v3 judgement; None when the figure was not drawn."""
-    if fig is None:
-        return None
-    cells = report_csv(fig.csv, f"{FIGURE} numbers")
     intro = (
         "The same judgement with the GPU-work term v3 (a cost per launch, and a per-entry cost that grows once the "
         "per-vertex state outgrows the L2, whose effective capacity comes from the session's own microbenchmark) "
         "on a new split and a new device session, both written down in docs/predictor.md before the session: the "
         "costs fitted on the train graphs' device cells, every graph measured in that one session, the held-out "
-        f"ones made with a seed no earlier graph used ({graphs_text(set(cells['graph']))}). Nothing was tuned "
+        "ones made with a seed no earlier graph used ({graphs}). Nothing was tuned "
         "after the comparison."
     )
-    return judged_section(fig, FIGURE, REPORT_TITLE, intro)
+    return split_section(fig, FIGURE, REPORT_TITLE, hs3.GRAPHS, intro)
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(
-        argv,
-        figure=FIGURE,
-        description="Predicted against measured time, the held-out cells marked (issue 24, split v3)",
-        tables=[],
-        inputs=[cli.Input("holdout", load_cells, "holdout_cells.csv (python -m model.holdout --split v3)")],
-        compute=compute,
-        draw=draw,
-    )
+    return split_main(argv, FIGURE, "v3")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/predictor.md "GPU-work term v4 and held-out
 validation v4"): the same figure as figures/fig_holdout.py (v2), drawn from the v4 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
-The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_v4).
+The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_split).
 
     python -m figures.fig_holdout_v4 --holdout holdout_cells.csv --source source.json --out fig_holdout_v4.png
         [--out-csv ...]
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import sys
 
-from figures import cli
-from figures.fig_holdout import compute, draw, judged_section, load_cells, split_graphs_text
-from figures.inputs import ReportFigure, report_csv
+from figures.fig_holdout import split_graphs_text, split_main, split_section
+from figures.inputs import ReportFigure
 from model import holdout_split_v4 as hs4
 
 FIGURE = "fig_holdout_v4"
@@ -27,9 +26,6 @@ def graphs_text(measured: set[str]) -> str:
 
 def report_section(fig: ReportFigure | None) -> dict | None:
     """The report's paragraph and table for the v4 judgement; None when the figure was not drawn."""
-    if fig is None:
-        return None
-    cells = report_csv(fig.csv, f"{FIGURE} numbers")
     intro = (
         "The same judgement with the GPU-work term v4 (Gauss-Seidel PageRank's launches as the GPU runs them, a mix "
         "of its trace and the Jacobi sweep's by the share of vertices one wave of resident warps updates; the floor "
@@ -37,21 +33,13 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "train graphs' zero-copy cells) on a new split and a new device session, both written down in "
         "docs/predictor.md "
         "before the session: every graph measured in that one session, the held-out ones made with a seed no "
-        f"earlier graph used ({graphs_text(set(cells['graph']))}). Nothing was tuned after the comparison."
+        "earlier graph used ({graphs}). Nothing was tuned after the comparison."
     )
-    return judged_section(fig, FIGURE, REPORT_TITLE, intro)
+    return split_section(fig, FIGURE, REPORT_TITLE, hs4.GRAPHS, intro)
 
 
 def main(argv=None) -> int:
-    return cli.figure_main(
-        argv,
-        figure=FIGURE,
-        description="Predicted against measured time, the held-out cells marked (issue 24, split v4)",
-        tables=[],
-        inputs=[cli.Input("holdout", load_cells, "holdout_cells.csv (python -m model.holdout --split v4)")],
-        compute=compute,
-        draw=draw,
-    )
+    return split_main(argv, FIGURE, "v4")
 
 
 if __name__ == "__main__":

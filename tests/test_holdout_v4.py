@@ -321,34 +321,45 @@ def test_the_device_script_packs_one_tarball_and_derives_with_split_v4():
 # --- the figure and report section (drawn from the synthetic session's judgement: made-up times, never archived) ---
 
 
-def test_the_v4_figure_and_section_from_a_judgement(session, tmp_path):
-    from figures import fig_holdout_v4
+def judged_figure(module, split: str, session, tmp_path) -> dict:
+    """The synthetic session judged with --split `split`, `module`'s figure drawn from it as the workflow runs it,
+    and its report section (checked: the figure's title, and no section without the figure)."""
     from figures.inputs import ReportFigure
     from tests.synthetic_tables import run_figure
 
     base, _ = session
-    out = base / "judged_fig"
-    args = ["--split", "v4", "--runs", str(base / "session"), "--graphs", str(base / "graphs")]
+    out = tmp_path / "judged"
+    args = ["--split", split, "--runs", str(base / "session"), "--graphs", str(base / "graphs")]
     assert holdout.main([*args, "--l2-bytes", str(L2_BYTES), "--out-dir", str(out)]) == 0
-    done, png, csv_path = run_figure(ROOT / "figures" / "fig_holdout_v4.py", {"holdout": out / "holdout_cells.csv"},
+    done, png, csv_path = run_figure(ROOT / "figures" / f"{module.FIGURE}.py", {"holdout": out / "holdout_cells.csv"},
                                      out / "source.json", tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert png.stat().st_size > 0
-    section = fig_holdout_v4.report_section(ReportFigure(image="/x.png", csv=csv_path))
-    assert section["title"] == fig_holdout_v4.REPORT_TITLE and "GPU-work term v4" in section["text"]
+    section = module.report_section(ReportFigure(image="/x.png", csv=csv_path))
+    assert section["title"] == module.REPORT_TITLE and module.report_section(None) is None
+    return section
+
+
+def test_the_v4_figure_and_section_from_a_judgement(session, tmp_path):
+    from figures import fig_holdout_v4
+
+    section = judged_figure(fig_holdout_v4, "v4", session, tmp_path)
+    assert "GPU-work term v4" in section["text"]
     # the tiny registry stands in for split v4 here: every graph measured, none left out
     assert "train: kron8, urand8, kron10, urand10, kron11, urand11; held out: kron9, urand9)" in section["text"]
-    assert fig_holdout_v4.report_section(None) is None
     # a registered graph the session did not measure is named as left out
     left = fig_holdout_v4.graphs_text({"kron8", "kron9"})
     assert left.endswith("(left out): urand8, kron10, urand10, kron11, urand11, urand9")
 
 
 def test_the_workflow_judges_v4_only_where_its_archive_exists():
-    """The rule and the figure are in the workflow only with an archive/holdout-v4-* folder holding a session
-    (none yet when this was written); the report's section is then left out (tests/test_workflow.py)."""
+    """The rule (one for the registered splits v4 and v5) and the figure are in the workflow only with an
+    archive/holdout-{split}-* folder holding a session; the report's section is then left out
+    (tests/test_workflow.py)."""
     model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
     figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
-    assert 'glob("holdout-v4-*")' in model_rules and "HOLDOUT_V4 = HOLDOUT_V4_ARCHIVE is not None" in model_rules
-    assert "if HOLDOUT_V4:\n\n    rule holdout_judge_v4:" in model_rules
-    assert 'if HOLDOUT_V4:\n    FIGURE_INPUTS["fig_holdout_v4"]' in figure_rules
+    assert 'HOLDOUT_SPLITS = ("v4", "v5")' in model_rules and 'glob(f"holdout-{s}-*")' in model_rules
+    assert "if HOLDOUT_SPLIT_ARCHIVES:\n\n    rule holdout_judge_split:" in model_rules
+    assert 'split="|".join(HOLDOUT_SPLIT_ARCHIVES)' in model_rules
+    assert 'HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"' in model_rules  # v4's results where they were
+    assert "for s in HOLDOUT_SPLIT_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules

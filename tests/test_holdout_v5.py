@@ -20,6 +20,7 @@ from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
 from model import holdout_split_v5 as hs5
 from model.presets import MEASURED, get_preset
+from tests.test_holdout_v4 import session  # noqa: F401  (the tiny synthetic session, a module fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
@@ -183,3 +184,19 @@ def test_the_device_script_makes_what_the_split_registers():
     lib = (ROOT / "tools" / "device" / "holdout_split_session.sh").read_text()  # every algorithm at both widths
     assert 'ALGORITHMS="bfs sssp cc pagerank"' in lib and 'WIDTHS="8 4"' in lib
     assert "SPLIT=v5 TGZ=holdout5 ST=${H5:-/tmp/ho5}" in text and text.rstrip().endswith("split_main")
+
+
+# --- the figure and report section (drawn from tests/test_holdout_v4.py's tiny synthetic session, its registry
+# standing in for split v5 too: made-up times, never archived) ---
+
+
+def test_the_v5_figure_and_section_from_a_judgement(session, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
+    from figures import fig_holdout_v5
+    from tests.test_holdout_v4 import judged_figure
+
+    monkeypatch.setattr(hs5, "GRAPHS", hs4.GRAPHS)  # the fixture's tiny registry
+    section = judged_figure(fig_holdout_v5, "v5", session, tmp_path)
+    assert "GPU-work term v5" in section["text"] and "edge factors 4, 8 and 24" in section["text"]
+    assert "train: kron8, urand8, kron10, urand10, kron11, urand11; held out: kron9, urand9)" in section["text"]
+    monkeypatch.undo()
+    assert fig_holdout_v5.graphs_text(set(HELD)).startswith("train: none; held out: urand20ef4, kron21ef4")

@@ -344,6 +344,7 @@ SECTIONS = [
     "holdout",
     "holdout_v3",
     "holdout_v4",
+    "holdout_v5",
     "paper_numbers",
     "typst_root",
 ]
@@ -354,7 +355,7 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", "holdout_v3", "holdout_v4"]
+    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", "holdout_v3", "holdout_v4", "holdout_v5"]
     assert [k for k in SECTIONS if data[k] is None] == absent
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
@@ -365,9 +366,14 @@ def test_report_shows_every_figure_the_workflow_draws():
     from figures import oom_report, streamed_report
 
     rules = (REPO / "workflow" / "rules" / "figures.smk").read_text()
-    # a key of FIGURE_INPUTS, or one set after (indented where only set with its archive, fig_holdout_v4)
+    # a key of FIGURE_INPUTS, or one set after (indented where only set with its archive), and each registered
+    # split's fig_holdout_{split} (model.smk's HOLDOUT_SPLITS, where its archive exists)
     named = r'^(?:    "|(?:    )?FIGURE_INPUTS\[")(fig\w+)"(?:: [\{_]|\] = )'
     drawn = set(re.findall(named, rules, re.M)) | {"fig06_degree_cdf"}
+    model_rules = (REPO / "workflow" / "rules" / "model.smk").read_text()
+    splits = re.search(r"^HOLDOUT_SPLITS = \(([^)]*)\)", model_rules, re.M).group(1)
+    assert 'FIGURE_INPUTS[_figure] = {"holdout"' in rules
+    drawn |= {f"fig_holdout_{s}" for s in re.findall(r'"(v\d+)"', splits)}
     shown = set(oom_report.FIGURES) | set(oom_report.OPTIONAL_FIGURES)
     shown |= set(streamed_report.FIGURES) | set(streamed_report.OPTIONAL_FIGURES)
     assert set(_report_module().FIGURES) | shown == drawn

@@ -60,9 +60,10 @@ FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
 # ... and v3 (holdout_judge_v3), beside it.
 FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.csv"}
-# ... and v4 (holdout_judge_v4), where its archive exists.
-if HOLDOUT_V4:
-    FIGURE_INPUTS["fig_holdout_v4"] = {"holdout": f"{HOLDOUT_V4_DIR}/holdout_cells.csv"}
+# ... and v4 and v5 (holdout_judge_split: fig_holdout_v4, fig_holdout_v5), each where its archive exists.
+HOLDOUT_SPLIT_FIGURES = {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_SPLIT_ARCHIVES}
+for _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():
+    FIGURE_INPUTS[_figure] = {"holdout": f"{_dir}/holdout_cells.csv"}
 # The UVM simulator's validation 3 (oom.smk), from its archive's judged cells, where that archive exists.
 if UVM_V3_ARCHIVE:
     FIGURE_INPUTS["fig_uvm_validation3"] = {"cells": UVM_V3_ARCHIVE / "validation3_cells.csv"}
@@ -78,7 +79,7 @@ rule figure:
             | ({"source": SELECT_SOURCE_FILE} if w.figure == "fig_select" else {})
             | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
             | ({"source": f"{HOLDOUT_V3_DIR}/source.json"} if w.figure == "fig_holdout_v3" else {})
-            | ({"source": f"{HOLDOUT_V4_DIR}/source.json"} if w.figure == "fig_holdout_v4" else {})
+            | ({"source": f"{HOLDOUT_SPLIT_FIGURES[w.figure]}/source.json"} if w.figure in HOLDOUT_SPLIT_FIGURES else {})
             | ({"source": UVM_V3_ARCHIVE / "source.json"} if w.figure == "fig_uvm_validation3" else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),

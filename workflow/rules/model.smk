@@ -219,42 +219,49 @@ rule holdout_judge_v3:
         " > {log} 2>&1"
 
 
-# Issue 24's held-out validation v4 (docs/predictor.md, "GPU-work term v4 and held-out validation v4"), judged again
-# from its archived session as v3's is, with --split v4; fig_holdout_v4 draws it beside v2's and v3's. Only where
-# that archive exists (its session is measured after this rule was written): without it, neither this rule nor the
-# figure is in the workflow, and the report leaves the section out. The archive: the newest archive/holdout-v4-*
-# folder that holds a session's runs (its name carries the session's GPU and date).
-HOLDOUT_V4_SESSIONS = sorted(p for p in (REPO / "archive").glob("holdout-v4-*") if (p / "session" / "runs").is_dir())
-HOLDOUT_V4_ARCHIVE = f"archive/{HOLDOUT_V4_SESSIONS[-1].name}" if HOLDOUT_V4_SESSIONS else None
-HOLDOUT_V4_DIR = "results/model/holdout_v4"
-HOLDOUT_V4 = HOLDOUT_V4_ARCHIVE is not None
+# Issue 24's held-out validations v4 and v5 (docs/predictor.md, "GPU-work term v4 and held-out validation v4" and
+# "GPU-work term v5 and held-out validation v5"), each judged again from its archived session as v3's is, with
+# --split {split} and that split's modules; fig_holdout_{split} draws it beside the earlier ones. Only where that
+# split's archive exists (each session is measured after its split is registered): without it, neither the rule nor
+# the figure is in the workflow for that split, and the report leaves its section out. The archive: the newest
+# archive/holdout-{split}-* folder that holds a session's runs (its name carries the session's GPU and date).
+HOLDOUT_SPLITS = ("v4", "v5")
+HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"
+HOLDOUT_SPLIT_SESSIONS = {
+    s: sorted(p for p in (REPO / "archive").glob(f"holdout-{s}-*") if (p / "session" / "runs").is_dir())
+    for s in HOLDOUT_SPLITS
+}
+HOLDOUT_SPLIT_ARCHIVES = {s: found[-1] for s, found in HOLDOUT_SPLIT_SESSIONS.items() if found}
+_session = lambda w: HOLDOUT_SPLIT_ARCHIVES[w.split] / "session"  # noqa: E731
 
 
-if HOLDOUT_V4:
+if HOLDOUT_SPLIT_ARCHIVES:
 
-    rule holdout_judge_v4:
+    rule holdout_judge_split:
         input:
             module=REPO / "model/holdout.py",
-            split=REPO / "model/holdout_split_v4.py",
-            term=REPO / "model/gpu_work_v4.py",
-            runs=sorted((REPO / HOLDOUT_V4_ARCHIVE / "session" / "runs").glob("*.csv")),
-            parameters=REPO / HOLDOUT_V4_ARCHIVE / "session" / "parameters.json",
-            l2=REPO / HOLDOUT_V4_ARCHIVE / "session" / "micro" / "l2.csv",
-            metas=sorted((REPO / HOLDOUT_V4_ARCHIVE / "session" / "graphs").glob("*.json")),
-            workloads=sorted((REPO / HOLDOUT_V4_ARCHIVE / "workloads").glob("*/workloads.csv")),
+            split=str(REPO / "model/holdout_split_{split}.py"),
+            term=str(REPO / "model/gpu_work_{split}.py"),
+            runs=lambda w: sorted((_session(w) / "runs").glob("*.csv")),
+            parameters=lambda w: _session(w) / "parameters.json",
+            l2=lambda w: _session(w) / "micro" / "l2.csv",
+            metas=lambda w: sorted((_session(w) / "graphs").glob("*.json")),
+            workloads=lambda w: sorted((HOLDOUT_SPLIT_ARCHIVES[w.split] / "workloads").glob("*/workloads.csv")),
         output:
-            cells=f"{HOLDOUT_V4_DIR}/holdout_cells.csv",
-            summary=f"{HOLDOUT_V4_DIR}/holdout_summary.csv",
-            source=f"{HOLDOUT_V4_DIR}/source.json",
+            cells=f"{HOLDOUT_SPLIT_DIR}/holdout_cells.csv",
+            summary=f"{HOLDOUT_SPLIT_DIR}/holdout_summary.csv",
+            source=f"{HOLDOUT_SPLIT_DIR}/source.json",
         params:
-            archive=REPO / HOLDOUT_V4_ARCHIVE,
+            archive=lambda w: HOLDOUT_SPLIT_ARCHIVES[w.split],
             workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
             out=lambda w, output: Path(output.cells).parent,
+        wildcard_constraints:
+            split="|".join(HOLDOUT_SPLIT_ARCHIVES),
         log:
-            "logs/model/holdout_judge_v4.log",
+            "logs/model/holdout_judge_{split}.log",
         conda:
             "../../envs/analysis.yaml"
         shell:
-            "python3 -m model.holdout --split v4 --runs {params.archive}/session --graphs {params.archive}/session/graphs"
-            " --l2 {input.l2} --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}"
-            " > {log} 2>&1"
+            "python3 -m model.holdout --split {wildcards.split} --runs {params.archive}/session"
+            " --graphs {params.archive}/session/graphs --l2 {input.l2} --workloads {params.workloads}"
+            " --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"

@@ -43,6 +43,7 @@ from figures import (  # noqa: E402
     fig_holdout,
     fig_holdout_v3,
     fig_holdout_v4,
+    fig_holdout_v5,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -82,7 +83,8 @@ FIGURES = (
     fig_link_ladder.FIGURE,
     fig_holdout.FIGURE,
     fig_holdout_v3.FIGURE,
-    fig_holdout_v4.FIGURE,  # only where the v4 session's archive exists (workflow/rules/model.smk)
+    fig_holdout_v4.FIGURE,  # v4 and v5: only where the session's archive exists (workflow/rules/model.smk)
+    fig_holdout_v5.FIGURE,
 )
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
@@ -225,6 +227,7 @@ def build(a) -> tuple[dict, Path]:
         "holdout": fig_holdout.report_section(fig[fig_holdout.FIGURE]),
         "holdout_v3": fig_holdout_v3.report_section(fig[fig_holdout_v3.FIGURE]),
         "holdout_v4": fig_holdout_v4.report_section(fig[fig_holdout_v4.FIGURE]),
+        "holdout_v5": fig_holdout_v5.report_section(fig[fig_holdout_v5.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
