@@ -32,24 +32,24 @@ DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = dev
               "simulated migration of the CPU-derived trace (docs/model.md, validation 3)")  # fmt: skip
 
 
-def load_cells(path, figure: str) -> pd.DataFrame:
+def load_cells(path, figure: str, rules: dict = RULES) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
-        raise FigureDataError(f"figure {figure} has no data: {path} is missing (python -m model.uvm_validation3)")
+        raise FigureDataError(f"figure {figure} has no data: {path} is missing (python -m model.uvm_validation3 or 4)")
     table = pd.read_csv(path)
-    need = COLUMNS + [f"predicted_ms_{r}" for r in RULES]
+    need = COLUMNS + [f"predicted_ms_{r}" for r in rules]
     missing = [c for c in need if c not in table.columns]
     if missing:
         raise FigureDataError(f"figure {figure}: {path} lacks columns {missing}")
     return table
 
 
-def compute(cells: pd.DataFrame) -> pd.DataFrame:
+def compute(cells: pd.DataFrame, rules: dict = RULES) -> pd.DataFrame:
     """One row per judged cell and rule: measured, predicted, error."""
     if cells.empty:
-        raise FigureDataError(f"figure {FIGURE} has no data: no judged cell")
+        raise FigureDataError("the UVM validation figure has no data: no judged cell")
     parts = []
-    for rule in RULES:
+    for rule in rules:
         part = cells[COLUMNS].copy()
         part["rule"] = rule
         part["predicted_ms"] = cells[f"predicted_ms_{rule}"]
@@ -58,12 +58,13 @@ def compute(cells: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def draw(table: pd.DataFrame, source: dict):
-    fig, axes = style.new_figure(2, 2, title_lines=2, footer_lines=3, hspace=0.55)
+def draw(table: pd.DataFrame, source: dict, rules: dict = RULES, definition: str = DEFINITION):
+    """One panel per rule, two to a row."""
+    fig, axes = style.new_figure((len(rules) + 1) // 2, 2, title_lines=2, footer_lines=3, hspace=0.55)
     lo = float(min(table["uvm_ms"].min(), table["predicted_ms"].min())) / 1.5
     hi = float(max(table["uvm_ms"].max(), table["predicted_ms"].max())) * 1.5
     x = np.array([lo, hi])
-    for ax, (rule, label) in zip(np.ravel(axes), RULES.items()):
+    for ax, (rule, label) in zip(np.ravel(axes), rules.items()):
         rows = table[table["rule"] == rule]
         for (algorithm, variant), g in rows.groupby(["algorithm", "variant"]):
             color = COLORS.get(algorithm, "#777777")
@@ -91,7 +92,7 @@ def draw(table: pd.DataFrame, source: dict):
                 Line2D([], [], color="black", ls="--", lw=0.5)]  # fmt: skip
     labels += ["merged-aligned (filled)", "naive (hollow)", "±25%"]
     style.legend_on_top(fig, handles, labels, ncol=4)
-    style.stamp(fig, source, DEFINITION)
+    style.stamp(fig, source, definition)
     return fig
 
 

@@ -13,14 +13,14 @@ from pathlib import Path
 import pandas as pd
 
 from emogi.schema import ALGORITHMS
-from figures import oom_data, style, uvm_validation3_report
+from figures import oom_data, style, uvm_validation_report
 from figures.inputs import ReportFigure, report_csv
 from figures.oom_style import REGIME_LABELS
 from figures.report_format import fms, fx
 from model.oom_calibrate import FIT_GRAPHS
 
 FIGURES = ("fig09_oom", "fig11_oom", "fig10_oom", "fig_uvm_sim_oom")
-OPTIONAL_FIGURES = (uvm_validation3_report.FIGURE,)  # drawn only where its archive exists (workflow/rules/oom.smk)
+OPTIONAL_FIGURES = uvm_validation_report.FIGURES  # drawn only where their archives exist (workflow/rules/oom.smk)
 PAPER_RATIO = 0.5  # GK and GU: 31.5-32 GB of lists on the 16 GB V100
 # EMOGI §5.4's applications (Fig. 11), those the OOM study measures; SpMV (CF'17, issue 22) is not one of them.
 PAPER_APPLICATIONS = tuple(a for a in ALGORITHMS if a != "spmv")
@@ -169,7 +169,7 @@ def report_section(figs: dict[str, ReportFigure | None], label: str) -> dict | N
          "sample: median ≤ 10%, worst ≤ 25%. The same cell, with the same GPU work, measured cold in different "
          "sessions differs by up to 2.55×, so no simulator that sees only the cell can meet the worst-case target "
          "on every session (archive/uvm-sim-structure-2026-11-27)."},
-        *uvm_validation3_report.blocks(figs.get(uvm_validation3_report.FIGURE)),
+        *(b for f in uvm_validation_report.FIGURES for b in uvm_validation_report.blocks(f, figs.get(f))),
     ]  # fmt: skip
     return {"label": label, "blocks": blocks}
 

@@ -374,6 +374,11 @@ def test_report_shows_every_figure_the_workflow_draws():
     splits = re.search(r"^HOLDOUT_SPLITS = \(([^)]*)\)", model_rules, re.M).group(1)
     assert 'FIGURE_INPUTS[_figure] = {"holdout"' in rules
     drawn |= {f"fig_holdout_{s}" for s in re.findall(r'"(v\d+)"', splits)}
+    # and each UVM validation's fig_uvm_validation{n} (oom.smk's UVM_VALIDATIONS, where its archive exists)
+    oom_rules = (REPO / "workflow" / "rules" / "oom.smk").read_text()
+    validations = re.search(r"^UVM_VALIDATIONS = \(([^)]*)\)", oom_rules, re.M).group(1)
+    assert "for _figure, _archive in UVM_VALIDATION_ARCHIVES.items():" in rules
+    drawn |= {f"fig_uvm_validation{n}" for n in re.findall(r"\d+", validations)}
     shown = set(oom_report.FIGURES) | set(oom_report.OPTIONAL_FIGURES)
     shown |= set(streamed_report.FIGURES) | set(streamed_report.OPTIONAL_FIGURES)
     assert set(_report_module().FIGURES) | shown == drawn

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from emogi.csr import read_csr
-from figures import fig_uvm_validation3, uvm_validation3_report
+from figures import fig_uvm_validation3, uvm_validation_report
 from figures.inputs import ReportFigure
 from graphs import write_generated
 from model import uvm_micro_sim, uvm_session_fit, uvm_validation3
@@ -181,10 +181,10 @@ def test_judge_a_synthetic_session(tmp_path):
         png.stat().st_size > 0 and len(plotted) == 4 * 4 and set(plotted["rule"]) == {*uvm_validation3.RULES, "floor"}
     )
     # the report's blocks from the figure's CSV: the image, then a row per rule with its verdict
-    image, table = uvm_validation3_report.blocks(ReportFigure("/fig.png", csv))
+    image, table = uvm_validation_report.blocks(fig_uvm_validation3.FIGURE, ReportFigure("/fig.png", csv))
     assert image["image"] == "/fig.png" and [r[-1] for r in table["table"]["rows"]] == [
         "met", "met", "met", "not a prediction"]  # fmt: skip
-    assert uvm_validation3_report.blocks(None) == []
+    assert uvm_validation_report.blocks(fig_uvm_validation3.FIGURE, None) == []
 
 
 def test_judge_refuses_a_graph_outside_the_set(tmp_path):

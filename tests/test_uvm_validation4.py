@@ -191,3 +191,24 @@ def test_validation3_archived_judgement_is_reproduced():
     archived = pd.read_csv(V3 / "validation3_summary.csv")
     pd.testing.assert_frame_equal(again, archived, check_exact=False, rtol=1e-9, check_dtype=False)
     assert not archived.set_index(["group", "rule"]).loc[("all", "micro"), "meets_targets"].item()
+
+
+V4 = ROOT / "archive/uvm-validation4-h100-2026-11-27"
+
+
+@pytest.mark.skipif(not (V4 / "validation4_cells.csv").exists(), reason="validation 4's archive is not committed")
+def test_validation4_figure_and_report_blocks_from_its_archive(tmp_path):
+    """fig_uvm_validation4 draws the archived judgement, a panel per rule, and the report's table gives each rule's
+    verdict: the primary (pageable) misses the worst-error target there (27.3%), the floor is no prediction."""
+    from figures import fig_uvm_validation4, uvm_validation_report
+    from figures.inputs import ReportFigure
+
+    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
+    args = ["--cells", str(V4 / "validation4_cells.csv"), "--source", str(V4 / "source.json")]
+    assert fig_uvm_validation4.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
+    plotted = pd.read_csv(csv)
+    assert png.stat().st_size > 0 and list(plotted["rule"].unique()) == list(fig_uvm_validation4.RULES)
+    image, table = uvm_validation_report.blocks(fig_uvm_validation4.FIGURE, ReportFigure("/fig.png", csv))
+    verdicts = {row[0].split(" ")[0].split(":")[0]: (row[3], row[-1]) for row in table["table"]["rows"]}
+    assert verdicts["pageable"] == ("27.3%", "missed") and verdicts["floor"][1] == "not a prediction"
+    assert verdicts["v3"][1] == "not a prediction" and "pageable is the primary" in table["caption"]

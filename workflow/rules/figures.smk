@@ -64,9 +64,9 @@ FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.c
 HOLDOUT_SPLIT_FIGURES = {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_SPLIT_ARCHIVES}
 for _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():
     FIGURE_INPUTS[_figure] = {"holdout": f"{_dir}/holdout_cells.csv"}
-# The UVM simulator's validation 3 (oom.smk), from its archive's judged cells, where that archive exists.
-if UVM_V3_ARCHIVE:
-    FIGURE_INPUTS["fig_uvm_validation3"] = {"cells": UVM_V3_ARCHIVE / "validation3_cells.csv"}
+# The UVM simulator's validations 3 and 4 (oom.smk), from their archives' judged cells, where those exist.
+for _figure, _archive in UVM_VALIDATION_ARCHIVES.items():
+    FIGURE_INPUTS[_figure] = {"cells": _archive / f"{_figure.replace('fig_uvm_', '')}_cells.csv"}
 
 
 rule figure:
@@ -80,7 +80,7 @@ rule figure:
             | ({"source": f"{HOLDOUT_DIR}/source.json"} if w.figure == "fig_holdout" else {})
             | ({"source": f"{HOLDOUT_V3_DIR}/source.json"} if w.figure == "fig_holdout_v3" else {})
             | ({"source": f"{HOLDOUT_SPLIT_FIGURES[w.figure]}/source.json"} if w.figure in HOLDOUT_SPLIT_FIGURES else {})
-            | ({"source": UVM_V3_ARCHIVE / "source.json"} if w.figure == "fig_uvm_validation3" else {})
+            | ({"source": UVM_VALIDATION_ARCHIVES[w.figure] / "source.json"} if w.figure in UVM_VALIDATION_ARCHIVES else {})
             | ({"source": CROSSOVER_SOURCE_FILE} if w.figure == "fig_streamed_crossover" else {})
         ),
     output:

@@ -118,11 +118,15 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validation 3 (docs/model.md, "Session-calibrated simulator and validation 3"): judged once on
-# the CPU after its device call (model.uvm_validation3 judge regenerates scale-23/24 graphs: far past the default
-# run's minutes), so the workflow draws fig_uvm_validation3 from the judged cells of the newest
-# archive/uvm-validation3-* folder, with that folder's source record; without such a folder, no figure and no block.
-UVM_V3_SESSIONS = sorted(
-    p for p in (REPO / "archive").glob("uvm-validation3-*") if (p / "validation3_cells.csv").is_file()
-)
-UVM_V3_ARCHIVE = UVM_V3_SESSIONS[-1] if UVM_V3_SESSIONS else None
+# The UVM simulator's validations 3 and 4 (docs/model.md): each judged once on the CPU after its device call
+# (model.uvm_validationN judge regenerates scale-23/24 graphs: far past the default run's minutes), so the workflow
+# draws fig_uvm_validationN from the judged cells of the newest archive/uvm-validationN-* folder, with that
+# folder's source record; without such a folder, no figure and no block.
+UVM_VALIDATIONS = (3, 4)
+UVM_VALIDATION_ARCHIVES = {}  # figure -> the newest archive folder holding that validation's judged cells
+for _n in UVM_VALIDATIONS:
+    _found = sorted(
+        p for p in (REPO / "archive").glob(f"uvm-validation{_n}-*") if (p / f"validation{_n}_cells.csv").is_file()
+    )
+    if _found:
+        UVM_VALIDATION_ARCHIVES[f"fig_uvm_validation{_n}"] = _found[-1]

@@ -8,7 +8,7 @@ rule report:
         # the report's own modules; each figure's section is in its script, which its figure's rule reads
         sections=[REPO / f"figures/{m}.py" for m in ("inputs", "report_format", "report_setup", "table2_datasets",
                                                      "micro_report", "claims", "oom_report", "cpu_data",
-                                                     "cpu_report", "streamed_report", "uvm_validation3_report")],
+                                                     "cpu_report", "streamed_report", "uvm_validation_report")],
         claims=[REPO / f"paper/claims/{p}.yaml" for p in ("emogi", "cxl", "cf17", "graphit")],
         typ=REPO / "paper/report.typ",
         numbers=REPO / "paper/paper_numbers.yaml",
