@@ -220,24 +220,33 @@ def source_of(runs: pd.DataFrame, out: Path) -> dict:
     }
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m model.uvm_validation3", description=__doc__.split("\n\n")[0])
+def judge_cli(argv, prog: str, description: str, judge_fn, tarball: str, registered: Path, missing: str) -> int:
+    """The `judge` command validations 3 and 4 share: --tarball, --graph-dir, --out, --jobs, --registered; prints
+    the summary's overall rows and how many registered cells the call did not measure (the `missing` CSV)."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
     sub = p.add_subparsers(dest="command", required=True)
     j = sub.add_parser("judge", help="predict the session's cold runs by each registered rule and judge them")
-    j.add_argument("--tarball", required=True, type=Path, help="the device call's uvm3.tgz")
+    j.add_argument("--tarball", required=True, type=Path, help=f"the device call's {tarball}")
     j.add_argument("--graph-dir", required=True, type=Path, help="where the graphs are (re)generated")
     j.add_argument("--out", required=True, type=Path)
     j.add_argument("--jobs", type=int, default=1)
-    j.add_argument("--registered", type=Path, default=REGISTERED)
+    j.add_argument("--registered", type=Path, default=registered)
     a = p.parse_args(argv)
 
     def go():
-        summary = judge(a.tarball, a.graph_dir, a.out, a.jobs, a.registered)
+        summary = judge_fn(a.tarball, a.graph_dir, a.out, a.jobs, a.registered)
         print(summary[summary["group"] == "all"].to_string(index=False))
-        missing = pd.read_csv(a.out / "validation3_missing.csv")
-        print(f"{len(missing)} registered cells not measured (validation3_missing.csv)")
+        not_measured = pd.read_csv(a.out / missing)
+        print(f"{len(not_measured)} registered cells not measured ({missing})")
 
     return exit_status(go, (OSError, KeyError, ValueError, subprocess.CalledProcessError))
+
+
+def main(argv=None) -> int:
+    return judge_cli(
+        argv, "python -m model.uvm_validation3", __doc__.split("\n\n")[0], judge, "uvm3.tgz", REGISTERED,
+        "validation3_missing.csv",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

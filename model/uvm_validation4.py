@@ -21,9 +21,7 @@ and, reported beside them, not predictions of this validation: `floor` (f fitted
 
 from __future__ import annotations
 
-import argparse
 import json
-import subprocess
 import sys
 import tarfile
 from functools import lru_cache
@@ -33,12 +31,12 @@ import numpy as np
 import pandas as pd
 
 from emogi.atomic import write_csv, write_text
-from emogi.cli import exit_status
 from model.uvm_access_shape import access_of, load_shapes, migration_ms
 from model.uvm_micro_sim import counts as micro_counts
 from model.uvm_session_fit import pageable_factor, pageable_gbps
 from model.uvm_validation3 import (
     MICRO_PATTERNS,
+    judge_cli,
     load_registered,
     micro_factor,
     missing_cells,
@@ -181,21 +179,10 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m model.uvm_validation4", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    j = sub.add_parser("judge", help="predict the session's cold runs by each registered rule and judge them")
-    j.add_argument("--tarball", required=True, type=Path, help="the device call's uvm4.tgz")
-    j.add_argument("--graph-dir", required=True, type=Path, help="where the graphs are (re)generated")
-    j.add_argument("--out", required=True, type=Path)
-    j.add_argument("--jobs", type=int, default=1)
-    j.add_argument("--registered", type=Path, default=REGISTERED)
-    a = p.parse_args(argv)
-
-    def go():
-        summary = judge(a.tarball, a.graph_dir, a.out, a.jobs, a.registered)
-        print(summary[summary["group"] == "all"].to_string(index=False))
-
-    return exit_status(go, (OSError, KeyError, ValueError, subprocess.CalledProcessError))
+    return judge_cli(
+        argv, "python -m model.uvm_validation4", __doc__.split("\n\n")[0], judge, "uvm4.tgz", REGISTERED,
+        "validation4_missing.csv",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
