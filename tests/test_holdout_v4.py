@@ -273,18 +273,18 @@ def test_the_v4_fit_never_sees_a_held_out_cell(session):
 SCRIPT = ROOT / "tools" / "device" / "holdout_v4.sh"
 
 
-def test_the_device_script_makes_what_the_split_registers():
-    """tools/device/holdout_v4.sh's graph tables (seed, generator arguments, the session's list, the estimates)
-    agree with model/holdout_split_v4.py, and the script parses."""
-    assert subprocess.run(["bash", "-n", str(SCRIPT)]).returncode == 0
-    text = SCRIPT.read_text()
+def script_graph_lines(script, graphs: dict) -> list[list[str]]:
+    """A split's device script (holdout_v4.sh and later) parses, and each graph of its session list, in its order,
+    as [name, seed, generator arguments, estimate], checked against the split's registry `graphs` (seed, kind,
+    scale, edge factor, initiator; a positive estimate)."""
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    text = script.read_text()
     tables = text[text.index("SESSION_GRAPHS=") : text.index(". tools/device/holdout_split_session.sh")]
     loop = 'for g in $SESSION_GRAPHS; do echo "$g|$(seed_of $g)|$(how_of $g)|${EST[$g]}"; done'
     done = subprocess.run(["bash", "-c", tables + loop], capture_output=True, text=True, check=True)
     lines = [line.split("|") for line in done.stdout.strip().splitlines()]
-    assert sorted(n for n, *_ in lines) == sorted(GRAPHS)
     for name, seed, how, est in lines:
-        src = GRAPHS[name]["source"]
+        src = graphs[name]["source"]
         args = dict(re.findall(r"--([a-z-]+) (\S+)", how))
         assert int(seed) == src["seed"], name
         assert (args["kind"], int(args["scale"]), int(args["edge-factor"])) == (
@@ -292,6 +292,15 @@ def test_the_device_script_makes_what_the_split_registers():
         abc = tuple(float(x) for x in args["rmat-abc"].split(",")) if "rmat-abc" in args else hs.GRAPH500
         assert src["kind"] != "kron" or abc == tuple(src["initiator"]), name
         assert int(est) > 0, name
+    return lines
+
+
+def test_the_device_script_makes_what_the_split_registers():
+    """tools/device/holdout_v4.sh's graph tables (seed, generator arguments, the session's list, the estimates)
+    agree with model/holdout_split_v4.py, and the script parses."""
+    lines = script_graph_lines(SCRIPT, GRAPHS)
+    text = SCRIPT.read_text()
+    assert sorted(n for n, *_ in lines) == sorted(GRAPHS)
     # one call: build and microbenchmarks (about 100 s in v3's session) and every graph's estimate inside the
     # guard, the guard inside a device command (600 s) with room for packing
     total = 100 + sum(int(e) for *_, e in lines)
