@@ -181,21 +181,32 @@ def summarise(cells: pd.DataFrame, rules: tuple = (*RULES, "floor")) -> pd.DataF
     return pd.DataFrame(rows)
 
 
-def judge(
-    tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET
-) -> pd.DataFrame:
+def unpack(tarball: Path, out: Path, folder: str) -> Path:
+    """The device call's tarball unpacked under out/session; the session folder (`folder`: uvm3, uvm4)."""
     out.mkdir(parents=True, exist_ok=True)
     with tarfile.open(tarball) as tar:
         tar.extractall(out / "session", filter="data")
-    session = out / "session" / "uvm3"
-    shape, rule = load_registered(registered)
-    factors, micro_table = session_factors(session, shape, rule)
+    return out / "session" / folder
+
+
+def counted_cells(session: Path, graph_dir: Path, how: dict, seed: int, jobs: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The session's runs, and its cold `uvm` cells with their CPU-derived trace counts (each graph regenerated with
+    the session's command and seed, its checksum checked)."""
     runs = pd.concat([pd.read_csv(f) for f in sorted((session / "runs").glob("*.csv"))], ignore_index=True)
     found = []
     for name in sorted(set(runs["graph"])):
         meta = json.loads((session / "graphs" / f"{name}.w8.json").read_text())
-        found.append(trace_counts(str(regenerate(name, graph_dir, meta, how)), name, runs, jobs))
-    cells = cold_runs(runs).merge(pd.concat(found, ignore_index=True), on=KEYS)
+        found.append(trace_counts(str(regenerate(name, graph_dir, meta, how, seed)), name, runs, jobs))
+    return runs, cold_runs(runs).merge(pd.concat(found, ignore_index=True), on=KEYS)
+
+
+def judge(
+    tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET
+) -> pd.DataFrame:
+    session = unpack(tarball, out, "uvm3")
+    shape, rule = load_registered(registered)
+    factors, micro_table = session_factors(session, shape, rule)
+    runs, cells = counted_cells(session, graph_dir, how, SEED, jobs)
     write_csv(missing_cells(cells, session, how), out / "validation3_missing.csv")
     judged = predict(cells, shape, factors)
     summary = summarise(judged)

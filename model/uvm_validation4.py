@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tarfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,16 +35,15 @@ from model.uvm_micro_sim import counts as micro_counts
 from model.uvm_session_fit import pageable_factor, pageable_gbps
 from model.uvm_validation3 import (
     MICRO_PATTERNS,
+    counted_cells,
     judge_cli,
     load_registered,
     micro_factor,
     missing_cells,
-    regenerate,
     source_of,
-    trace_counts,
+    unpack,
 )
 from model.uvm_validation3 import summarise as summarise3
-from model.uvm_warp_faults import KEYS, cold_runs
 
 SEED = 26
 SET = {
@@ -152,20 +150,12 @@ def summarise(cells: pd.DataFrame) -> pd.DataFrame:
 
 
 def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    out.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(tarball) as tar:
-        tar.extractall(out / "session", filter="data")
-    session = out / "session" / "uvm4"
+    session = unpack(tarball, out, "uvm4")
     shapes, rule = load_access(registered)
     factors, table = session_factors(session, shapes, rule)
     shape3, _ = load_registered()
     v3_factor, _ = micro_factor(pd.read_csv(session / "micro/uvmfault_start.csv"), shape3)
-    runs = pd.concat([pd.read_csv(f) for f in sorted((session / "runs").glob("*.csv"))], ignore_index=True)
-    found = []
-    for name in sorted(set(runs["graph"])):
-        meta = json.loads((session / "graphs" / f"{name}.w8.json").read_text())
-        found.append(trace_counts(str(regenerate(name, graph_dir, meta, how, SEED)), name, runs, jobs))
-    cells = cold_runs(runs).merge(pd.concat(found, ignore_index=True), on=KEYS)
+    runs, cells = counted_cells(session, graph_dir, how, SEED, jobs)
     write_csv(missing_cells(cells, session, how), out / "validation4_missing.csv")
     judged = predict(cells, shapes, factors, v3_factor)
     summary = summarise(judged)
