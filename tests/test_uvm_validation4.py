@@ -141,7 +141,8 @@ def synthetic_call(tmp_path: Path, n: int, seed: int, uvm_scale=(1.0,)) -> tuple
     true = [uvm_ms[k] for k in zip(runs[cold]["variant"], runs[cold]["algorithm"])]
     runs.loc[cold, "time_ms"] = np.array(true) * runs.loc[cold, "scale"]
     runs["root"] = runs["root"].astype(object).where(runs["root"] >= 0, None)
-    runs.drop(columns="scale").to_csv(sess / f"runs/all.{name}.csv", index=False)
+    runs = runs.drop(columns="scale").assign(gpu="SYNTHETIC", date="2026-11-27", commit="synthetic")
+    runs.to_csv(sess / f"runs/all.{name}.csv", index=False)
     _session(sess, {"start": 1.25, f"after_{name}": 1.5, "end": 1.0}, gbps=10.0)
     registered = tmp_path / "registered.json"
     rule = {"c": float(np.log(1.25)), "k": 0.8, "p_ref_gbps": 10.0}

@@ -43,6 +43,23 @@ def test_judge_a_synthetic_call_with_five_runs(tmp_path):
     factors = json.loads((out / "validation5_factors.json").read_text())
     assert factors["none"] == 1.0 and "v3" not in factors and factors["uvmfault_instances"] == 3
     assert "validation 5" in json.loads((out / "source.json").read_text())["note"]
+    _figure_and_report_blocks(out, tmp_path)
+
+
+def _figure_and_report_blocks(out: Path, tmp_path: Path):
+    """fig_uvm_validation5 draws the judged SYNTHETIC cells, a panel per rule; the report's table gives each rule's
+    verdict (the primary met on this exact synthetic call, the floor no prediction)."""
+    from figures import fig_uvm_validation5, uvm_validation_report
+    from figures.inputs import ReportFigure
+
+    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
+    args = ["--cells", str(out / "validation5_cells.csv"), "--source", str(out / "source.json")]
+    assert fig_uvm_validation5.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
+    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig_uvm_validation5.RULES)
+    _, table = uvm_validation_report.blocks(fig_uvm_validation5.FIGURE, ReportFigure("/fig.png", csv))
+    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
+    assert verdicts == {"pageable": "met", "none": verdicts["none"], "floor": "not a prediction"}
+    assert "validation 5" in table["caption"] and uvm_validation_report.blocks(fig_uvm_validation5.FIGURE, None) == []
 
 
 def test_registered_params_are_the_refit_with_validations_3_and_4():
