@@ -3,9 +3,13 @@
 # -> generator arguments), SEED, VARIANTS, ALGORITHMS, REPS, WARMUP, RUN_LIMIT_S and HARD_S (no `emogi run` goes
 # past HARD_S seconds of the call; one with less than 20 s left is DEFERRED); validations 4 and 5 also EST (name ->
 # estimated seconds), BUDGET_S, UVMFAULT and UVMFAULT_STRIDE (uvmfault's arguments) and UVMFAULT_AFTER (1: the
-# four patterns again after each graph; default 1). uvm_validation3.sh defines its own uvmfault, link and
-# session_graph after sourcing this.
+# four patterns again after each graph; default 1). uvm_validation3.sh defines its own uvmfault, link and main
+# after sourcing this.
 
+validation_dirs() {  # N: W=/tmp/uvmN (the tarball's root), S=W/uvmN (the session folder), G=W/graphs
+  W=/tmp/uvm$1; S=$W/uvm$1; G=$W/graphs
+  mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+}
 provenance() {  # host.txt; the commit is $EMOGI_COMMIT where set (the device copy's git may be stale)
   [ -n "${EMOGI_COMMIT:-}" ] || echo "WARNING: EMOGI_COMMIT unset: the commit recorded is the device copy's git HEAD"
   { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"

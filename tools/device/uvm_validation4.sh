@@ -21,8 +21,7 @@
 set -uo pipefail
 . tools/device/setup.sh
 . tools/device/uvm_session.sh
-W=/tmp/uvm4; S=$W/uvm4; G=$W/graphs
-mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+validation_dirs 4
 REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-400}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
 HARD_S=${HARD_S:-440}  # no `emogi run` goes past this (s)
 # the registered set (model/uvm_validation4.py SET): name -> generator arguments; seed 26 for all

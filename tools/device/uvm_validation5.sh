@@ -21,8 +21,7 @@
 set -uo pipefail
 . tools/device/setup.sh
 . tools/device/uvm_session.sh
-W=/tmp/uvm5; S=$W/uvm5; G=$W/graphs
-mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+validation_dirs 5
 REPS=${REPS:-5}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-420}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
 HARD_S=${HARD_S:-450}  # no `emogi run` goes past this (s)
 # the registered set (model/uvm_validation5.py SET): name -> generator arguments; seed 27 for all
