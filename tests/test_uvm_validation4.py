@@ -223,3 +223,20 @@ def test_validation4_figure_and_report_blocks_from_its_archive(tmp_path):
     verdicts = {row[0].split(" ")[0].split(":")[0]: (row[3], row[-1]) for row in table["table"]["rows"]}
     assert verdicts["pageable"] == ("27.3%", "missed") and verdicts["floor"][1] == "not a prediction"
     assert verdicts["v3"][1] == "not a prediction" and "pageable is the primary" in table["caption"]
+
+
+@pytest.mark.skipif(not (V4 / "validation4_cells.csv").exists(), reason="validation 4's archive is not committed")
+def test_validation4_archived_judgement_is_reproduced():
+    """Validation 4's registered rules (through judge_call's steps), on its archived counts and session tables,
+    give its archived summary and factors."""
+    cells = pd.read_csv(V4 / "validation4_cells.csv")
+    shapes, rule = uvm_validation4.load_access()
+    factors, _ = uvm_validation4.session_factors(V4 / "session/uvm4", shapes, rule)
+    start = pd.read_csv(V4 / "session/uvm4/micro/uvmfault_start.csv")
+    factors["v3"], _ = uvm_validation3.micro_factor(start, uvm_validation3.load_registered()[0])
+    assert factors == pytest.approx(json.loads((V4 / "validation4_factors.json").read_text()))
+    keep = [c for c in cells.columns if c == "trace_source" or not c.startswith(("factor_", "predicted_", "error_"))]
+    again = uvm_validation4.predict(cells[keep].drop(columns="simulated_migration_ms"), shapes, factors, factors["v3"])
+    archived = pd.read_csv(V4 / "validation4_summary.csv")
+    summary = uvm_validation4.summarise(again)
+    pd.testing.assert_frame_equal(summary, archived, check_exact=False, rtol=1e-9, check_dtype=False)
