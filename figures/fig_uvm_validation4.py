@@ -29,22 +29,27 @@ DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = dev
               "validation 4)")  # fmt: skip
 
 
-def main(argv=None) -> int:
+def validation_main(argv, figure: str, n: int, rules: dict, definition: str) -> int:
+    """fig_uvm_validation3's figure for validation n's judged cells and rules (validations 4 and 5)."""
     return cli.figure_main(
         argv,
-        figure=FIGURE,
-        description="The UVM simulator's validation 4: predicted against measured cold UVM per calibration rule",
+        figure=figure,
+        description=f"The UVM simulator's validation {n}: predicted against measured cold UVM per calibration rule",
         tables=[],
         inputs=[
             cli.Input(
                 "cells",
-                partial(v3.load_cells, rules=RULES),
-                "validation4_cells.csv (python -m model.uvm_validation4 judge)",
+                partial(v3.load_cells, rules=rules),
+                f"validation{n}_cells.csv (python -m model.uvm_validation{n} judge)",
             )
         ],
-        compute=partial(v3.compute, rules=RULES),
-        draw=partial(v3.draw, rules=RULES, definition=DEFINITION),
+        compute=partial(v3.compute, rules=rules),
+        draw=partial(v3.draw, rules=rules, definition=definition),
     )
+
+
+def main(argv=None) -> int:
+    return validation_main(argv, FIGURE, 4, RULES, DEFINITION)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ alternating with one factor per session normalised to a median session of 1) on 
 four costs fitted per access pattern and the session factor shared: the factor is the median, over all of a
 session's cells of both patterns, of measured over simulated migration. Chunked (8 lists per warp) and Afforest
 belong to neither pattern and are left out. A judged validation folder (`--judged`, model.uvm_validation3's
-output: validation3_cells.csv and session/uvm3/micro/link.csv) joins the fit as one more session, named by its
-folder. The pageable rule is refitted on these factors.
+output: validation3_cells.csv and session/uvm3/micro/link.csv; model.uvm_validation4's: validation4_cells.csv
+and session/uvm4/...) joins the fit as one more session, named by its folder. The pageable rule is refitted on
+these factors.
 """
 
 from __future__ import annotations
@@ -102,8 +103,12 @@ def fit_access_shapes(cells: pd.DataFrame, rounds: int = 8) -> tuple[dict, dict]
 
 
 def judged_cells(folder: Path) -> tuple[pd.DataFrame, dict]:
-    """A judged validation folder's cells as one session of the fit, and its pageable bandwidth."""
-    cells = pd.read_csv(folder / "validation3_cells.csv").assign(session=folder.name)
+    """A judged validation folder's cells (its one validationN_cells.csv: validation 3's, 4's, ...) as one session
+    of the fit, and its pageable bandwidth."""
+    found = sorted(folder.glob("validation*_cells.csv"))
+    if len(found) != 1:
+        raise ValueError(f"{folder}: {len(found)} validation*_cells.csv files, need one")
+    cells = pd.read_csv(found[0]).assign(session=folder.name)
     link = next(folder.glob("session/*/micro/link.csv"), None)
     gbps = {folder.name: pageable_gbps(pd.read_csv(link))} if link else {}
     return cells, gbps

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -124,18 +125,21 @@ def session_factors(session: Path, shapes: dict, rule: dict) -> tuple[dict, pd.D
     return {**factors, "pageable_gbps": gbps, "uvmfault_instances": len(per_instance)}, table
 
 
-def predict(cells: pd.DataFrame, shapes: dict, factors: dict, v3_factor: float) -> pd.DataFrame:
-    """Each rule's prediction and error; `floor` fitted on these cells; `v3` validation 3's primary rule."""
+def predict(cells: pd.DataFrame, shapes: dict, factors: dict, v3_factor=None, rules: tuple = RULES) -> pd.DataFrame:
+    """Each rule's prediction and error; `floor` fitted on these cells; `v3` validation 3's primary rule (where
+    `v3_factor` is given)."""
     if (access_of(cells["variant"]) == "").any():
         raise ValueError("validation 4 judges thread-per-list and warp-per-list variants only")
     out = cells.copy()
     mig = migration_ms(out, shapes)
     out["simulated_migration_ms"] = mig
     floor = float(np.median((out["uvm_ms"] - out["device_ms"]) / mig))
-    for rule, f in [*((r, factors[r]) for r in RULES), ("floor", floor)]:
+    for rule, f in [*((r, factors[r]) for r in rules), ("floor", floor)]:
         out[f"factor_{rule}"] = f
         out[f"predicted_ms_{rule}"] = out["device_ms"] + f * mig
         out[f"error_{rule}"] = out[f"predicted_ms_{rule}"] / out["uvm_ms"] - 1
+    if v3_factor is None:
+        return out
     shape3, _ = load_registered()
     mig3 = shape3.migration_ms(out["migrated_bytes"], out["batches"], out["serviced_chunks"], out["list_faults"])
     out["factor_v3"] = v3_factor
@@ -149,23 +153,48 @@ def summarise(cells: pd.DataFrame) -> pd.DataFrame:
     return summarise3(cells, rules=(*RULES, "floor", "v3"))
 
 
-def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session = unpack(tarball, out, "uvm4")
+@dataclass(frozen=True)
+class Call:
+    """One validation's judge on the per-access shapes: its number (the tarball's folder uvmN, the files
+    validationN_*), the graphs' seed, its rules (`floor` is always added), whether validation 3's rule is judged
+    beside them (`v3`), and source.json's note."""
+
+    n: int
+    seed: int
+    rules: tuple
+    v3: bool
+    note: str
+
+
+CALL = Call(4, SEED, RULES, True, "issue 21 UVM simulator, validation 4 (model.uvm_validation4)")
+
+
+def judge_call(call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int, registered, how: dict, more=None):
+    """Judge a validation call's tarball; `more(judged, runs)` -> (judged, {name: table}) adds columns to the cells
+    and tables written as validationN_name.csv. Returns the summary."""
+    session = unpack(tarball, out, f"uvm{call.n}")
     shapes, rule = load_access(registered)
     factors, table = session_factors(session, shapes, rule)
-    shape3, _ = load_registered()
-    v3_factor, _ = micro_factor(pd.read_csv(session / "micro/uvmfault_start.csv"), shape3)
-    runs, cells = counted_cells(session, graph_dir, how, SEED, jobs)
-    write_csv(missing_cells(cells, session, how), out / "validation4_missing.csv")
-    judged = predict(cells, shapes, factors, v3_factor)
-    summary = summarise(judged)
-    write_csv(judged, out / "validation4_cells.csv")
-    write_csv(summary, out / "validation4_summary.csv")
-    write_csv(table, out / "validation4_micro.csv")
-    write_text(json.dumps({**factors, "v3": v3_factor}, indent=2) + "\n", out / "validation4_factors.json")
-    source = source_of(runs, out) | {"note": "issue 21 UVM simulator, validation 4 (model.uvm_validation4)"}
-    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
+    if call.v3:
+        factors["v3"], _ = micro_factor(pd.read_csv(session / "micro/uvmfault_start.csv"), load_registered()[0])
+    runs, cells = counted_cells(session, graph_dir, how, call.seed, jobs)
+    name = f"validation{call.n}"
+    write_csv(missing_cells(cells, session, how), out / f"{name}_missing.csv")
+    judged = predict(cells, shapes, factors, factors.get("v3"), call.rules)
+    summary = summarise3(judged, rules=(*call.rules, "floor", *(("v3",) if call.v3 else ())))
+    judged, tables = more(judged, runs) if more else (judged, {})
+    write_csv(judged, out / f"{name}_cells.csv")
+    write_csv(summary, out / f"{name}_summary.csv")
+    write_csv(table, out / f"{name}_micro.csv")
+    for key, t in tables.items():
+        write_csv(t, out / f"{name}_{key}.csv")
+    write_text(json.dumps(factors, indent=2) + "\n", out / f"{name}_factors.json")
+    write_text(json.dumps(source_of(runs, out) | {"note": call.note}, indent=2) + "\n", out / "source.json")
     return summary
+
+
+def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
+    return judge_call(CALL, tarball, graph_dir, out, jobs, registered, how)
 
 
 def main(argv=None) -> int:

@@ -113,39 +113,49 @@ def test_predict_is_exact_at_the_true_factor_and_refuses_other_variants():
         uvm_validation4.predict(cells.assign(variant="chunked"), SHAPES, factors, 1.0)
 
 
-def test_judge_a_synthetic_session(tmp_path):
-    """A whole judgement of a tiny SYNTHETIC session: a generated kron graph, cold times at factor 1.25 of the
-    per-access shapes, pageable copies at the rule's 1.25 and uvmfault instances around it."""
-    how = {"kron10s26": "--kind kron --scale 10 --edge-factor 8"}
-    gdir, sess = tmp_path / "graphs", tmp_path / "uvm4"
+def synthetic_call(tmp_path: Path, n: int, seed: int, uvm_scale=(1.0,)) -> tuple[Path, Path, Path, dict]:
+    """A tiny SYNTHETIC validation call (tarball uvmN.tgz with folder uvmN): a generated kron graph, cold times at
+    factor 1.25 of the per-access shapes (times each of `uvm_scale`: one timed run per entry), pageable copies at
+    the rule's 1.25 and uvmfault instances around it. Returns (tarball, graph dir, registered JSON, the set)."""
+    name = f"kron10s{seed}"
+    how = {name: "--kind kron --scale 10 --edge-factor 8"}
+    gdir, sess = tmp_path / "graphs", tmp_path / f"uvm{n}"
     for d in ("runs", "graphs"):
         (sess / d).mkdir(parents=True)
     gdir.mkdir()
-    path = gdir / "kron10s26.w8.csr"
-    cmd = [sys.executable, "-m", "emogi.datasets.generators", *how["kron10s26"].split(), "--seed", "26"]
-    cmd += ["--weights-seed", "26", "--out", str(path), "--meta", str(sess / "graphs/kron10s26.w8.json")]
+    path = gdir / f"{name}.w8.csr"
+    cmd = [sys.executable, "-m", "emogi.datasets.generators", *how[name].split(), "--seed", str(seed)]
+    cmd += ["--weights-seed", str(seed), "--out", str(path), "--meta", str(sess / f"graphs/{name}.w8.json")]
     subprocess.run(cmd, check=True, capture_output=True)
     root = int(np.argmax(np.diff(read_csr(path).offsets)))
     keys = [("bfs", v, root) for v in uvm_validation3.VARIANTS] + [("cc", v, -1) for v in uvm_validation3.VARIANTS]
     runs = pd.DataFrame(
-        [("kron10s26", a, v, 8, r, m, 5.0) for a, v, r in keys for m in ("device", "uvm")],
-        columns=["graph", "algorithm", "variant", "edge_bytes", "root", "mode", "time_ms"],
+        [(name, a, v, 8, r, m, 5.0, x) for a, v, r in keys for m in ("device", "uvm") for x in uvm_scale],
+        columns=["graph", "algorithm", "variant", "edge_bytes", "root", "mode", "time_ms", "scale"],
     )
-    counted = uvm_validation3.trace_counts(str(path), "kron10s26", runs)
+    counted = uvm_validation3.trace_counts(str(path), name, runs)
     uvm_ms = dict(
         zip(zip(counted["variant"], counted["algorithm"]), 5.0 + 1.25 * uvm_access_shape.migration_ms(counted, SHAPES))
     )
     cold = runs["mode"] == "uvm"
-    runs.loc[cold, "time_ms"] = [uvm_ms[k] for k in zip(runs[cold]["variant"], runs[cold]["algorithm"])]
+    true = [uvm_ms[k] for k in zip(runs[cold]["variant"], runs[cold]["algorithm"])]
+    runs.loc[cold, "time_ms"] = np.array(true) * runs.loc[cold, "scale"]
     runs["root"] = runs["root"].astype(object).where(runs["root"] >= 0, None)
-    runs.to_csv(sess / "runs/all.kron10s26.csv", index=False)
-    _session(sess, {"start": 1.25, "after_kron10s26": 1.5, "end": 1.0}, gbps=10.0)
+    runs = runs.drop(columns="scale").assign(gpu="SYNTHETIC", date="2026-11-27", commit="synthetic")
+    runs.to_csv(sess / f"runs/all.{name}.csv", index=False)
+    _session(sess, {"start": 1.25, f"after_{name}": 1.5, "end": 1.0}, gbps=10.0)
     registered = tmp_path / "registered.json"
     rule = {"c": float(np.log(1.25)), "k": 0.8, "p_ref_gbps": 10.0}
     registered.write_text(json.dumps({"shapes": {k: asdict(s) for k, s in SHAPES.items()}, "pageable_rule": rule}))
-    with tarfile.open(tmp_path / "uvm4.tgz", "w:gz") as tar:
-        tar.add(sess, arcname="uvm4")
-    summary = uvm_validation4.judge(tmp_path / "uvm4.tgz", gdir, tmp_path / "out", 1, registered, how)
+    with tarfile.open(tmp_path / f"uvm{n}.tgz", "w:gz") as tar:
+        tar.add(sess, arcname=f"uvm{n}")
+    return tmp_path / f"uvm{n}.tgz", gdir, registered, how
+
+
+def test_judge_a_synthetic_session(tmp_path):
+    """A whole judgement of a tiny SYNTHETIC session (synthetic_call)."""
+    tarball, gdir, registered, how = synthetic_call(tmp_path, 4, 26)
+    summary = uvm_validation4.judge(tarball, gdir, tmp_path / "out", 1, registered, how)
     every = summary[summary["group"] == "all"].set_index("rule")
     assert every.loc["pageable", "factor"] == pytest.approx(1.25) and every.loc["pageable", "worst"] < 1e-9
     assert every.loc["micro_instances", "factor"] == pytest.approx(1.25) and every.loc["pageable", "n"] == 4
@@ -171,9 +181,10 @@ def test_the_device_script_measures_the_registered_set():
     assert f"SEED={uvm_validation4.SEED};" in text and uvm_validation4.SEED != uvm_validation3.SEED
     assert f"VARIANTS={','.join(uvm_validation3.VARIANTS)};" in text
     assert f'ALGORITHMS="{" ".join(uvm_validation3.ALGORITHMS)}"' in text
-    assert "--access thread,warp --list-bytes 256,8192 --strides 0" in text and 'uvmfault "after_$name"' in text
-    lib = (ROOT / "tools/device/uvm_session.sh").read_text()  # the functions it shares with validation 3
-    assert "link link.csv" in text and "--modes device,uvm" in lib and "uvm4.tgz" in text
+    lib = (ROOT / "tools/device/uvm_session.sh").read_text()  # the functions it shares with validations 3 and 5
+    assert "--access thread,warp --list-bytes 256,8192 --strides 0" in text and 'uvmfault "after_$name"' in lib
+    assert "link link.csv" in lib and "--modes device,uvm" in lib and 'tar czf "$OUT/uvm$1.tgz"' in lib
+    assert "validation_call 4 " in text and "UVMFAULT_AFTER" not in text  # after each graph: the default
     assert ". tools/device/uvm_session.sh" in text and "allow-managed-oversubscription" not in text + lib
 
 
@@ -212,3 +223,20 @@ def test_validation4_figure_and_report_blocks_from_its_archive(tmp_path):
     verdicts = {row[0].split(" ")[0].split(":")[0]: (row[3], row[-1]) for row in table["table"]["rows"]}
     assert verdicts["pageable"] == ("27.3%", "missed") and verdicts["floor"][1] == "not a prediction"
     assert verdicts["v3"][1] == "not a prediction" and "pageable is the primary" in table["caption"]
+
+
+@pytest.mark.skipif(not (V4 / "validation4_cells.csv").exists(), reason="validation 4's archive is not committed")
+def test_validation4_archived_judgement_is_reproduced():
+    """Validation 4's registered rules (through judge_call's steps), on its archived counts and session tables,
+    give its archived summary and factors."""
+    cells = pd.read_csv(V4 / "validation4_cells.csv")
+    shapes, rule = uvm_validation4.load_access()
+    factors, _ = uvm_validation4.session_factors(V4 / "session/uvm4", shapes, rule)
+    start = pd.read_csv(V4 / "session/uvm4/micro/uvmfault_start.csv")
+    factors["v3"], _ = uvm_validation3.micro_factor(start, uvm_validation3.load_registered()[0])
+    assert factors == pytest.approx(json.loads((V4 / "validation4_factors.json").read_text()))
+    keep = [c for c in cells.columns if c == "trace_source" or not c.startswith(("factor_", "predicted_", "error_"))]
+    again = uvm_validation4.predict(cells[keep].drop(columns="simulated_migration_ms"), shapes, factors, factors["v3"])
+    archived = pd.read_csv(V4 / "validation4_summary.csv")
+    summary = uvm_validation4.summarise(again)
+    pd.testing.assert_frame_equal(summary, archived, check_exact=False, rtol=1e-9, check_dtype=False)

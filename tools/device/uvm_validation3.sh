@@ -25,8 +25,7 @@
 set -uo pipefail
 . tools/device/setup.sh
 . tools/device/uvm_session.sh
-W=/tmp/uvm3; S=$W/uvm3; G=$W/graphs
-mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+validation_dirs 3
 REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-470}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
 HARD_S=${HARD_S:-515}  # no `emogi run` goes past this (s); the closing uvmfault and the tarball take ~20 s more
 # the registered set (model/uvm_validation3.py SET): name -> generator arguments; seed 25 for all
@@ -36,6 +35,7 @@ declare -A HOW=([kron23s25]="--kind kron --scale 23 --edge-factor 16"
   [urand24s25]="--kind urand --scale 24 --edge-factor 16")
 declare -A EST=([kron23s25]=110 [urand23s25]=100 [rmat22ef32]=110 [urand24s25]=170)
 SEED=25; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"
+UVMFAULT_AFTER=0  # session_graph (uvm_session.sh): no uvmfault after a graph
 UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
 UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
 
@@ -52,17 +52,6 @@ link() {
   python3 -m emogi.measure linkbw --binary "$EMOGI_BINARY" --out "$S/micro/link.csv" -- \
     --sizes 1M,16M,64M,256M,1G --reps 5 > "$S/logs/linkbw.log" 2>&1 || echo "FAILED: linkbw"
 }
-session_graph() {  # NAME: made and measured within the budget, else DEFERRED
-  local name=$1 a
-  if [ $((SECONDS + ${EST[$name]})) -gt "$BUDGET_S" ]; then
-    echo "DEFERRED: $name (elapsed ${SECONDS} s + estimate ${EST[$name]} s > ${BUDGET_S} s)" | tee -a "$S/deferred.txt"
-    return 0
-  fi
-  graph "$name" || return 0
-  for a in $ALGORITHMS; do measure "$name" "$a"; done
-  rm -f "$G/$name".w8.csr  # the judge regenerates it; disk stays free
-}
-
 main() {
   log "uvm validation 3 (budget ${BUDGET_S} s)"
   : > "$S/deferred.txt"

@@ -21,8 +21,7 @@
 set -uo pipefail
 . tools/device/setup.sh
 . tools/device/uvm_session.sh
-W=/tmp/uvm4; S=$W/uvm4; G=$W/graphs
-mkdir -p "$S/runs" "$S/micro" "$S/logs" "$S/graphs" "$G"
+validation_dirs 4
 REPS=${REPS:-2}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-400}; RUN_LIMIT_S=${RUN_LIMIT_S:-150}
 HARD_S=${HARD_S:-440}  # no `emogi run` goes past this (s)
 # the registered set (model/uvm_validation4.py SET): name -> generator arguments; seed 26 for all
@@ -35,50 +34,4 @@ SEED=26; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"
 UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
 UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
 
-uvmfault() {  # TAG: the four back-to-back patterns into micro/uvmfault_TAG.csv
-  log "uvmfault $1"
-  timeout 60 "$EMOGI_BINARY" uvmfault "${UVMFAULT[@]}" --out "$S/micro/uvmfault_$1.csv" \
-    > "$S/logs/uvmfault_$1.log" 2>&1 || echo "FAILED: uvmfault $1: $(tail -1 "$S/logs/uvmfault_$1.log")"
-  grep "^uvmfault" "$S/logs/uvmfault_$1.log"
-}
-uvmfault_stride() {  # the 64 KiB-stride pattern (reported, no rule uses it)
-  timeout 30 "$EMOGI_BINARY" uvmfault "${UVMFAULT_STRIDE[@]}" --out "$S/micro/uvmfault_stride_start.csv" \
-    > "$S/logs/uvmfault_stride.log" 2>&1 || echo "FAILED: uvmfault stride"
-}
-link() {  # FILE: linkbw into micro/FILE
-  log "linkbw $1"
-  python3 -m emogi.measure linkbw --binary "$EMOGI_BINARY" --out "$S/micro/$1" -- \
-    --sizes 1M,16M,64M,256M,1G --reps 5 > "$S/logs/$1.log" 2>&1 || echo "FAILED: linkbw $1"
-}
-session_graph() {  # NAME: made and measured within the budget, then uvmfault again; else DEFERRED
-  local name=$1 a
-  if [ $((SECONDS + ${EST[$name]})) -gt "$BUDGET_S" ]; then
-    echo "DEFERRED: $name (elapsed ${SECONDS} s + estimate ${EST[$name]} s > ${BUDGET_S} s)" | tee -a "$S/deferred.txt"
-    return 0
-  fi
-  graph "$name" || return 0
-  for a in $ALGORITHMS; do measure "$name" "$a"; done
-  rm -f "$G/$name".w8.csr  # the judge regenerates it; disk stays free
-  uvmfault "after_$name"
-}
-
-main() {
-  log "uvm validation 4 (budget ${BUDGET_S} s)"
-  : > "$S/deferred.txt"
-  provenance
-  build_kernels
-  "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
-  TESTS=tests/test_gpu_micro.py gpu_tests -k uvmfault  # its GPU test (~10 s), log in logs/gpu_tests.log
-  link link.csv
-  uvmfault start
-  uvmfault_stride
-  for n in ${GRAPHS:-kron23s26 urand23s26 rmat22ef32s26 urand24s26}; do session_graph "$n"; done
-  uvmfault end
-  link link_end.csv
-  for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
-  log "done after ${SECONDS} s"
-}
-main 2>&1 | tee "$S/call.log"
-mv "$OUT/build.log" "$OUT/gpu_tests.log" "$S/logs/" 2> /dev/null
-tar czf "$OUT/uvm4.tgz" -C "$W" uvm4
-ls -l "$OUT"
+validation_call 4 ${GRAPHS:-kron23s26 urand23s26 rmat22ef32s26 urand24s26}
