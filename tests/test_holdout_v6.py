@@ -28,6 +28,7 @@ from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
 )
+from tests.test_holdout_v5 import _synthetic as v5_synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
@@ -98,25 +99,11 @@ def test_isolated_vertices_and_gauss_seidel_steps_are_counted_apart():
 
 
 def _synthetic(rng):
-    """Made-up workloads and launches of BFS merged-aligned (3 roots, both widths) on every graph of split v6, a
-    made-up share of isolated vertices each; never archived."""
-    vertices = {g: int(rng.integers(10**5, 10**7)) for g in hs6.GRAPHS}
+    """tests/test_holdout_v5.py's made-up workloads and launches (BFS merged-aligned, 3 roots, both widths) on every
+    graph of split v6, and a made-up share of isolated vertices each; never archived."""
+    vertices, work, launches = v5_synthetic(rng, hs6.GRAPHS)
     nonisolated = {g: int(v * rng.uniform(0.4, 1.0)) for g, v in vertices.items()}
-    work, launches = [], []
-    for g in hs6.GRAPHS:
-        for w in (8, 4):
-            for r in ROOTS:
-                key = {"graph": g, "algorithm": "bfs", "variant": "merged-aligned", "edge_bytes": w, "root": r}
-                n = int(rng.integers(3, 9))
-                lists = rng.integers(10**4, vertices[g], n).astype(float)
-                counts = {"launch": np.arange(n), "lists": lists, "entries": lists * rng.uniform(2, 60, n),
-                          "grid": np.full(n, vertices[g]), "walk": rng.integers(1, 500, n)}  # fmt: skip
-                launches.append(pd.DataFrame({**key, **counts}))
-                d = float(rng.uniform(40, 120))
-                work.append(key | {"checksum": "0", "derived_width": 8, "launches": n, "fidelity": "exact",
-                                   "bytes_needed": 1e8, "requests": 1e6, "D_bytes": 1e6 * d, "d_bytes": d,
-                                   "chain_steps": 10, "trace_s": 0.0, "refused": ""})  # fmt: skip
-    return vertices, nonisolated, pd.DataFrame(work), pd.concat(launches, ignore_index=True)
+    return vertices, nonisolated, work, launches
 
 
 def test_the_v6_judge_recovers_the_costs_and_never_fits_a_held_out_cell():
