@@ -23,6 +23,7 @@ from model.holdout_split import HELD_OUT, TARGET_MEDIAN, TARGET_WORST, TRAIN
 FIGURE = "fig_holdout"
 REPORT_TITLE = "The model on graphs it has not seen (held-out validation)"
 COLUMNS = ["split", "graph", "algorithm", "variant", "mode", "edge_bytes", "measured_ms", "predicted_ms", "error"]
+SPREAD = ["iterations_min", "iterations_max"]  # the runs' rounds over repetitions (model.holdout --split v6)
 MARKERS = {8: "o", 4: "s"}
 DEFINITION = ("error = predicted / measured median - 1; predicted from the graph file and the session's "
               "microbenchmarks, GPU-work costs fitted on the train graphs' device cells "
@@ -43,7 +44,8 @@ def load_cells(path, figure: str) -> pd.DataFrame:
 def compute(cells: pd.DataFrame) -> pd.DataFrame:
     if cells.empty:
         raise FigureDataError(f"figure {FIGURE} has no data: no judged cell")
-    return cells[COLUMNS].reset_index(drop=True)
+    spread = [c for c in SPREAD if c in cells.columns]  # split v6's cells carry the rounds' spread
+    return cells[[*COLUMNS, *spread]].reset_index(drop=True)
 
 
 def draw(table: pd.DataFrame, source: dict):

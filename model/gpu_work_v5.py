@@ -42,11 +42,12 @@ def columns(rows: pd.DataFrame, mu: dict) -> np.ndarray:
     return x * w[:, None]
 
 
-def totals(launches: pd.DataFrame, keys: pd.DataFrame, mu: dict) -> np.ndarray:
-    """Per row of `keys` (workloads, in their order) the sums of `columns` over its launches (0 where none)."""
+def totals(launches: pd.DataFrame, keys: pd.DataFrame, mu: dict, x: Callable = columns) -> np.ndarray:
+    """Per row of `keys` (workloads, in their order) the sums of `x` (`columns`; v6 passes its own) over its
+    launches (0 where none)."""
     idx = keys[WORK].reset_index(drop=True).assign(cell=lambda f: np.arange(len(f)))
     rows = launches.merge(idx, on=WORK)
-    x = columns(rows, mu)
+    x = x(rows, mu)
     cell = rows["cell"].to_numpy(int)
     return np.stack([np.bincount(cell, weights=col, minlength=len(idx)) for col in x.T], axis=1)
 
@@ -64,28 +65,30 @@ def fit_group(totals_: np.ndarray, measured: np.ndarray) -> np.ndarray:
 
 
 def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, train: str,
-              check_fit_set: Callable[[Iterable[str]], None]) -> pd.DataFrame:  # fmt: skip
-    """PARAMS per algorithm, variant and width on the `device` cells whose split is `train` (groups with fewer than
-    2 get none); `mu`: (graph, algorithm) -> μ (model.gpu_work_v3.mu_table); `check_fit_set` refuses a fit set
-    holding a held-out graph."""
+              check_fit_set: Callable[[Iterable[str]], None], x: Callable = columns,
+              params: list[str] = PARAMS) -> pd.DataFrame:  # fmt: skip
+    """`params` (PARAMS) per algorithm, variant and width on the `device` cells whose split is `train` (groups with
+    fewer than 2 get none), over the columns `x` (`columns`); `mu`: (graph, algorithm) -> μ
+    (model.gpu_work_v3.mu_table); `check_fit_set` refuses a fit set holding a held-out graph."""
     out = []
     for (a, v, w), grp in table.groupby(GROUP):
         fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
         check_fit_set(fit["graph"])
         if len(fit) < 2:
             continue
-        p = fit_group(totals(launches, fit, mu), fit["measured_ms"].to_numpy(float))
+        p = fit_group(totals(launches, fit, mu, x), fit["measured_ms"].to_numpy(float))
         out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": FORM, "train_cells": len(fit)}
-                   | dict(zip(PARAMS, p, strict=True)))  # fmt: skip
-    return pd.DataFrame(out, columns=[*GROUP, "form", "train_cells", *PARAMS])
+                   | dict(zip(params, p, strict=True)))  # fmt: skip
+    return pd.DataFrame(out, columns=[*GROUP, "form", "train_cells", *params])
 
 
-def floor_ms(table: pd.DataFrame, launches: pd.DataFrame, costs: pd.DataFrame, mu: dict) -> np.ndarray:
-    """Every row's floor with its group's costs; NaN where the group has none."""
+def floor_ms(table: pd.DataFrame, launches: pd.DataFrame, costs: pd.DataFrame, mu: dict, x: Callable = columns,
+             params: list[str] = PARAMS) -> np.ndarray:  # fmt: skip
+    """Every row's floor with its group's costs (`params` over the columns `x`); NaN where the group has none."""
     out = np.full(len(table), np.nan)
     byg = costs.set_index(GROUP)
     t = table.reset_index(drop=True)
     for key, grp in t.groupby(GROUP):
         if key in byg.index:
-            out[grp.index] = totals(launches, grp, mu) @ byg.loc[key, PARAMS].to_numpy(float)
+            out[grp.index] = totals(launches, grp, mu, x) @ byg.loc[key, params].to_numpy(float)
     return out

@@ -88,12 +88,13 @@ def test_the_per_list_cost_counts_lists_not_entries():
     assert v5.fit_group(tot, tot @ p)[3] == 0
 
 
-def _synthetic(rng):
-    """Made-up workloads and launches of BFS merged-aligned (3 roots, both widths) on every graph of split v5, with
-    device times from TRUE and zero-copy times from TRUE_LINK over them: never archived."""
-    vertices = {g: int(rng.integers(10**5, 10**7)) for g in hs5.GRAPHS}  # μ > 0 past 4.5 M
+def _synthetic(rng, graphs=None):
+    """Made-up workloads and launches of BFS merged-aligned (3 roots, both widths) on every graph of split v5 (or of
+    the registry `graphs`): never archived."""
+    graphs = hs5.GRAPHS if graphs is None else graphs
+    vertices = {g: int(rng.integers(10**5, 10**7)) for g in graphs}  # μ > 0 past 4.5 M
     work, launches = [], []
-    for g in hs5.GRAPHS:
+    for g in graphs:
         for w in (8, 4):
             for r in ROOTS:
                 key = {"graph": g, "algorithm": "bfs", "variant": "merged-aligned", "edge_bytes": w, "root": r}

@@ -46,11 +46,6 @@ declare -A EST=([kron17]=15 [urand17]=17 [kron18]=18 [urand18]=19 [kron20]=24 [u
 declare -A HOW=([rmat21ef24]="--kind kron --scale 21 --edge-factor 24 --rmat-abc 0.55,0.20,0.20")
 seed_of() { case $1 in urand21ef8 | rmat21ef24) echo 26 ;; *ef*) echo 27 ;; kron17 | urand17) echo 25 ;; *) echo 24 ;;
   esac; }
-how_of() {  # NAME = KIND SCALE [ef EDGE_FACTOR], e.g. kron21ef4; edge factor 16 where none is named
-  [ -n "${HOW[$1]:-}" ] && { echo "${HOW[$1]}"; return; }
-  local kind=${1%%[0-9]*} rest=${1#"${1%%[0-9]*}"} ef=16
-  [[ $rest == *ef* ]] && ef=${rest#*ef}
-  echo "--kind $kind --scale ${rest%%ef*} --edge-factor $ef"
-}
+. tools/device/holdout_names.sh
 . tools/device/holdout_split_session.sh
 split_main
