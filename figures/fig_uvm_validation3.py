@@ -64,6 +64,8 @@ def draw(table: pd.DataFrame, source: dict, rules: dict = RULES, definition: str
     lo = float(min(table["uvm_ms"].min(), table["predicted_ms"].min())) / 1.5
     hi = float(max(table["uvm_ms"].max(), table["predicted_ms"].max())) * 1.5
     x = np.array([lo, hi])
+    for ax in np.ravel(axes)[len(rules) :]:
+        ax.set_visible(False)  # an odd number of rules leaves the last panel empty
     for ax, (rule, label) in zip(np.ravel(axes), rules.items()):
         rows = table[table["rule"] == rule]
         for (algorithm, variant), g in rows.groupby(["algorithm", "variant"]):
