@@ -228,6 +228,16 @@ def main() -> None:
     k, c = np.polyfit(np.log(P_REF / tab["pageable_mid"]), np.log(tab["floor"]), 1)
     rule = {"measure": "pageable_mid", "c": float(c), "k": float(k), "p_ref_gbps": P_REF, "sessions": len(tab)}
     (HERE / "pageable_mid_rule.json").write_text(json.dumps(rule, indent=2) + "\n")
+    # validation 6's registered input: validation 5's shapes unchanged, this rule (docs/model.md, validation 6)
+    reg = {
+        "shapes": REG["shapes"],
+        "pageable_rule": {k: rule[k] for k in ("c", "k", "p_ref_gbps")}
+        | {
+            "measure": "median of the call's pageable h2d copies (256 MiB, 1 GiB) at its start and at its end",
+            "sessions": tab.set_index("session")[["floor", "pageable_mid"]].to_dict("index"),
+        },
+    }
+    (HERE / "registered_params.json").write_text(json.dumps(reg, indent=2) + "\n")
     print(json.dumps(rule))
     with pd.option_context("display.width", 250, "display.max_columns", 30, "display.precision", 3):
         print(tab.to_string(index=False))
