@@ -1,11 +1,11 @@
-"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3, 4 and 5 (issue 21; docs/model.md,
-"Session-calibrated simulator and validation 3", "Validation 4 (5) of the UVM simulator"), from their figures' CSVs:
+"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 6 (issue 21; docs/model.md,
+"Session-calibrated simulator and validation 3", "Validation 4 (5, 6) of the UVM simulator"), from their figures' CSVs:
 each figure, then per calibration rule the median and worst |error| over the judged cold-UVM cells against issue
 21's targets."""
 
 from __future__ import annotations
 
-from figures import fig_uvm_validation3, fig_uvm_validation4, fig_uvm_validation5
+from figures import fig_uvm_validation3, fig_uvm_validation4, fig_uvm_validation5, fig_uvm_validation6
 from figures.inputs import ReportFigure, report_csv
 
 TARGET_MEDIAN, TARGET_WORST = 0.10, 0.25  # issue 21 item 3, out of sample
@@ -27,6 +27,12 @@ VALIDATIONS = {
         fig_uvm_validation5.RULES,
         "validation 5: the per-access shapes and pageable rule refitted with validations 3 and 4, the median of 5 "
         "runs a cell",
+        "pageable",
+    ),
+    fig_uvm_validation6.FIGURE: (
+        fig_uvm_validation6.RULES,
+        "validation 6: validation 5's shapes, the factor from the call's pageable copies at its start and end, the "
+        "median of 7 runs a cell",
         "pageable",
     ),
 }

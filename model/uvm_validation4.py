@@ -157,13 +157,14 @@ def summarise(cells: pd.DataFrame) -> pd.DataFrame:
 class Call:
     """One validation's judge on the per-access shapes: its number (the tarball's folder uvmN, the files
     validationN_*), the graphs' seed, its rules (`floor` is always added), whether validation 3's rule is judged
-    beside them (`v3`), and source.json's note."""
+    beside them (`v3`), source.json's note, and how the call's factors are measured (`factors`)."""
 
     n: int
     seed: int
     rules: tuple
     v3: bool
     note: str
+    factors: object = None  # (session, shapes, rule) -> (factors, uvmfault table); None: session_factors here
 
 
 CALL = Call(4, SEED, RULES, True, "issue 21 UVM simulator, validation 4 (model.uvm_validation4)")
@@ -174,7 +175,7 @@ def judge_call(call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int,
     and tables written as validationN_name.csv. Returns the summary."""
     session = unpack(tarball, out, f"uvm{call.n}")
     shapes, rule = load_access(registered)
-    factors, table = session_factors(session, shapes, rule)
+    factors, table = (call.factors or session_factors)(session, shapes, rule)
     if call.v3:
         factors["v3"], _ = micro_factor(pd.read_csv(session / "micro/uvmfault_start.csv"), load_registered()[0])
     runs, cells = counted_cells(session, graph_dir, how, call.seed, jobs)

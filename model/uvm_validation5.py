@@ -44,12 +44,14 @@ REGISTERED = (
 CALL = Call(5, SEED, RULES, False, "issue 21 UVM simulator, validation 5 (model.uvm_validation5)")
 
 
-def spread(judged: pd.DataFrame, runs: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
-    """The cells with their spread, and the reported tables: errors per run, per statistic, the perfect
-    predictor at the call's number of runs per cell (the most common)."""
-    rules = (*RULES, "floor")
+def spread(
+    judged: pd.DataFrame, runs: pd.DataFrame, rules: tuple = RULES, reps: int = REPS
+) -> tuple[pd.DataFrame, dict]:
+    """The cells with their spread, and the reported tables: each rule's errors per run, per statistic, the perfect
+    predictor at the call's number of runs per cell (the most common; `reps` where no cell was measured)."""
+    rules = (*rules, "floor")
     cells = judged.merge(uvm_run_spread.cell_spread(runs), on=KEYS, how="left")
-    reps = int(cells["uvm_runs"].mode().iloc[0]) if len(cells) else REPS
+    reps = int(cells["uvm_runs"].mode().iloc[0]) if len(cells) else reps
     tables = {
         "runs": uvm_run_spread.run_errors(cells, runs, rules),
         "by_run": uvm_run_spread.by_run(cells, runs, rules),

@@ -1,7 +1,7 @@
-# What the UVM simulator's validation sessions share (uvm_validation3.sh, 4 and 5), sourced after setup.sh. Each
+# What the UVM simulator's validation sessions share (uvm_validation3.sh, 4, 5 and 6), sourced after setup.sh. Each
 # script sets S (the session folder: runs/, graphs/, logs/, micro/, host.txt), G (where graphs are made), HOW (name
 # -> generator arguments), SEED, VARIANTS, ALGORITHMS, REPS, WARMUP, RUN_LIMIT_S and HARD_S (no `emogi run` goes
-# past HARD_S seconds of the call; one with less than 20 s left is DEFERRED); validations 4 and 5 also EST (name ->
+# past HARD_S seconds of the call; one with less than 20 s left is DEFERRED); validations 4-6 also EST (name ->
 # estimated seconds), BUDGET_S, UVMFAULT and UVMFAULT_STRIDE (uvmfault's arguments) and UVMFAULT_AFTER (1: the
 # four patterns again after each graph; default 1). uvm_validation3.sh defines its own uvmfault, link and main
 # after sourcing this.
@@ -62,7 +62,7 @@ session_graph() {  # NAME: made and measured within the budget, then uvmfault ag
   [ "${UVMFAULT_AFTER:-1}" = 1 ] && uvmfault "after_$name"
   return 0
 }
-validation_body() {  # N GRAPH...: validations 4 and 5's steps, in order
+validation_body() {  # N GRAPH...: validations 4-6's steps, in order
   log "uvm validation $1 (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP)"; shift
   : > "$S/deferred.txt"
   provenance

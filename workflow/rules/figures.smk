@@ -64,7 +64,7 @@ FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.c
 HOLDOUT_SPLIT_FIGURES = {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_SPLIT_ARCHIVES}
 for _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():
     FIGURE_INPUTS[_figure] = {"holdout": f"{_dir}/holdout_cells.csv"}
-# The UVM simulator's validations 3, 4 and 5 (oom.smk), from their archives' judged cells, where those exist.
+# The UVM simulator's validations 3 to 6 (oom.smk), from their archives' judged cells, where those exist.
 for _figure, _archive in UVM_VALIDATION_ARCHIVES.items():
     FIGURE_INPUTS[_figure] = {"cells": _archive / f"{_figure.replace('fig_uvm_', '')}_cells.csv"}
 
