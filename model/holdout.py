@@ -12,7 +12,8 @@ session's `DIR/micro/l2.csv` by model/l2_capacity.py unless --l2 or --l2-bytes s
 model/holdout_split_v4.py with v3's floor and v4's fitted zero-copy link terms, model/gpu_work_v4.py;
 model/holdout_split_v5.py with the floor v5, v4's plus a cost per list, model/gpu_work_v5.py;
 model/holdout_split_v6.py with the floor v6, v5's with isolated vertices priced apart and Gauss-Seidel's warp steps,
-model/gpu_work_v6.py, whose cells also carry the runs' iterations min-max).
+model/gpu_work_v6.py, whose cells also carry the runs' iterations min-max; model/holdout_split_v7.py with v6's floor
+fitted once more without the train cells it misses by over 30%, model/gpu_work_v7.py).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -48,12 +49,13 @@ from emogi.atomic import write_csv, write_text
 from emogi.csr import GraphFormatError, read_csr
 from emogi.csr_header import read_header
 from emogi.traces import TraceError
-from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6
+from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
 from model import holdout_split_v5 as hs5
 from model import holdout_split_v6 as hs6
+from model import holdout_split_v7 as hs7
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -71,7 +73,7 @@ LAUNCH_COLUMNS = [*WORK, "launch", "lists", "entries", "grid", "walk"]
 WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width (bottom-up reads whole lines)
 # relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/predictor.md)
 TRACE_WEIGHT = {"pagerank": 10.0}
-SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6}  # --split: the registered split and its GPU-work term
+SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7}  # --split: the split and its GPU-work term
 
 
 class HoldoutError(ValueError):
@@ -273,9 +275,9 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
 
 def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, capacity=None, nonisolated=None):
     """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
-    with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's and v6's floors with theirs
+    with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's to v7's floors with theirs
     (`vertices`: graph -> V, `capacity`: the L2's C in bytes, `nonisolated`: graph -> V − isolated vertices, v6)."""
-    if sp in (hs4, hs5, hs6):  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
+    if sp in (hs4, hs5, hs6, hs7):  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
     refused = table["refused"].fillna("").astype(str) != ""
@@ -288,10 +290,11 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
         table = table[~lacking]
     table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
-    if sp is hs6:
-        mu = gpu_work_v6.mu_table(table, vertices, capacity)
-        costs = gpu_work_v6.fit_costs(table, launches, mu, nonisolated, sp.TRAIN, sp.check_fit_set)
-        table["floor_ms"] = gpu_work_v6.floor_ms(table, launches, costs, mu, nonisolated)
+    if sp in (hs6, hs7):  # v7: v6's floor, its fit trimmed once
+        term = gpu_work_v7 if sp is hs7 else gpu_work_v6
+        mu = term.mu_table(table, vertices, capacity)
+        costs = term.fit_costs(table, launches, mu, nonisolated, sp.TRAIN, sp.check_fit_set)
+        table["floor_ms"] = term.floor_ms(table, launches, costs, mu, nonisolated)
     elif sp is hs5:
         mu = gpu_work_v5.mu_table(table, vertices, capacity)
         costs = gpu_work_v5.fit_costs(table, launches, mu, sp.TRAIN, sp.check_fit_set)
@@ -313,7 +316,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     if unfitted.any():
         log(f"{int(unfitted.sum())} cells of groups with fewer than 2 train cells left out")
         table = table[~unfitted].reset_index(drop=True)
-    if sp in (hs4, hs5, hs6):
+    if sp in (hs4, hs5, hs6, hs7):
         table, link = gpu_work_v4.predict_table(table, launches, params, vertices, sp.TRAIN, sp.check_fit_set)
         costs = costs.merge(link, on=gpu_work_v4.GROUP, how="left")
         unlinked = table["predicted_ms"].isna()
@@ -334,7 +337,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     order = ["split", *CELL, "role", "reps", "measured_ms", "predicted_ms", "error", "floor_ms", "transfer_ms",
              "chain_ms", "D_bytes", "d_bytes", "chain_steps", "launches", "fidelity", "checksum", "gpu", "date",
              "commit"]  # fmt: skip
-    if sp is hs6:  # Gauss-Seidel's rounds vary over repetitions: each cell's spread beside its error
+    if sp in (hs6, hs7):  # Gauss-Seidel's rounds vary over repetitions: each cell's spread beside its error
         order += ["iterations_min", "iterations_max"]
         table = table.reindex(columns=list(dict.fromkeys([*table.columns, *order])))
     return table[order].sort_values(["split", *CELL], ascending=[False, *[True] * len(CELL)]), costs
@@ -374,8 +377,8 @@ def source_record(table: pd.DataFrame, archive_id: str | None = None, extra: dic
 
 
 def _capacity(a) -> tuple[float | None, dict]:
-    """Split v3-v6's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
-    if a.split not in ("v3", "v4", "v5", "v6"):
+    """Split v3-v7's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
+    if a.split not in ("v3", "v4", "v5", "v6", "v7"):
         return None, {}
     if a.l2_bytes:
         return float(a.l2_bytes), {"split": a.split, "l2_bytes": float(a.l2_bytes), "l2_from": "--l2-bytes"}
@@ -442,8 +445,8 @@ def main(argv=None) -> int:
     p.add_argument("--derive-only", action="store_true", help="write the workloads, judge nothing")
     p.add_argument("--archive-id", help="the archive folder the runs come from (source.json says source: archive)")
     p.add_argument("--split", choices=sorted(SPLITS), default="v2", help="the registered split (and GPU-work term)")
-    p.add_argument("--l2", type=Path, help="split v3-v6: the L2 microbenchmark table (default DIR/micro/l2.csv)")
-    p.add_argument("--l2-bytes", type=float, help="split v3-v6: the L2 capacity C itself (explorations only)")
+    p.add_argument("--l2", type=Path, help="split v3-v7: the L2 microbenchmark table (default DIR/micro/l2.csv)")
+    p.add_argument("--l2-bytes", type=float, help="split v3-v7: the L2 capacity C itself (explorations only)")
     a = p.parse_args(argv)
     try:
         run(a)
