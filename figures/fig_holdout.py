@@ -149,6 +149,19 @@ def judged_section(fig: ReportFigure | None, figure: str, title: str, intro: str
     }
 
 
+def gauss_seidel_text(cells: pd.DataFrame) -> str:
+    """Gauss-Seidel PageRank's held-out device cells: each one's error and its runs' rounds, min-max (splits v6 on
+    register it beside the error); empty where the cells have no rounds."""
+    gs = cells[(cells["algorithm"] == "pagerank") & (cells["variant"] == "gauss-seidel") & (cells["mode"] == "device")
+               & (cells["split"] == HELD_OUT)].sort_values(["graph", "edge_bytes"])  # fmt: skip
+    if gs.empty or "iterations_min" not in gs:
+        return ""
+    each = [f"{r.graph} w{r.edge_bytes} {100 * r.error:+.1f}% ({r.iterations_min:.0f}-{r.iterations_max:.0f} rounds)"
+            for r in gs.itertuples()]  # fmt: skip
+    return (" Gauss-Seidel PageRank in device memory, held out, with its rounds over the repetitions (not predictable "
+            f"from the traces, registered to be reported beside the error): {'; '.join(each)}.")  # fmt: skip
+
+
 def split_section(fig: ReportFigure | None, figure: str, title: str, graphs: dict[str, dict], intro: str):
     """A registered split's report section (fig_holdout_v3 and later): `intro` with "{graphs}" replaced by which
     graphs of the split's GRAPHS table the judged cells hold (split_graphs_text); None when the figure was not

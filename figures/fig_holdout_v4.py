@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import sys
 
-from figures.fig_holdout import split_graphs_text, split_main, split_section
+from figures.fig_holdout import split_main, split_section
 from figures.inputs import ReportFigure
 from model import holdout_split_v4 as hs4
 
 FIGURE = "fig_holdout_v4"
 REPORT_TITLE = "The model on graphs it has not seen, v4 (held-out validation with the GPU-work term v4)"
-
-
-def graphs_text(measured: set[str]) -> str:
-    """Which graphs of split v4 (model/holdout_split_v4.py) the session measured, per split, and which not."""
-    return split_graphs_text(hs4.GRAPHS, measured)
 
 
 def report_section(fig: ReportFigure | None) -> dict | None:

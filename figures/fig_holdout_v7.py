@@ -13,31 +13,12 @@ from __future__ import annotations
 
 import sys
 
-import pandas as pd
-
-from figures.fig_holdout import split_graphs_text, split_main, split_section
+from figures.fig_holdout import gauss_seidel_text, split_main, split_section
 from figures.inputs import ReportFigure, report_csv
 from model import holdout_split_v7 as hs7
 
 FIGURE = "fig_holdout_v7"
 REPORT_TITLE = "The model on graphs it has not seen, v7 (held-out validation with the GPU-work term v7)"
-
-
-def graphs_text(measured: set[str]) -> str:
-    """Which graphs of split v7 (model/holdout_split_v7.py) the session measured, per split, and which not."""
-    return split_graphs_text(hs7.GRAPHS, measured)
-
-
-def gauss_seidel_text(cells: pd.DataFrame) -> str:
-    """Gauss-Seidel PageRank's held-out device cells: each one's error and its runs' rounds, min-max."""
-    gs = cells[(cells["algorithm"] == "pagerank") & (cells["variant"] == "gauss-seidel") & (cells["mode"] == "device")
-               & (cells["split"] == hs7.HELD_OUT)].sort_values(["graph", "edge_bytes"])  # fmt: skip
-    if gs.empty or "iterations_min" not in gs:
-        return ""
-    each = [f"{r.graph} w{r.edge_bytes} {100 * r.error:+.1f}% ({r.iterations_min:.0f}-{r.iterations_max:.0f} rounds)"
-            for r in gs.itertuples()]  # fmt: skip
-    return (" Gauss-Seidel PageRank in device memory, held out, with its rounds over the repetitions (not predictable "
-            f"from the traces, registered to be reported beside the error): {'; '.join(each)}.")  # fmt: skip
 
 
 def report_section(fig: ReportFigure | None) -> dict | None:
