@@ -6,6 +6,7 @@ disagrees, and `check_fit_set` refuses a fit set holding a cell of a held-out gr
 
 from __future__ import annotations
 
+import sys
 from typing import Iterable
 
 TRAIN, HELD_OUT = "train", "held-out"
@@ -88,3 +89,23 @@ def check_fit_set(names: Iterable[str], graphs: dict | None = None) -> None:
         raise SplitError(
             f"graph(s) {bad} in the fit set: only the train graphs of docs/predictor.md's split may be fitted"
         )
+
+
+def split_functions(module: str):
+    """split_of, check_fit_set and seed_of of a later split's module (v3 on), each reading that module's GRAPHS
+    when called (tests patch it): TRAIN or HELD_OUT for a graph, checked against its metadata `source` when given;
+    the refusal of a fit set with a graph not registered as TRAIN; the seed a graph is made with."""
+
+    def graphs() -> dict:
+        return sys.modules[module].GRAPHS
+
+    def split_of_split(name: str, source: dict | None = None) -> str:
+        return split_of(name, source, graphs())
+
+    def check_split_fit_set(names: Iterable[str]) -> None:
+        check_fit_set(names, graphs())
+
+    def seed_of(name: str) -> int | None:
+        return graphs()[name]["source"].get("seed")
+
+    return split_of_split, check_split_fit_set, seed_of

@@ -8,8 +8,6 @@ interface as model.holdout_split (v2), whose checks it reuses with this table.
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from model import holdout_split as v2
 from model.holdout_split import HELD_OUT, MODES, TARGET_MEDIAN, TARGET_WORST, TRAIN, VARIANTS, WIDTHS, SplitError
 from model.holdout_split_v4 import RMAT21
@@ -38,16 +36,4 @@ __all__ = ["ALGORITHMS_OF", "GRAPHS", "HELD_OUT", "MODES", "NAME", "SplitError",
            "TRAIN", "VARIANTS", "WIDTHS", "WIDTHS_OF", "check_fit_set", "seed_of", "split_of"]  # fmt: skip
 
 
-def split_of(name: str, source: dict | None = None) -> str:
-    """TRAIN or HELD_OUT for a graph of split v5; with its metadata `source`, checked to be that graph."""
-    return v2.split_of(name, source, GRAPHS)
-
-
-def check_fit_set(names: Iterable[str]) -> None:
-    """Refuse a fit set that holds a cell of any graph not registered as TRAIN in split v5."""
-    v2.check_fit_set(names, GRAPHS)
-
-
-def seed_of(name: str) -> int | None:
-    """The generator (and roots) seed a graph of the split is made with."""
-    return GRAPHS[name]["source"].get("seed")
+split_of, check_fit_set, seed_of = v2.split_functions(__name__)

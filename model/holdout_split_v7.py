@@ -9,8 +9,6 @@ which no session measured: kron20ef6, urand20ef6, kron19ef12, urand19ef12 (archi
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from model import holdout_split as v2
 from model import holdout_split_v6 as v6
 from model.holdout_split import HELD_OUT, MODES, TARGET_MEDIAN, TARGET_WORST, TRAIN, VARIANTS, WIDTHS, SplitError
@@ -36,16 +34,4 @@ __all__ = ["ALGORITHMS_OF", "GRAPHS", "HELD_OUT", "MODES", "NAME", "SplitError",
            "TRAIN", "VARIANTS", "WIDTHS", "WIDTHS_OF", "check_fit_set", "seed_of", "split_of"]  # fmt: skip
 
 
-def split_of(name: str, source: dict | None = None) -> str:
-    """TRAIN or HELD_OUT for a graph of split v7; with its metadata `source`, checked to be that graph."""
-    return v2.split_of(name, source, GRAPHS)
-
-
-def check_fit_set(names: Iterable[str]) -> None:
-    """Refuse a fit set that holds a cell of any graph not registered as TRAIN in split v7."""
-    v2.check_fit_set(names, GRAPHS)
-
-
-def seed_of(name: str) -> int | None:
-    """The generator (and roots) seed a graph of the split is made with."""
-    return GRAPHS[name]["source"].get("seed")
+split_of, check_fit_set, seed_of = v2.split_functions(__name__)
