@@ -211,6 +211,7 @@ def qb(cs: dict) -> dict:
         for stat in ("median", "fasthalf"):
             x = logo(s, stat).merge(cs[s][[*KEY, "spread"]], on=KEY)
             lo[s, stat] = x
+    lo["v7", "min"] = logo("v7", "min").merge(cs["v7"][[*KEY, "spread"]], on=KEY)
     lo["v7", "median, same family"] = logo("v7", "median", True).merge(cs["v7"][[*KEY, "spread"]], on=KEY)
     print("\n### leave one graph out (v7's term and trim; each graph predicted from the session's other 13)")
     for (s, stat), x in lo.items():
@@ -234,7 +235,7 @@ def qb(cs: dict) -> dict:
     for (s, stat), x in lo.items():
         if s == "v7" and stat != "fasthalf":
             w = w.merge(x[[*KEY, "error"]].rename(columns={"error": f"logo {stat}"}), on=KEY)
-    print("\nv7's 12 worst held-out cells: registered error and leave-one-graph-out errors (statistic median):")
+    print("\nv7's 12 worst held-out cells: registered error (median), leave-one-graph-out (each its statistic):")
     print(w.round(3).to_string(index=False))
     return lo
 
