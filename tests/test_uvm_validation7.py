@@ -126,3 +126,20 @@ def test_the_device_script_measures_the_registered_set():
     assert f"VARIANTS={','.join(uvm_validation3.VARIANTS)};" in text and "EMOGI_COMMIT=" in text
     lib = (ROOT / "tools/device/uvm_session.sh").read_text()
     assert "link link_end.csv" in lib and "allow-managed-oversubscription" not in text + lib
+
+
+def test_blocks_of_3_reproduce_the_analysis_on_validation_6s_runs():
+    """model.uvm_run_spread.perfect_in_blocks on validation 6's archived call matches the analysis's block3 rows
+    (archive/uvm-validation6-analysis-2026-11-27/perfect_predictor_blocks.csv: its own draws, so within ~0.01)."""
+    from model import uvm_run_spread
+
+    folder = ROOT / "archive/uvm-validation6-h100-2026-11-27"
+    runs = pd.concat([pd.read_csv(f) for f in sorted((folder / "session/uvm6/runs").glob("*.csv"))])
+    cells = pd.read_csv(folder / "validation6_cells.csv")
+    table = pd.read_csv(ROOT / "archive/uvm-validation6-analysis-2026-11-27/perfect_predictor_blocks.csv")
+    for reps in (7, 9):
+        row = table[(table["pool"] == "v6") & (table["runs"] == reps) & (table["model"] == "block3")].iloc[0]
+        got = uvm_run_spread.perfect_in_blocks(runs.reset_index(drop=True), cells, reps, 3)
+        assert got["block3_worst_p50"] == pytest.approx(row["worst_p50"], abs=0.01)
+        assert got["block3_worst_p90"] == pytest.approx(row["worst_p90"], abs=0.015)
+        assert got["block3_p_worst_over_25"] == pytest.approx(row["p_over_25"], abs=0.015)
