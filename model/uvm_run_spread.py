@@ -109,3 +109,35 @@ def perfect_predictor(runs: pd.DataFrame, algorithms: pd.Series, reps: int, seed
             }
         ]
     )
+
+
+def perfect_in_blocks(runs: pd.DataFrame, cells: pd.DataFrame, reps: int, block: int = 3, seed: int = SEED,
+                      draws: int = DRAWS) -> dict:  # fmt: skip
+    """The perfect predictor's worst with runs drawn in blocks of `block` consecutive runs (archive/uvm-validation6-
+    analysis-2026-11-27, explore.py `perfect`, "block3"): per (graph, algorithm, variant), the cold runs of all its
+    roots in the call's time order, each over its cell's floor prediction (`predicted_ms_floor`, which carries the
+    roots' simulated difference), as log deviations from that sequence's median; each judged cell's statistic the
+    median of `reps` values taken from random blocks of its algorithm's sequences."""
+    uvm = cold_uvm(runs)
+    pred = cells.assign(root=cells["root"].fillna(-1).astype(int)).set_index(KEYS)["predicted_ms_floor"]
+    pool: dict = {}
+    for (_, alg, _), d in uvm.groupby(["graph", "algorithm", "variant"], sort=False):
+        x = np.log(d["time_ms"].to_numpy(float) / pred.reindex(pd.MultiIndex.from_frame(d[KEYS])).to_numpy(float))
+        x = x[np.isfinite(x)]
+        x = x - np.median(x) if len(x) else x
+        pool.setdefault(alg, []).extend(x[i : i + block] for i in range(len(x) - block + 1))
+    every = [b for v in pool.values() for b in v]
+    if not every:
+        raise ValueError(f"no step has {block} timed cold runs: no blocks to resample")
+    rng, per = np.random.default_rng(seed), -(-reps // block)
+    stats = []
+    for a, m in cells["algorithm"].value_counts().items():
+        blocks = np.array(pool.get(a) if len(pool.get(a, [])) >= 2 else every)
+        pick = blocks[rng.integers(len(blocks), size=(draws, m, per))].reshape(draws, m, per * block)[:, :, :reps]
+        stats.append(np.median(pick, axis=2))
+    worst = np.abs(np.exp(np.concatenate(stats, axis=1)) - 1).max(axis=1)
+    return {
+        f"block{block}_worst_p50": float(np.median(worst)),
+        f"block{block}_worst_p90": float(np.quantile(worst, 0.9)),
+        f"block{block}_p_worst_over_25": float((worst > 0.25).mean()),
+    }
