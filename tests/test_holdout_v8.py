@@ -1,8 +1,8 @@
 """Issue 24's held-out validation v8 (docs/predictor.md, "GPU-work term v8 and held-out validation v8"): the
 registered split (no held-out graph in training), the cells' statistic a parameter of the judge (the min for v8,
 the median as before for v2-v7), the term v8 (direction-optimizing BFS fitted per degree class) on synthetic tables
-(made-up counts and times, never archived), the archived v7 judgement unchanged, and the device script's
-structure."""
+(made-up counts and times, never archived), the archived v7 judgement unchanged, the device script's
+structure, and the figure and report section."""
 
 import json
 import os
@@ -26,7 +26,10 @@ from model import holdout_split_v6 as hs6
 from model import holdout_split_v7 as hs7
 from model import holdout_split_v8 as hs8
 from model.presets import MEASURED, get_preset
-from tests.test_holdout_v4 import script_graph_lines
+from tests.test_holdout_v4 import (
+    script_graph_lines,
+    session,  # noqa: F401  (the tiny synthetic session, a module fixture)
+)
 from tests.test_holdout_v5 import _synthetic as v5_synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,3 +197,21 @@ def test_the_device_script_makes_what_the_split_registers():
     done = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env | {"OUT": "/nonexistent"}, capture_output=True,
                           text=True)  # fmt: skip
     assert done.returncode == 2 and "EMOGI_COMMIT" in done.stdout
+
+
+# --- the figure and report section (drawn from tests/test_holdout_v4.py's tiny synthetic session, its registry
+# standing in for split v8 too: made-up times, never archived) ---
+
+
+def test_the_v8_figure_and_section_from_a_judgement(session, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
+    from figures import fig_holdout_v8
+    from figures.fig_holdout import split_graphs_text
+    from tests.test_holdout_v4 import judged_figure
+
+    monkeypatch.setattr(hs8, "GRAPHS", hs4.GRAPHS)  # the fixture's tiny registry
+    section = judged_figure(fig_holdout_v8, "v8", session, tmp_path)
+    assert "GPU-work term v8" in section["text"] and "seed 30" in section["text"]
+    assert "the min of 5" in section["text"] and "spread over 20%" in section["text"]
+    monkeypatch.undo()
+    assert split_graphs_text(fig_holdout_v8.hs8.GRAPHS, set(HELD)).startswith("train: none; held out: kron20ef5")
+    assert json.dumps(section)  # serialisable for the report
