@@ -435,7 +435,10 @@ def run(a, log=print) -> None:
         return
     vertices = {g: metas[g, 8].get("num_vertices") for g in set(cells["graph"])}
     nonisolated = {g: v - metas[g, 8].get("isolated_vertices", 0) for g, v in vertices.items()}
-    classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in vertices} if sp is hs8 else None
+    try:  # split v8: each graph's degree class from its metadata, before any fit
+        classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in vertices} if sp is hs8 else None
+    except ValueError as e:
+        raise HoldoutError(str(e)) from None
     table, costs = judge(cells, workloads, launches, params, log=log, sp=sp, vertices=vertices, capacity=capacity,
                          nonisolated=nonisolated, classes=classes)  # fmt: skip
     s = summary(table)
