@@ -23,7 +23,7 @@ from model.holdout_split import HELD_OUT, TARGET_MEDIAN, TARGET_WORST, TRAIN
 FIGURE = "fig_holdout"
 REPORT_TITLE = "The model on graphs it has not seen (held-out validation)"
 COLUMNS = ["split", "graph", "algorithm", "variant", "mode", "edge_bytes", "measured_ms", "predicted_ms", "error"]
-SPREAD = ["iterations_min", "iterations_max"]  # the runs' rounds over repetitions (model.holdout --split v6)
+SPREAD = ["iterations_min", "iterations_max", "slowest_ms", "spread"]  # the rounds (v6 on), the runs (v8)
 MARKERS = {8: "o", 4: "s"}
 DEFINITION = ("error = predicted / measured median - 1; predicted from the graph file and the session's "
               "microbenchmarks, GPU-work costs fitted on the train graphs' device cells "
