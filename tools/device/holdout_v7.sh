@@ -33,10 +33,7 @@
 # Options: PARTS, REPS=5, WARMUP=1, BUDGET_S=470, GRAPHS (another list, for a dry run), EMOGI_BINARY (a prebuilt
 # binary), H7 (state, default /tmp/ho7), H, G, JOBS, KEEP_GRAPHS (as holdout_v5.sh).
 set -uo pipefail
-case " ${PARTS:-session} " in
-  *" session "*) [ -n "${EMOGI_COMMIT:-}" ] || { echo "EMOGI_COMMIT=<the commit of this tree> is required"; exit 2; }
-    export EMOGI_COMMIT ;;
-esac
+. tools/device/require_commit.sh  # EMOGI_COMMIT, required for a session part
 . tools/device/setup.sh
 . tools/device/holdout_session.sh
 SPLIT=v7 TGZ=holdout7 ST=${H7:-/tmp/ho7}
