@@ -99,17 +99,23 @@ def mu_table(table: pd.DataFrame, vertices: dict, capacity: float) -> dict:
     return {(g, a): mu_of(vertices[g], a, capacity) for g, a in pairs}
 
 
+def fit_groups(table: pd.DataFrame, mode: str, train: str, check_fit_set: Callable[[Iterable[str]], None]):
+    """(algorithm, variant, width, its `mode` cells of split `train`) per group of `table` with at least 2 such
+    cells; `check_fit_set` sees every group's fit set, a short one too (it refuses one holding a held-out graph)."""
+    for (a, v, w), grp in table.groupby(GROUP):
+        fit = grp[(grp["mode"] == mode) & (grp["split"] == train)]
+        check_fit_set(fit["graph"])
+        if len(fit) >= 2:
+            yield a, v, w, fit
+
+
 def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, train: str,
               check_fit_set: Callable[[Iterable[str]], None], make=launches_of) -> pd.DataFrame:  # fmt: skip
     """a, b, c, m, s (both forms) per algorithm, variant and width on the `device` cells whose split is `train`;
     `check_fit_set` refuses a fit set holding a held-out graph; `make` gathers a set of cells' launches (v4 passes
     its weighted ones)."""
     out = []
-    for (a, v, w), grp in table.groupby(GROUP):
-        fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
-        check_fit_set(fit["graph"])
-        if len(fit) < 2:
-            continue
+    for a, v, w, fit in fit_groups(table, "device", train, check_fit_set):
         fitted = fit_group(make(launches, fit, mu), fit["measured_ms"].to_numpy(float))
         for form in FORMS:
             out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": form, "train_cells": len(fit)}

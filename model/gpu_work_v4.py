@@ -38,7 +38,7 @@ import pandas as pd
 from scipy.optimize import nnls
 
 from model import gpu_work_v3 as v3
-from model.gpu_work_v3 import PARAMS, Launches, mu_table
+from model.gpu_work_v3 import PARAMS, Launches, fit_groups, mu_table
 from model.littles_law import throughput_gbps
 from model.predict import chain_ms
 
@@ -176,11 +176,7 @@ def fit_link(table: pd.DataFrame, train: str, check_fit_set: Callable[[Iterable[
     """η and g per algorithm, variant and width on the zero-copy cells whose split is `train` (columns floor_ms,
     link_transfer_ms, link_serial_ms, measured_ms); groups with fewer than 2 such cells get none."""
     out = []
-    for (a, v, w), grp in table.groupby(GROUP):
-        fit = grp[(grp["mode"] == "zerocopy") & (grp["split"] == train)]
-        check_fit_set(fit["graph"])
-        if len(fit) < 2:
-            continue
+    for a, v, w, fit in fit_groups(table, "zerocopy", train, check_fit_set):
         p = fit_link_group(*(fit[c].to_numpy(float) for c in
                              ("floor_ms", "link_transfer_ms", "link_serial_ms", "measured_ms")))  # fmt: skip
         out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "zc_train_cells": len(fit)}

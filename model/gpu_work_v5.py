@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import nnls
 
-from model.gpu_work_v3 import mu_table
+from model.gpu_work_v3 import fit_groups, mu_table
 from model.gpu_work_v4 import GROUP, WORK, expected, predict_table
 
 PARAMS = ["a_ms", "b_ms", "c_ms", "m_ms", "s_ms", "q_ms"]
@@ -71,11 +71,7 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, train: str,
     fewer than 2 get none), over the columns `x` (`columns`); `mu`: (graph, algorithm) -> μ
     (model.gpu_work_v3.mu_table); `check_fit_set` refuses a fit set holding a held-out graph."""
     out = []
-    for (a, v, w), grp in table.groupby(GROUP):
-        fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
-        check_fit_set(fit["graph"])
-        if len(fit) < 2:
-            continue
+    for a, v, w, fit in fit_groups(table, "device", train, check_fit_set):
         p = fit_group(totals(launches, fit, mu, x), fit["measured_ms"].to_numpy(float))
         out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": FORM, "train_cells": len(fit)}
                    | dict(zip(params, p, strict=True)))  # fmt: skip

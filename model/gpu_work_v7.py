@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from model import gpu_work_v5 as v5
+from model.gpu_work_v3 import fit_groups
 from model.gpu_work_v6 import FORM, GROUP, PARAMS, WORK, columns, expected, floor_ms, mu_table, predict_table
 
 TRIM = 0.30  # a train cell whose first-fit |error| exceeds it is left out of the refit
@@ -40,11 +41,7 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame, mu: dict, nonisolated
     2 get none), trimmed once (`trimmed_fit`); `check_fit_set` refuses a fit set holding a held-out graph."""
     x = partial(columns, nonisolated=nonisolated)
     out = []
-    for (a, v, w), grp in table.groupby(GROUP):
-        fit = grp[(grp["mode"] == "device") & (grp["split"] == train)]
-        check_fit_set(fit["graph"])
-        if len(fit) < 2:
-            continue
+    for a, v, w, fit in fit_groups(table, "device", train, check_fit_set):
         p, dropped = trimmed_fit(v5.totals(launches, fit, mu, x), fit["measured_ms"].to_numpy(float), trim)
         out.append({"algorithm": a, "variant": v, "edge_bytes": int(w), "form": FORM, "train_cells": len(fit),
                     "trimmed": dropped} | dict(zip(PARAMS, p, strict=True)))  # fmt: skip
