@@ -59,6 +59,17 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
                                 " reads on this graph: nothing would be evicted (that is the uvm mode)");
 }
 
+// --run-order: blocks or rounds; rounds is refused with uvm-capped, whose eviction counts are reported per variant.
+RunOrder parse_run_order(const std::string& order, const std::vector<MemoryMode>& modes) {
+  if (order == "blocks") return RunOrder::Blocks;
+  if (order != "rounds") throw std::invalid_argument("--run-order must be blocks or rounds, not " + order);
+  if (std::find(modes.begin(), modes.end(), MemoryMode::UvmCapped) != modes.end())
+    throw std::invalid_argument(
+        "--run-order rounds does not apply to uvm-capped (its evictions are counted per "
+        "variant): use blocks there");
+  return RunOrder::Rounds;
+}
+
 // A directed graph's transpose, when a variant reads in-lists (the registry's in_lists): --transpose or G.t.csr
 // beside the graph, checked as any graph file and paired with it (csr_transpose.hpp). Neither uvm-capped (its
 // evictions cover the edge list only) nor --trace-out (a trace names the out-lists read) applies to those runs.
@@ -214,6 +225,11 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("modes", "LIST", "memory modes of the edge list", "device,zerocopy,zerocopy-pinned,uvm"),
           option("reps", "INT", "timed runs per variant, mode and root", "3"),
           option("warmup", "INT", "untimed runs before them", "1"),
+          option("run-order", "blocks|rounds",
+                 "the timed runs' order within a mode: each variant's roots and reps in a row (blocks), or one run of "
+                 "each variant and root per round after every variant's warm-ups (rounds: a slow stretch of the "
+                 "machine spreads over every cell)",
+                 "blocks"),
           required("out", "PATH", "the CSV to write, one row per timed run"),
           option("device", "INT", "the CUDA device", "0"),
           option("gpu-memory-budget", "SIZE",
@@ -296,6 +312,7 @@ int run_algorithm(const CliArgs& args) {
   opt.warmup = args.get_u64("warmup");
   opt.max_warps = args.get_u64("max-warps");
   if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
+  opt.run_order = parse_run_order(args.get("run-order"), opt.modes);
   if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
     throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");

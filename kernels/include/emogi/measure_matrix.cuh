@@ -14,6 +14,11 @@
 //
 // run_variant is the one place a Variant becomes a kernel: access policies go to scan (Delayed<Access> under
 // added-latency emulation), the rest to own.
+//
+// The order of the timed runs within a mode (--run-order): Blocks runs each variant's roots and repetitions in a
+// row; Rounds runs the warm-ups of every variant first and then one timed run of each (variant, root) per round, so
+// a slow stretch of the machine spreads over every cell instead of covering one cell's runs. The rows are written
+// in the order they ran.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -35,6 +40,8 @@
 
 namespace emogi {
 
+enum class RunOrder { Blocks, Rounds };
+
 struct MatrixOptions {
   std::string name, out;
   std::vector<uint64_t> roots;  // rooted algorithms only
@@ -52,6 +59,7 @@ struct MatrixOptions {
   uint64_t uvm_capacity = 0;             // uvm-capped: GPU memory the lists may keep (--uvm-capacity)
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
   std::string pass_log;          // --pass-log: one row per pass of every timed run goes there (empty: none)
+  RunOrder run_order = RunOrder::Blocks;  // --run-order (above)
 };
 
 // Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a
@@ -186,77 +194,99 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     if (mode == MemoryMode::UvmCapped)
       capped = std::make_unique<CappedUvm>(dg.edges.far, g.num_edges(), g.index_bytes(),
                                            with_weights ? dg.weights.far : nullptr, offsets.data(), opt.uvm_capacity);
-    for (Variant variant : opt.variants) {
-      if (capped) capped->clear_counts();
+    auto run = [&](Variant variant, uint64_t source, Verified* out, TraceFile* trace) {
       const std::string label = std::string(name_of(variant)) + "|" + name_of(mode);
-      auto run = [&](uint64_t source, Verified* out, TraceFile* trace) {
-        placement.prepare_run();
-        if (in_placement) in_placement->prepare_run();
-        if (capped) capped->start_run();
-        ListReads reads =
-            streamed ? ListReads(streamed, dg.offsets,
-                                 [&](const SweepStep& step, unsigned buffer) { streamed->point(dg, step, buffer); })
-            : trace || capped
-                ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
-                : ListReads();
-        if (out && passes) reads.set_pass_log(passes.get());  // timed runs only
-        RunStats stats;
-        {
-          NvtxRange range(std::string(algorithm) + "|" + label + "|" +
-                          (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
-          stats = run_variant(problem, variant, dg, source, opt.max_warps, reads);
-        }
-        if (streamed) {
-          const StreamRunStats c = streamed->finish_run();
-          // Timed runs: blocks launched and left out as inactive (--stream-skip), copies made and saved (the buffer
-          // held the block), what was copied, for the link-use check (bytes over run time, over copy time), and the
-          // blocks each sweep launched (model.streamed's active fractions: python -m model.streamed --active-log).
-          if (out)
-            std::fprintf(stderr,
-                         "streamed run: %s %s: %llu sweeps, %llu blocks, %llu inactive, %llu copies, %llu skipped, "
-                         "%llu bytes copied in %.3f ms of copies (%.2f GB/s), run %.3f ms (%.2f GB/s), blocks per "
-                         "sweep %s%s\n",
-                         algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.blocks,
-                         (unsigned long long)c.inactive, (unsigned long long)c.copies, (unsigned long long)c.skipped,
-                         (unsigned long long)c.bytes, c.copy_ms, c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0,
-                         stats.time_ms, stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0,
-                         c.per_sweep_text().c_str(), c.in_place_text().c_str());
-        }
-        const Verified v = problem.verify(
-            source, stats,
-            opt.name + " " + algorithm + " " + label + (source == kNoSource ? "" : " root " + std::to_string(source)));
-        if (out) *out = v;
-        return stats;
-      };
-      for (uint64_t i = 0; i < opt.warmup; ++i) run(sources.front(), nullptr, nullptr);
+      placement.prepare_run();
+      if (in_placement) in_placement->prepare_run();
+      if (capped) capped->start_run();
+      ListReads reads =
+          streamed ? ListReads(streamed, dg.offsets,
+                               [&](const SweepStep& step, unsigned buffer) { streamed->point(dg, step, buffer); })
+          : trace || capped
+              ? ListReads(read_bits->data(), g.num_vertices(), trace, capped.get(), capped ? opt.uvm_sublaunches : 1)
+              : ListReads();
+      if (out && passes) reads.set_pass_log(passes.get());  // timed runs only
+      RunStats stats;
+      {
+        NvtxRange range(std::string(algorithm) + "|" + label + "|" +
+                        (source == kNoSource ? "" : std::to_string(source)) + "|" + std::to_string(opt.max_warps));
+        stats = run_variant(problem, variant, dg, source, opt.max_warps, reads);
+      }
+      if (streamed) {
+        const StreamRunStats c = streamed->finish_run();
+        // Timed runs: blocks launched and left out as inactive (--stream-skip), copies made and saved (the buffer
+        // held the block), what was copied, for the link-use check (bytes over run time, over copy time), and the
+        // blocks each sweep launched (model.streamed's active fractions: python -m model.streamed --active-log).
+        if (out)
+          std::fprintf(stderr,
+                       "streamed run: %s %s: %llu sweeps, %llu blocks, %llu inactive, %llu copies, %llu skipped, "
+                       "%llu bytes copied in %.3f ms of copies (%.2f GB/s), run %.3f ms (%.2f GB/s), blocks per "
+                       "sweep %s%s\n",
+                       algorithm, name_of(variant), (unsigned long long)c.sweeps, (unsigned long long)c.blocks,
+                       (unsigned long long)c.inactive, (unsigned long long)c.copies, (unsigned long long)c.skipped,
+                       (unsigned long long)c.bytes, c.copy_ms, c.copy_ms > 0 ? c.bytes / (c.copy_ms * 1e6) : 0.0,
+                       stats.time_ms, stats.time_ms > 0 ? c.bytes / (stats.time_ms * 1e6) : 0.0,
+                       c.per_sweep_text().c_str(), c.in_place_text().c_str());
+      }
+      const Verified v = problem.verify(
+          source, stats,
+          opt.name + " " + algorithm + " " + label + (source == kNoSource ? "" : " root " + std::to_string(source)));
+      if (out) *out = v;
+      return stats;
+    };
+    // One variant's timed runs: their times and the bytes of lists they read, for the summary line.
+    struct Timed {
       std::vector<double> times;
       double bytes = 0;
-      for (uint64_t source : sources)
-        for (uint64_t rep = 0; rep < opt.reps; ++rep) {
-          Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
-          if (passes) passes->begin_run(name_of(variant), name_of(mode), source, rep);
-          row.stats = run(source, &row.verified, nullptr);
-          if (passes) passes->end_run();
-          times.push_back(row.stats.time_ms);
-          bytes += double(row.verified.edges_traversed) * entry_bytes;
-          rows.push_back(row);
-        }
+    };
+    std::vector<Timed> timed(opt.variants.size());
+    auto warm_up = [&](size_t vi) {
+      for (uint64_t i = 0; i < opt.warmup; ++i) run(opt.variants[vi], sources.front(), nullptr, nullptr);
+    };
+    auto time_one = [&](size_t vi, uint64_t source, uint64_t rep) {
+      const Variant variant = opt.variants[vi];
+      Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
+      if (passes) passes->begin_run(name_of(variant), name_of(mode), source, rep);
+      row.stats = run(variant, source, &row.verified, nullptr);
+      if (passes) passes->end_run();
+      timed[vi].times.push_back(row.stats.time_ms);
+      timed[vi].bytes += double(row.verified.edges_traversed) * entry_bytes;
+      rows.push_back(row);
+    };
+    auto finish = [&](size_t vi) {  // the summary line, then the untimed trace runs
+      const Variant variant = opt.variants[vi];
+      const std::vector<double>& times = timed[vi].times;
       const double med = median_of(times);
       std::fprintf(stderr, "%s %s w%zu %-15s %-20s%s median %9.2f ms over %zu runs, %6.1f GB/s of lists read\n",
                    algorithm, opt.name.c_str(), sizeof(Index), name_of(mode), name_of(variant),
                    opt.max_warps ? (" max_warps " + std::to_string(opt.max_warps)).c_str() : "", med, times.size(),
-                   bytes / times.size() / (med * 1e6));
+                   timed[vi].bytes / times.size() / (med * 1e6));
       if (capped)  // warm-up and timed runs
         std::fprintf(stderr, "  uvm-capped, %u sub-launches: %s\n", opt.uvm_sublaunches,
                      capped->report(opt.warmup + times.size()).c_str());
-      if (opt.trace_dir.empty()) continue;
+      if (opt.trace_dir.empty()) return;
       for (uint64_t source : sources) {  // untimed: the bitmap's atomics and the copies after every launch
         traces.push_back(
             std::make_unique<TraceFile>(trace_path(opt, P::kAlgorithm, variant, mode, sizeof(Index), source),
                                         trace_meta(g, opt, P::kAlgorithm, variant, mode, source)));
-        run(source, nullptr, traces.back().get());
+        run(variant, source, nullptr, traces.back().get());
         traces.back()->finish();
       }
+    };
+    if (opt.run_order == RunOrder::Blocks) {
+      for (size_t vi = 0; vi < opt.variants.size(); ++vi) {
+        if (capped) capped->clear_counts();  // each variant's evictions on its own (Rounds is refused with it)
+        warm_up(vi);
+        for (uint64_t source : sources)
+          for (uint64_t rep = 0; rep < opt.reps; ++rep) time_one(vi, source, rep);
+        finish(vi);
+      }
+    } else {
+      for (size_t vi = 0; vi < opt.variants.size(); ++vi) warm_up(vi);
+      for (uint64_t rep = 0; rep < opt.reps; ++rep)
+        for (size_t vi = 0; vi < opt.variants.size(); ++vi)
+          for (uint64_t source : sources) time_one(vi, source, rep);
+      for (size_t vi = 0; vi < opt.variants.size(); ++vi) finish(vi);
     }
   }
 
