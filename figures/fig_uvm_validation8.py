@@ -18,7 +18,7 @@ from figures.fig_uvm_validation6 import RULES
 FIGURE = "fig_uvm_validation8"
 DEFINITION = ("error = predicted / measured cold-UVM median of 9 interleaved runs - 1; predicted = device-mode "
               "median + f x the simulated migration of the CPU-derived trace, by its access pattern's shape, x the "
-              "registered R-MAT BFS term (docs/model.md, validation 8)")  # fmt: skip
+              "registered R-MAT BFS term (docs/uvm-validations.md, validation 8)")  # fmt: skip
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
 
 

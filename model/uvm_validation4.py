@@ -1,5 +1,5 @@
 """Validation 4 of the UVM simulator: validation 3's judge with the cost shape per access pattern
-(model/uvm_access_shape.py), new graphs (seed 26) and uvmfault run between the graphs (docs/model.md,
+(model/uvm_access_shape.py), new graphs (seed 26) and uvmfault run between the graphs (docs/uvm-validations.md,
 "Validation 4 of the UVM simulator: registered before the session"; tools/device/uvm_validation4.sh makes it).
 
     python -m model.uvm_validation4 judge --tarball uvm4.tgz --graph-dir /tmp/uvm4g --out archive/<dir> [--jobs 2]

@@ -1,7 +1,7 @@
 """Validation 7 of the UVM simulator: validation 6's judge (model/uvm_validation6.py) with the shapes refitted on
 validations 3-6's judged cells, the pageable rule on the median of the call's start and end copies refitted under
-them, new graphs (seed 29) and 9 timed runs a cell (docs/model.md, "Validation 7 of the UVM simulator: registered
-before the session"; the plan is archive/uvm-validation6-analysis-2026-11-27, "Validation 7 should register";
+them, new graphs (seed 29) and 9 timed runs a cell (docs/uvm-validations.md, "Validation 7 of the UVM simulator:
+registered before the session"; the plan is archive/uvm-validation6-analysis-2026-11-27, "Validation 7 should register";
 tools/device/uvm_validation7.sh makes it).
 
     python -m model.uvm_validation7 judge --tarball uvm7.tgz --graph-dir /tmp/uvm7g --out archive/<dir> [--jobs 2]

@@ -1,8 +1,8 @@
 """Validation 8 of the UVM simulator: validation 7's judge (model/uvm_validation7.py) with the shapes refitted on
 validations 3-7's judged cells, the pageable rule on the median of the call's start and end copies refitted under
 them, one registered multiplier on the simulated migration of BFS on R-MAT graphs, new graphs (seed 30) and 9 timed
-runs a cell interleaved across the step's cells (`--run-order rounds`) (docs/model.md, "Validation 8 of the UVM
-simulator: registered before the session"; the plan is archive/uvm-validation7-analysis-2026-11-27, "Validation 8
+runs a cell interleaved across the step's cells (`--run-order rounds`) (docs/uvm-validations.md, "Validation 8 of the
+UVM simulator: registered before the session"; the plan is archive/uvm-validation7-analysis-2026-11-27, "Validation 8
 should register"; tools/device/uvm_validation8.sh makes it).
 
     python -m model.uvm_validation8 judge --tarball uvm8.tgz --graph-dir /tmp/uvm8g --out archive/<dir> [--jobs 2]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 8 in ONE device call (docs/model.md, "Validation 8 of the UVM simulator:
-# registered before the session"; the set is model/uvm_validation8.py's SET):
+# Issue 21, the UVM simulator's validation 8 in ONE device call (docs/uvm-validations.md, "Validation 8 of the UVM
+# simulator: registered before the session"; the set is model/uvm_validation8.py's SET):
 #   (device) EMOGI_COMMIT=<the commit> EMOGI_WHEELS=none bash tools/device/uvm_validation8.sh   ESTIMATE ~7 min, H100
 # EMOGI_COMMIT names the commit in host.txt and every row (the device copy's git metadata may be stale); without it
 # the script warns and records the copy's git HEAD. The binary must know `emogi run --run-order`.
