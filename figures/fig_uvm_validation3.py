@@ -29,7 +29,7 @@ RULES = {
 COLORS = {"bfs": "#1f77b4", "sssp": "#ff7f0e", "cc": "#2ca02c", "pagerank": "#d62728"}
 COLUMNS = ["graph", "algorithm", "variant", "root", "uvm_ms", "device_ms"]
 DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = device-mode median + f x the "
-              "simulated migration of the CPU-derived trace (docs/model.md, validation 3)")  # fmt: skip
+              "simulated migration of the CPU-derived trace (docs/uvm-validations.md, validation 3)")  # fmt: skip
 
 
 def load_cells(path, figure: str, rules: dict = RULES) -> pd.DataFrame:

@@ -25,7 +25,7 @@ RULES = {
     "v3": "v3: validation 3's shape and rule",
 }
 DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = device-mode median + f x the "
-              "simulated migration of the CPU-derived trace, by its access pattern's shape (docs/model.md, "
+              "simulated migration of the CPU-derived trace, by its access pattern's shape (docs/uvm-validations.md, "
               "validation 4)")  # fmt: skip
 
 

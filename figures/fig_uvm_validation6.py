@@ -22,8 +22,8 @@ RULES = {
     "floor": "floor: fitted on these runs (not a prediction)",
 }
 DEFINITION = ("error = predicted / measured cold-UVM median of 7 runs - 1; predicted = device-mode median + f x "
-              "the simulated migration of the CPU-derived trace, by its access pattern's shape (docs/model.md, "
-              "validation 6)")  # fmt: skip
+              "the simulated migration of the CPU-derived trace, by its access pattern's shape "
+              "(docs/uvm-validations.md, validation 6)")  # fmt: skip
 
 
 def main(argv=None) -> int:

@@ -16,8 +16,8 @@ from figures.fig_uvm_validation6 import RULES
 
 FIGURE = "fig_uvm_validation7"
 DEFINITION = ("error = predicted / measured cold-UVM median of 9 runs - 1; predicted = device-mode median + f x "
-              "the simulated migration of the CPU-derived trace, by its access pattern's shape (docs/model.md, "
-              "validation 7)")  # fmt: skip
+              "the simulated migration of the CPU-derived trace, by its access pattern's shape "
+              "(docs/uvm-validations.md, validation 7)")  # fmt: skip
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
 
 

@@ -1,6 +1,6 @@
 """The UVM simulator's cost shape per access pattern: one shape for kernels that give a thread a list (naive, 32
-lists per warp), one for kernels that give a warp a list, with one factor per session shared by both (docs/model.md,
-"Validation 4 of the UVM simulator: registered before the session").
+lists per warp), one for kernels that give a warp a list, with one factor per session shared by both
+(docs/uvm-validations.md, "Validation 4 of the UVM simulator: registered before the session").
 
     python -m model.uvm_access_shape --cells archive/uvm-sim-validation-2026-11-25/cells.csv \
         --oom-table archive/oom-h100-80gb-hbm3-2026-11-25-1207/oom.csv.gz \

@@ -1,5 +1,5 @@
-"""The cold-UVM runs' own spread within one validation call, reported beside the verdict (docs/model.md, "Validation
-5 of the UVM simulator: registered before the session"): each cell's spread over its timed runs, the judged
+"""The cold-UVM runs' own spread within one validation call, reported beside the verdict (docs/uvm-validations.md,
+"Validation 5 of the UVM simulator: registered before the session"): each cell's spread over its timed runs, the judged
 predictions against each run, and the worst |error| a perfect predictor would have on the call's own noise. The
 method is archive/uvm-validation4-analysis-2026-11-27's (explore.py: `deviations`, `perfect_predictor` with the
 median statistic, `judge_by_run`), for any number of runs per cell.

@@ -1,4 +1,4 @@
-"""The session-calibrated simulator's registered parameters (docs/model.md, "Session-calibrated simulator and
+"""The session-calibrated simulator's registered parameters (docs/uvm-validations.md, "Session-calibrated simulator and
 validation 3"), fitted on archived cold-UVM runs only, before the session that judges them:
 
     python -m model.uvm_session_fit --cells archive/uvm-sim-validation-2026-11-25/cells.csv \

@@ -1,5 +1,5 @@
 """Validation 3 of the UVM simulator: a session's cold-UVM runs predicted with a factor that the session's own
-microbenchmarks measure, never one fitted on the judged runs (docs/model.md, "Session-calibrated simulator and
+microbenchmarks measure, never one fitted on the judged runs (docs/uvm-validations.md, "Session-calibrated simulator and
 validation 3: registered before the session"; tools/device/uvm_validation3.sh makes the session).
 
     python -m model.uvm_validation3 judge --tarball uvm3.tgz --graph-dir /tmp/uvm3g --out archive/<dir> [--jobs 2]
@@ -227,7 +227,7 @@ def source_of(runs: pd.DataFrame, out: Path) -> dict:
         "gpu": str(first.get("gpu", "")),
         "date": str(first.get("date", "")),
         "commit": str(first.get("commit", "")),
-        "note": "issue 21 UVM simulator, validation 3 (model.uvm_validation3; registered in docs/model.md)",
+        "note": "issue 21 UVM simulator, validation 3 (model.uvm_validation3; registered in docs/uvm-validations.md)",
     }
 
 

@@ -1,5 +1,5 @@
 """Validation 4 of the UVM simulator: validation 3's judge with the cost shape per access pattern
-(model/uvm_access_shape.py), new graphs (seed 26) and uvmfault run between the graphs (docs/model.md,
+(model/uvm_access_shape.py), new graphs (seed 26) and uvmfault run between the graphs (docs/uvm-validations.md,
 "Validation 4 of the UVM simulator: registered before the session"; tools/device/uvm_validation4.sh makes it).
 
     python -m model.uvm_validation4 judge --tarball uvm4.tgz --graph-dir /tmp/uvm4g --out archive/<dir> [--jobs 2]
@@ -125,13 +125,19 @@ def session_factors(session: Path, shapes: dict, rule: dict) -> tuple[dict, pd.D
     return {**factors, "pageable_gbps": gbps, "uvmfault_instances": len(per_instance)}, table
 
 
-def predict(cells: pd.DataFrame, shapes: dict, factors: dict, v3_factor=None, rules: tuple = RULES) -> pd.DataFrame:
+def predict(
+    cells: pd.DataFrame, shapes: dict, factors: dict, v3_factor=None, rules: tuple = RULES, term=None
+) -> pd.DataFrame:
     """Each rule's prediction and error; `floor` fitted on these cells; `v3` validation 3's primary rule (where
-    `v3_factor` is given)."""
+    `v3_factor` is given); `term`, where given, each cell's multiplier on its simulated migration (column
+    `migration_term`; every rule uses the product)."""
     if (access_of(cells["variant"]) == "").any():
         raise ValueError("validation 4 judges thread-per-list and warp-per-list variants only")
     out = cells.copy()
     mig = migration_ms(out, shapes)
+    if term is not None:
+        out["migration_term"] = np.asarray(term, float)
+        mig = mig * out["migration_term"].to_numpy()
     out["simulated_migration_ms"] = mig
     floor = float(np.median((out["uvm_ms"] - out["device_ms"]) / mig))
     for rule, f in [*((r, factors[r]) for r in rules), ("floor", floor)]:
@@ -157,7 +163,8 @@ def summarise(cells: pd.DataFrame) -> pd.DataFrame:
 class Call:
     """One validation's judge on the per-access shapes: its number (the tarball's folder uvmN, the files
     validationN_*), the graphs' seed, its rules (`floor` is always added), whether validation 3's rule is judged
-    beside them (`v3`), source.json's note, and how the call's factors are measured (`factors`)."""
+    beside them (`v3`), source.json's note, how the call's factors are measured (`factors`) and a multiplier on
+    each cell's simulated migration (`term`, (cells, registered path) -> array; None: 1)."""
 
     n: int
     seed: int
@@ -165,6 +172,7 @@ class Call:
     v3: bool
     note: str
     factors: object = None  # (session, shapes, rule) -> (factors, uvmfault table); None: session_factors here
+    term: object = None  # (cells, registered) -> each cell's migration multiplier; None: no term
 
 
 CALL = Call(4, SEED, RULES, True, "issue 21 UVM simulator, validation 4 (model.uvm_validation4)")
@@ -181,7 +189,8 @@ def judge_call(call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int,
     runs, cells = counted_cells(session, graph_dir, how, call.seed, jobs)
     name = f"validation{call.n}"
     write_csv(missing_cells(cells, session, how), out / f"{name}_missing.csv")
-    judged = predict(cells, shapes, factors, factors.get("v3"), call.rules)
+    term = call.term(cells, registered) if call.term else None
+    judged = predict(cells, shapes, factors, factors.get("v3"), call.rules, term)
     summary = summarise3(judged, rules=(*call.rules, "floor", *(("v3",) if call.v3 else ())))
     judged, tables = more(judged, runs) if more else (judged, {})
     write_csv(judged, out / f"{name}_cells.csv")

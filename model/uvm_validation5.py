@@ -1,6 +1,6 @@
 """Validation 5 of the UVM simulator: validation 4's judge (model/uvm_validation4.py) with the per-access shapes and
 the pageable rule refitted on the archived cells + validations 3 and 4, new graphs (seed 27), 5 timed runs a cell
-and the call's own spread reported beside the verdict (docs/model.md, "Validation 5 of the UVM simulator:
+and the call's own spread reported beside the verdict (docs/uvm-validations.md, "Validation 5 of the UVM simulator:
 registered before the session"; tools/device/uvm_validation5.sh makes it).
 
     python -m model.uvm_validation5 judge --tarball uvm5.tgz --graph-dir /tmp/uvm5g --out archive/<dir> [--jobs 2]

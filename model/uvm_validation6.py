@@ -1,6 +1,6 @@
 """Validation 6 of the UVM simulator: validation 5's judge (model/uvm_validation5.py) with validation 5's shapes
 unchanged, the factor from the call's pageable copies at its start AND end, new graphs (seed 28) and 7 timed runs a
-cell (docs/model.md, "Validation 6 of the UVM simulator: registered before the session"; the rule was chosen
+cell (docs/uvm-validations.md, "Validation 6 of the UVM simulator: registered before the session"; the rule was chosen
 leave-one-session-out in archive/uvm-validation5-analysis-2026-11-27; tools/device/uvm_validation6.sh makes it).
 
     python -m model.uvm_validation6 judge --tarball uvm6.tgz --graph-dir /tmp/uvm6g --out archive/<dir> [--jobs 2]

@@ -1,7 +1,7 @@
 """Validation 7 of the UVM simulator: validation 6's judge (model/uvm_validation6.py) with the shapes refitted on
 validations 3-6's judged cells, the pageable rule on the median of the call's start and end copies refitted under
-them, new graphs (seed 29) and 9 timed runs a cell (docs/model.md, "Validation 7 of the UVM simulator: registered
-before the session"; the plan is archive/uvm-validation6-analysis-2026-11-27, "Validation 7 should register";
+them, new graphs (seed 29) and 9 timed runs a cell (docs/uvm-validations.md, "Validation 7 of the UVM simulator:
+registered before the session"; the plan is archive/uvm-validation6-analysis-2026-11-27, "Validation 7 should register";
 tools/device/uvm_validation7.sh makes it).
 
     python -m model.uvm_validation7 judge --tarball uvm7.tgz --graph-dir /tmp/uvm7g --out archive/<dir> [--jobs 2]
@@ -73,11 +73,12 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     return judge_call(CALL, tarball, graph_dir, out, jobs, registered, how, more=partial(spread, reps=REPS))
 
 
-def register(shape_fit: dict, mids: dict, archive: Path = ARCHIVE) -> dict:
+def register(shape_fit: dict, mids: dict, archive: Path = ARCHIVE, calls: dict = CALLS) -> dict:
     """The registered input: `shape_fit`'s shapes (model.uvm_access_shape's output with validations 3-6 judged) and
     the pageable rule log f = c + k log(P_ref / P) least-squares fitted over the sessions with both a floor (the
-    fit's session factor) and a median of start and end pageable copies (`mids`, GB/s, by short name)."""
-    names = {folder: short for short, folder in CALLS.items()}
+    fit's session factor) and a median of start and end pageable copies (`mids`, GB/s, by short name; `calls`
+    names the judged folders by short name)."""
+    names = {folder: short for short, folder in calls.items()}
     floors = {names.get(s, s): f for s, f in shape_fit["session_factors"].items()}
     both = sorted(s for s in floors if s in mids)
     p_ref = 10.0
@@ -95,32 +96,41 @@ def register(shape_fit: dict, mids: dict, archive: Path = ARCHIVE) -> dict:
     }
 
 
-def session_mids(archive: Path = ARCHIVE) -> dict:
-    """Each fitted session's median pageable copy: validation 6's registered 9, validation 6's call's own."""
-    mids = {s: v["pageable_mid"] for s, v in json.loads(uvm_validation6.REGISTERED.read_text())["pageable_rule"][
-        "sessions"].items()}  # fmt: skip
-    v6 = json.loads((archive / CALLS["v6"] / "validation6_factors.json").read_text())
-    return mids | {"v6": float(v6["pageable_gbps"])}
+def session_mids(archive: Path = ARCHIVE, registered: Path = uvm_validation6.REGISTERED, last: int = 6) -> dict:
+    """Each fitted session's median pageable copy: those of the `registered` rule (validation 6's: 9 sessions)
+    and validation `last`'s call's own (its validation{last}_factors.json)."""
+    rule = json.loads(Path(registered).read_text())["pageable_rule"]
+    mids = {s: v["pageable_mid"] for s, v in rule["sessions"].items()}
+    own = json.loads((archive / f"uvm-validation{last}-h100-2026-11-27" / f"validation{last}_factors.json").read_text())
+    return mids | {f"v{last}": float(own["pageable_gbps"])}
 
 
-def main(argv=None) -> int:
+def validation_main(argv, n: int, doc: str, judge, registered: Path, register_fn, mids_fn, fitted: str) -> int:
+    """A validation module's command line: `judge` (model.uvm_validation3.judge_cli) or `register --shape-fit F
+    --out P` (register_fn(the shape fit, mids_fn()) written to P; `fitted` names the judged calls in the fit)."""
     argv = sys.argv[1:] if argv is None else argv
+    prog = f"python -m model.uvm_validation{n}"
     if argv[:1] != ["register"]:
         return judge_cli(
-            argv, "python -m model.uvm_validation7", __doc__.split("\n\n")[0], judge, "uvm7.tgz", REGISTERED,
-            "validation7_missing.csv",
-        )  # fmt: skip
-    p = argparse.ArgumentParser(prog="python -m model.uvm_validation7 register")
-    p.add_argument("--shape-fit", required=True, type=Path, help="model.uvm_access_shape's output, v3-6 judged")
+            argv, prog, doc.split("\n\n")[0], judge, f"uvm{n}.tgz", registered, f"validation{n}_missing.csv"
+        )
+    p = argparse.ArgumentParser(prog=f"{prog} register")
+    p.add_argument("--shape-fit", required=True, type=Path, help=f"model.uvm_access_shape's output, {fitted} judged")
     p.add_argument("--out", required=True, type=Path)
     a = p.parse_args(argv[1:])
 
     def go():
-        reg = register(json.loads(a.shape_fit.read_text()), session_mids())
+        reg = register_fn(json.loads(a.shape_fit.read_text()), mids_fn())
         write_text(json.dumps(reg, indent=2) + "\n", a.out)
         print(json.dumps({k: v for k, v in reg["pageable_rule"].items() if k != "sessions"}))
+        for key in sorted(reg.keys() - {"shapes", "pageable_rule", "cells"}):
+            print(json.dumps({key: reg[key]}))
 
     return exit_status(go, (OSError, KeyError, ValueError))
+
+
+def main(argv=None) -> int:
+    return validation_main(argv, 7, __doc__, judge, REGISTERED, register, session_mids, "v3-6")
 
 
 if __name__ == "__main__":

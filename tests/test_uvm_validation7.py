@@ -17,15 +17,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SCALES = (0.9, 0.95, 0.97, 1.0, 1.0, 1.0, 1.03, 1.05, 1.3)  # each cell's nine SYNTHETIC timed runs: median exact
 
 
-def _with_end_copies(tmp_path: Path, start: float, end: float | None) -> Path:
-    """synthetic_call's tarball with its pageable copies at `start` GB/s and (where given) `end` at the close."""
-    sess = tmp_path / "uvm7"
+def _with_end_copies(tmp_path: Path, start: float, end: float | None, n: int = 7) -> Path:
+    """synthetic_call's tarball (validation `n`) with its pageable copies at `start` GB/s and (where given) `end`
+    at the close."""
+    sess = tmp_path / f"uvm{n}"
     _link(start).to_csv(sess / "micro/link.csv", index=False)
     if end is not None:
         _link(end).to_csv(sess / "micro/link_end.csv", index=False)
-    with tarfile.open(tmp_path / "uvm7.tgz", "w:gz") as tar:
-        tar.add(sess, arcname="uvm7")
-    return tmp_path / "uvm7.tgz"
+    with tarfile.open(tmp_path / f"uvm{n}.tgz", "w:gz") as tar:
+        tar.add(sess, arcname=f"uvm{n}")
+    return tmp_path / f"uvm{n}.tgz"
 
 
 def test_judge_a_synthetic_call_by_the_median_of_start_and_end_copies(tmp_path):

@@ -3,8 +3,9 @@
 # -> generator arguments), SEED, VARIANTS, ALGORITHMS, REPS, WARMUP, RUN_LIMIT_S and HARD_S (no `emogi run` goes
 # past HARD_S seconds of the call; one with less than 20 s left is DEFERRED); validations 4-6 also EST (name ->
 # estimated seconds), BUDGET_S, UVMFAULT and UVMFAULT_STRIDE (uvmfault's arguments) and UVMFAULT_AFTER (1: the
-# four patterns again after each graph; default 1). uvm_validation3.sh defines its own uvmfault, link and main
-# after sourcing this.
+# four patterns again after each graph; default 1); validation 8 also RUN_ORDER (`emogi run --run-order`, e.g.
+# rounds; unset: the binary's default order, as validations 3-7 ran). uvm_validation3.sh defines its own uvmfault,
+# link and main after sourcing this.
 
 validation_dirs() {  # N: W=/tmp/uvmN (the tarball's root), S=W/uvmN (the session folder), G=W/graphs
   W=/tmp/uvm$1; S=$W/uvm$1; G=$W/graphs
@@ -32,7 +33,7 @@ measure() {  # NAME ALGORITHM: device and cold uvm of both variants into runs/AL
   log "$a $name (limit ${limit} s)"
   timeout "$limit" python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
     --graph "$G/$name.w8.csr" --name "$name" --variants "$VARIANTS" --modes device,uvm "${roots[@]}" \
-    --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.log" 2>&1 \
+    --reps "$REPS" --warmup "$WARMUP" ${RUN_ORDER:+--run-order "$RUN_ORDER"} > "$S/logs/run_$a.$name.log" 2>&1 \
     || { echo "FAILED: $a $name: $(tail -1 "$S/logs/run_$a.$name.log")"; rm -f "$out"; }
 }
 uvmfault() {  # TAG: the four back-to-back patterns into micro/uvmfault_TAG.csv
@@ -63,7 +64,7 @@ session_graph() {  # NAME: made and measured within the budget, then uvmfault ag
   return 0
 }
 validation_body() {  # N GRAPH...: validations 4-6's steps, in order
-  log "uvm validation $1 (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP)"; shift
+  log "uvm validation $1 (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP, run order ${RUN_ORDER:-default})"; shift
   : > "$S/deferred.txt"
   provenance
   build_kernels

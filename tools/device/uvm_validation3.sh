@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 21 item 3, the UVM simulator's validation 3 in ONE device call (docs/model.md, "Session-calibrated simulator
-# and validation 3: registered before the session"; the set is model/uvm_validation3.py's SET):
+# Issue 21 item 3, the UVM simulator's validation 3 in ONE device call (docs/uvm-validations.md, "Session-calibrated
+# simulator and validation 3: registered before the session"; the set is model/uvm_validation3.py's SET):
 #   (device) bash tools/device/uvm_validation3.sh                                         ESTIMATE ~7 min, H100
 # build; host.txt; uvmfault's GPU test; the calibration microbenchmarks at the start (`emogi uvmfault`: a 1 GiB
 # cold managed buffer read once as lists, a thread or a warp per list; `emogi linkbw`: pinned and pageable

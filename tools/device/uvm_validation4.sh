@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 4 in ONE device call (docs/model.md, "Validation 4 of the UVM simulator:
-# registered before the session"; the set is model/uvm_validation4.py's SET):
+# Issue 21, the UVM simulator's validation 4 in ONE device call (docs/uvm-validations.md, "Validation 4 of the UVM
+# simulator: registered before the session"; the set is model/uvm_validation4.py's SET):
 #   (device) bash tools/device/uvm_validation4.sh                                         ESTIMATE ~6-8 min, H100
 # build; host.txt; uvmfault's GPU test; the calibration at the start (`emogi linkbw`: pinned and pageable copies,
 # the primary rule's measure; `emogi uvmfault`: a 1 GiB cold managed buffer read once as back-to-back lists, a

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 5 in ONE device call (docs/model.md, "Validation 5 of the UVM simulator:
-# registered before the session"; the set is model/uvm_validation5.py's SET):
+# Issue 21, the UVM simulator's validation 5 in ONE device call (docs/uvm-validations.md, "Validation 5 of the UVM
+# simulator: registered before the session"; the set is model/uvm_validation5.py's SET):
 #   (device) EMOGI_COMMIT=<the commit> bash tools/device/uvm_validation5.sh                ESTIMATE ~6-7.5 min, H100
 # EMOGI_COMMIT names the commit in host.txt and every row (the device copy's git metadata may be stale: validation
 # 4's rows name a wrong one); without it the script warns and records the copy's git HEAD.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 7 in ONE device call (docs/model.md, "Validation 7 of the UVM simulator:
-# registered before the session"; the set is model/uvm_validation7.py's SET):
+# Issue 21, the UVM simulator's validation 7 in ONE device call (docs/uvm-validations.md, "Validation 7 of the UVM
+# simulator: registered before the session"; the set is model/uvm_validation7.py's SET):
 #   (device) EMOGI_COMMIT=<the commit> EMOGI_WHEELS=none bash tools/device/uvm_validation7.sh   ESTIMATE ~6-7 min, H100
 # EMOGI_COMMIT names the commit in host.txt and every row (the device copy's git metadata may be stale); without it
 # the script warns and records the copy's git HEAD.

@@ -118,11 +118,11 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validations 3 to 7 (docs/model.md): each judged once on the CPU after its device call
+# The UVM simulator's validations 3 to 8 (docs/uvm-validations.md): each judged once on the CPU after its device call
 # (model.uvm_validationN judge regenerates scale-23/24 graphs: far past the default run's minutes), so the workflow
 # draws fig_uvm_validationN from the judged cells of the newest archive/uvm-validationN-* folder, with that
 # folder's source record; without such a folder, no figure and no block.
-UVM_VALIDATIONS = (3, 4, 5, 6, 7)
+UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8)
 UVM_VALIDATION_ARCHIVES = {}  # figure -> the newest archive folder holding that validation's judged cells
 for _n in UVM_VALIDATIONS:
     _found = sorted(
