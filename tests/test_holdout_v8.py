@@ -161,16 +161,20 @@ def test_the_v8_judge_fits_do_bfs_per_degree_class(monkeypatch):
 # --- the archived v7 session (real H100 data): its judgement unchanged ---
 
 
+def assert_archived_judgement(archive: Path, split: str, out: Path, monkeypatch) -> None:
+    """A split's archived session judged again as its commands.sh judges it: byte for byte the archived tables."""
+    monkeypatch.chdir(archive)
+    wdirs = sorted(str(p) for p in Path("workloads").glob("*"))
+    assert holdout.main(["--split", split, "--runs", "session", "--graphs", "session/graphs",
+                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
+                         "--archive-id", archive.name, "--out-dir", str(out)]) == 0  # fmt: skip
+    for name in ("holdout_cells.csv", "holdout_costs.csv", "holdout_summary.csv", "source.json"):
+        assert (out / name).read_bytes() == (archive / name).read_bytes(), name
+
+
 def test_the_archived_v7_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, byte for byte (the median stays v2-v7's statistic)."""
-    monkeypatch.chdir(ARCHIVE_V7)
-    wdirs = sorted(str(p) for p in Path("workloads").glob("*"))
-    out = tmp_path / "v7"
-    assert holdout.main(["--split", "v7", "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
-                         "--archive-id", ARCHIVE_V7.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    for name in ("holdout_cells.csv", "holdout_costs.csv", "holdout_summary.csv", "source.json"):
-        assert (out / name).read_bytes() == (ARCHIVE_V7 / name).read_bytes(), name
+    assert_archived_judgement(ARCHIVE_V7, "v7", tmp_path / "v7", monkeypatch)
 
 
 # --- the device script ---

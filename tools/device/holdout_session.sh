@@ -12,6 +12,7 @@ provenance() {
 
 # One cell group: ALGORITHM on NAME at WIDTH bytes, device and zero-copy, into $S/runs/ALGORITHM.NAME.wWIDTH.csv
 # (BFS and SSSP from $G/NAME.roots.txt); nothing if that table exists, and none left behind when the run fails.
+# RUN_ORDER (opt-in, split v9 on; unset: the binary's default, `blocks`, as v3-v8 ran): `emogi run --run-order`.
 measure_cell() {  # NAME ALGORITHM WIDTH
   local name=$1 a=$2 w=$3 roots=()
   local out="$S/runs/$a.$name.w$w.csv"
@@ -20,7 +21,8 @@ measure_cell() {  # NAME ALGORITHM WIDTH
   log "$a $name w$w"
   python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- --algorithm "$a" \
     --graph "$G/$name.w$w.csr" --name "$name" --variants "$(variants_of "$a")" --modes device,zerocopy \
-    "${roots[@]}" --reps "$REPS" --warmup "$WARMUP" > "$S/logs/run_$a.$name.w$w.log" 2>&1 \
+    "${roots[@]}" --reps "$REPS" --warmup "$WARMUP" ${RUN_ORDER:+--run-order "$RUN_ORDER"} \
+    > "$S/logs/run_$a.$name.w$w.log" 2>&1 \
     || { echo "FAILED: $a $name w$w: $(tail -1 "$S/logs/run_$a.$name.w$w.log")"; rm -f "$out"; }
 }
 

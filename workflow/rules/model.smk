@@ -219,13 +219,14 @@ rule holdout_judge_v3:
         " > {log} 2>&1"
 
 
-# Issue 24's held-out validations v4 to v8 (docs/predictor.md, "GPU-work term v4 and held-out validation v4",
-# "... v5" to "... v8"), each judged again from its archived session as v3's is, with
-# --split {split} and that split's modules; fig_holdout_{split} draws it beside the earlier ones. Only where that
+# Issue 24's held-out validations v4 to v9 (docs/predictor.md, "GPU-work term v4 and held-out validation v4",
+# "... v5" to "... v8", "Held-out validation v9"), each judged again from its archived session as v3's is, with
+# --split {split} and that split's modules (v9: v8's term, HOLDOUT_SPLIT_TERMS); fig_holdout_{split} draws it beside the earlier ones. Only where that
 # split's archive exists (each session is measured after its split is registered): without it, neither the rule nor
 # the figure is in the workflow for that split, and the report leaves its section out. The archive: the newest
 # archive/holdout-{split}-* folder that holds a session's runs (its name carries the session's GPU and date).
-HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8")
+HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9")
+HOLDOUT_SPLIT_TERMS = {"v9": "v8"}  # a split judged with an earlier split's GPU-work term, unchanged
 HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"
 HOLDOUT_SPLIT_SESSIONS = {
     s: sorted(p for p in (REPO / "archive").glob(f"holdout-{s}-*") if (p / "session" / "runs").is_dir())
@@ -241,7 +242,7 @@ if HOLDOUT_SPLIT_ARCHIVES:
         input:
             module=REPO / "model/holdout.py",
             split=str(REPO / "model/holdout_split_{split}.py"),
-            term=str(REPO / "model/gpu_work_{split}.py"),
+            term=lambda w: REPO / f"model/gpu_work_{HOLDOUT_SPLIT_TERMS.get(w.split, w.split)}.py",
             runs=lambda w: sorted((_session(w) / "runs").glob("*.csv")),
             parameters=lambda w: _session(w) / "parameters.json",
             l2=lambda w: _session(w) / "micro" / "l2.csv",
