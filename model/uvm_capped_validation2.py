@@ -8,7 +8,8 @@ session"; the analysis is archive/uvm-capped-analysis-2026-11-27; tools/device/u
 Per judged cell (uvm-capped at a capacity of 1/4 or 1/2 of the edge list and K = 1 or 4 sub-launches; the median of
 its timed runs) the prediction is model.uvm_capped's: the device-mode median of the same call + f x the capped
 simulation's migration time by the cell's access pattern's shape + e x the simulated evicted chunks, the counts
-from the trace the call recorded in device mode (`--trace-out`) on the regenerated graph, f by each rule:
+from the trace the call recorded in device mode (`--trace-out`; packed apart as uvmc2_traces.tgz.partNN beside the
+tarball) on the regenerated graph, f by each rule:
   pageable  (primary) exp(c + k log(P_ref / P)), P the median of the call's pageable h2d copies at its start and end
   none      1
 and reported beside them, not judged: `floor` (f fitted on the judged capped cells, e as registered) and
@@ -19,9 +20,11 @@ rule) and reported in capped_validation2_cold.csv.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
 import sys
+import tarfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -193,8 +196,20 @@ def missing_cells(cells: pd.DataFrame, session: Path, how: dict = SET) -> pd.Dat
     return pd.DataFrame(rows, columns=CELL)
 
 
+def unpack_traces(tarball: Path, out: Path) -> int:
+    """The call's traces, packed apart (uvmc2_traces.tgz.partNN beside the tarball: each file brought back from a
+    device call is at most 16 MiB), joined and unpacked into the session; returns how many parts."""
+    parts = sorted(tarball.parent.glob(tarball.name.replace(".tgz", "_traces.tgz.part*")))
+    if parts:
+        joined = io.BytesIO(b"".join(p.read_bytes() for p in parts))
+        with tarfile.open(fileobj=joined, mode="r:gz") as tar:
+            tar.extractall(out / "session", filter="data")
+    return len(parts)
+
+
 def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session = unpack(tarball, out, "uvmc2")
+    session = unpack(Path(tarball), out, "uvmc2")
+    unpack_traces(Path(tarball), out)
     reg = json.loads(Path(registered).read_text())
     shapes = load_shapes(reg)
     factors, _ = uvm_validation7.session_factors(session, shapes, reg["pageable_rule"])

@@ -169,7 +169,12 @@ def _synthetic_call(tmp_path: Path) -> tuple[Path, Path, Path]:
     _session(sess, {"start": 1.0, "end": 1.0}, gbps=10.0)
     _link(10.0).to_csv(sess / "micro/link_end.csv", index=False)
     with tarfile.open(tmp_path / "uvmc2.tgz", "w:gz") as tar:
-        tar.add(sess, arcname="uvmc2")
+        tar.add(sess, arcname="uvmc2", filter=lambda m: None if "/traces" in m.name else m)
+    with tarfile.open(tmp_path / "traces.tgz", "w:gz") as tar:
+        tar.add(sess / "traces", arcname="uvmc2/traces")
+    packed = (tmp_path / "traces.tgz").read_bytes()  # split in two parts as the script's `split` does
+    (tmp_path / "uvmc2_traces.tgz.part00").write_bytes(packed[: len(packed) // 2])
+    (tmp_path / "uvmc2_traces.tgz.part01").write_bytes(packed[len(packed) // 2 :])
     return tmp_path / "uvmc2.tgz", gdir, registered
 
 
@@ -232,6 +237,7 @@ def test_the_device_script_measures_the_registered_set_within_the_guard():
     assert "--run-order" not in text  # refused with uvm-capped
     assert "allow-managed-oversubscription" not in text and "timeout" in text and "DEFERRED" in text
     assert "EMOGI_COMMIT=" in text and ". tools/device/uvm_session.sh" in text and "uvmc2.tgz" in text
+    assert "split -b 15M -d" in text and "uvmc2_traces.tgz.part" in text  # each file brought back: <= 16 MiB
     assert V2.CAPPED_FILE.fullmatch("capped.bfs.kron20s30.f0.25.k4.csv")
     assert "capped.$a.$name.f$f.k$k.csv" in text
 

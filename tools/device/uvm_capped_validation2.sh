@@ -14,8 +14,9 @@
 # Time guard: a graph starts only if elapsed + its estimate (EST, s) <= BUDGET_S (400), else DEFERRED (deferred.txt);
 # each `emogi run` is stopped after RUN_LIMIT_S (90) and none runs past HARD_S (430); the closing uvmfault, copies
 # and tarball take ~15 s more. ESTIMATE (docs/model.md, from the registered rule on the graphs' CPU-derived traces): ~320 s.
-# Everything comes back as $OUT/uvmc2.tgz (uvmc2/: host.txt, device.json, micro/, runs/, traces/, graphs/*.json and
-# *.roots.txt, logs/, deferred.txt, call.log). The judge (CPU; regenerates the graphs, simulates the traces):
+# Everything comes back as $OUT/uvmc2.tgz (uvmc2/: host.txt, device.json, micro/, runs/, graphs/*.json and
+# *.roots.txt, logs/, deferred.txt, call.log) and $OUT/uvmc2_traces.tgz.part00, ... (uvmc2/traces/, the device-mode
+# traces, split in 15 MiB parts: keep them beside uvmc2.tgz for the judge). The judge (CPU; regenerates the graphs, simulates the traces):
 #   python -m model.uvm_capped_validation2 judge --tarball uvmc2.tgz --graph-dir /tmp/ucap2g --out D --jobs 2
 # Options: BUDGET_S, RUN_LIMIT_S, HARD_S, REPS=5, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY.
 set -uo pipefail
@@ -87,5 +88,7 @@ body() {
 }
 body 2>&1 | tee "$S/call.log"
 mv "$OUT/build.log" "$S/logs/" 2> /dev/null
-tar czf "$OUT/uvmc2.tgz" -C "$W" uvmc2
+# a file brought back is at most 16 MiB: the traces go apart, in 15 MiB parts (the judge joins them)
+tar czf "$OUT/uvmc2.tgz" -C "$W" --exclude=uvmc2/traces uvmc2
+tar czf "$W/traces.tgz" -C "$W" uvmc2/traces && split -b 15M -d "$W/traces.tgz" "$OUT/uvmc2_traces.tgz.part"
 ls -l "$OUT"
