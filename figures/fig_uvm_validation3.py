@@ -32,37 +32,44 @@ DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = dev
               "simulated migration of the CPU-derived trace (docs/uvm-validations.md, validation 3)")  # fmt: skip
 
 
-def load_cells(path, figure: str, rules: dict = RULES) -> pd.DataFrame:
+def load_cells(path, figure: str, rules: dict = RULES, measured: str = "uvm_ms") -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise FigureDataError(f"figure {figure} has no data: {path} is missing (python -m model.uvm_validation3 or 4)")
     table = pd.read_csv(path)
-    need = COLUMNS + [f"predicted_ms_{r}" for r in rules]
+    need = [*COLUMNS, measured] + [f"predicted_ms_{r}" for r in rules]
     missing = [c for c in need if c not in table.columns]
     if missing:
         raise FigureDataError(f"figure {figure}: {path} lacks columns {missing}")
     return table
 
 
-def compute(cells: pd.DataFrame, rules: dict = RULES) -> pd.DataFrame:
-    """One row per judged cell and rule: measured, predicted, error."""
+def compute(cells: pd.DataFrame, rules: dict = RULES, measured: str = "uvm_ms") -> pd.DataFrame:
+    """One row per judged cell and rule: measured (the column `measured`, kept under its name), predicted, error."""
     if cells.empty:
         raise FigureDataError("the UVM validation figure has no data: no judged cell")
     parts = []
     for rule in rules:
-        part = cells[COLUMNS].copy()
+        part = cells[list(dict.fromkeys([*COLUMNS, measured]))].copy()
         part["rule"] = rule
         part["predicted_ms"] = cells[f"predicted_ms_{rule}"]
-        part["error"] = part["predicted_ms"] / part["uvm_ms"] - 1
+        part["error"] = part["predicted_ms"] / part[measured] - 1
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
 
 
-def draw(table: pd.DataFrame, source: dict, rules: dict = RULES, definition: str = DEFINITION):
+def draw(
+    table: pd.DataFrame,
+    source: dict,
+    rules: dict = RULES,
+    definition: str = DEFINITION,
+    measured: str = "uvm_ms",
+    xlabel: str = "measured cold UVM (ms)",
+):
     """One panel per rule, two to a row."""
     fig, axes = style.new_figure((len(rules) + 1) // 2, 2, title_lines=2, footer_lines=3, hspace=0.55)
-    lo = float(min(table["uvm_ms"].min(), table["predicted_ms"].min())) / 1.5
-    hi = float(max(table["uvm_ms"].max(), table["predicted_ms"].max())) * 1.5
+    lo = float(min(table[measured].min(), table["predicted_ms"].min())) / 1.5
+    hi = float(max(table[measured].max(), table["predicted_ms"].max())) * 1.5
     x = np.array([lo, hi])
     for ax in np.ravel(axes)[len(rules) :]:
         ax.set_visible(False)  # an odd number of rules leaves the last panel empty
@@ -71,7 +78,7 @@ def draw(table: pd.DataFrame, source: dict, rules: dict = RULES, definition: str
         for (algorithm, variant), g in rows.groupby(["algorithm", "variant"]):
             color = COLORS.get(algorithm, "#777777")
             filled = variant == "merged-aligned"
-            ax.scatter(g["uvm_ms"], g["predicted_ms"], s=16, facecolors=color if filled else "none",
+            ax.scatter(g[measured], g["predicted_ms"], s=16, facecolors=color if filled else "none",
                        edgecolors=color, linewidths=0.7, zorder=3)  # fmt: skip
         ax.plot(x, x, color="black", lw=0.8)
         for f in (0.75, 1.25):
@@ -80,7 +87,7 @@ def draw(table: pd.DataFrame, source: dict, rules: dict = RULES, definition: str
         ax.set_yscale("log")
         ax.set_xlim(lo, hi)
         ax.set_ylim(lo, hi)
-        ax.set_xlabel("measured cold UVM (ms)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("predicted (ms)")
         ax.minorticks_off()
         e = rows["error"].abs()

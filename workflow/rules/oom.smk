@@ -118,7 +118,8 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validations 3 to 8 (docs/uvm-validations.md): each judged once on the CPU after its device call
+# The UVM simulator's validations 3 to 8 and uvm-capped's validation 2 (docs/uvm-validations.md): each judged once on
+# the CPU after its device call
 # (model.uvm_validationN judge regenerates scale-23/24 graphs: far past the default run's minutes), so the workflow
 # draws fig_uvm_validationN from the judged cells of the newest archive/uvm-validationN-* folder, with that
 # folder's source record; without such a folder, no figure and no block.
@@ -130,3 +131,11 @@ for _n in UVM_VALIDATIONS:
     )
     if _found:
         UVM_VALIDATION_ARCHIVES[f"fig_uvm_validation{_n}"] = _found[-1]
+# ... and uvm-capped's validation 2 (model.uvm_capped_validation2), the same way.
+_found = sorted(
+    p
+    for p in (REPO / "archive").glob("uvm-capped-validation2-*")
+    if (p / "capped_validation2_cells.csv").is_file()
+)
+if _found:
+    UVM_VALIDATION_ARCHIVES["fig_uvm_capped_validation2"] = _found[-1]

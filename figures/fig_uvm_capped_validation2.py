@@ -1,0 +1,52 @@
+"""Issue 21's uvm-capped, capped validation 2 (model/uvm_capped_validation2.py): fig_uvm_validation3's figure for the
+judged uvm-capped cells, each cell's predicted time against the median of its measured runs, one panel per rule
+(pageable, the primary; none; the floor, fitted on these runs; the pageable factor without the eviction cost).
+
+    python -m figures.fig_uvm_capped_validation2 --cells capped_validation2_cells.csv --source source.json \
+        --out fig.png [--out-csv fig.csv]
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+
+from figures import cli
+from figures import fig_uvm_validation3 as v3
+
+FIGURE = "fig_uvm_capped_validation2"
+RULES = {
+    "pageable": "pageable (primary): f from the call's copies, + e per evicted chunk",
+    "none": "none: f = 1, + e per evicted chunk",
+    "floor": "floor: f fitted on these runs (not a prediction)",
+    "no_eviction_cost": "pageable f, e = 0 (reported)",
+}
+MEASURED = "capped_ms"
+DEFINITION = ("error = predicted / measured uvm-capped median - 1; predicted = device-mode median + f x the capped "
+              "simulation's migration of the recorded trace by its access pattern's shape + e x evicted chunks "
+              "(docs/uvm-validations.md, capped validation 2)")  # fmt: skip
+__all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
+
+
+def main(argv=None) -> int:
+    return cli.figure_main(
+        argv,
+        figure=FIGURE,
+        description="uvm-capped's validation 2: predicted against measured uvm-capped per calibration rule",
+        tables=[],
+        inputs=[
+            cli.Input(
+                "cells",
+                partial(v3.load_cells, rules=RULES, measured=MEASURED),
+                "capped_validation2_cells.csv (python -m model.uvm_capped_validation2 judge)",
+            )
+        ],
+        compute=partial(v3.compute, rules=RULES, measured=MEASURED),
+        draw=partial(
+            v3.draw, rules=RULES, definition=DEFINITION, measured=MEASURED, xlabel="measured uvm-capped (ms)"
+        ),  # fmt: skip
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
