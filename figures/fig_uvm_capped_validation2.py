@@ -1,6 +1,7 @@
 """Issue 21's uvm-capped, capped validation 2 (model/uvm_capped_validation2.py): fig_uvm_validation3's figure for the
 judged uvm-capped cells, each cell's predicted time against the median of its measured runs, one panel per rule
 (pageable, the primary; none; the floor, fitted on these runs; the pageable factor without the eviction cost).
+`capped_main` draws capped validation 3's the same way (figures/fig_uvm_capped_validation3.py).
 
     python -m figures.fig_uvm_capped_validation2 --cells capped_validation2_cells.csv --source source.json \
         --out fig.png [--out-csv fig.csv]
@@ -25,27 +26,32 @@ MEASURED = "capped_ms"
 DEFINITION = ("error = predicted / measured uvm-capped median - 1; predicted = device-mode median + f x the capped "
               "simulation's migration of the recorded trace by its access pattern's shape + e x evicted chunks "
               "(docs/uvm-validations.md, capped validation 2)")  # fmt: skip
-__all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
+__all__ = ["FIGURE", "RULES", "DEFINITION", "main", "capped_main"]
 
 
-def main(argv=None) -> int:
+def capped_main(argv, figure: str, rules: dict, definition: str, n: int) -> int:
+    """A capped validation's figure: predicted against measured uvm-capped per rule, from capped_validation{n}_cells."""
     return cli.figure_main(
         argv,
-        figure=FIGURE,
-        description="uvm-capped's validation 2: predicted against measured uvm-capped per calibration rule",
+        figure=figure,
+        description=f"uvm-capped's validation {n}: predicted against measured uvm-capped per calibration rule",
         tables=[],
         inputs=[
             cli.Input(
                 "cells",
-                partial(v3.load_cells, rules=RULES, measured=MEASURED),
-                "capped_validation2_cells.csv (python -m model.uvm_capped_validation2 judge)",
+                partial(v3.load_cells, rules=rules, measured=MEASURED),
+                f"capped_validation{n}_cells.csv (python -m model.uvm_capped_validation{n} judge)",
             )
         ],
-        compute=partial(v3.compute, rules=RULES, measured=MEASURED),
+        compute=partial(v3.compute, rules=rules, measured=MEASURED),
         draw=partial(
-            v3.draw, rules=RULES, definition=DEFINITION, measured=MEASURED, xlabel="measured uvm-capped (ms)"
+            v3.draw, rules=rules, definition=definition, measured=MEASURED, xlabel="measured uvm-capped (ms)"
         ),  # fmt: skip
     )
+
+
+def main(argv=None) -> int:
+    return capped_main(argv, FIGURE, RULES, DEFINITION, 2)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from figures import (
     fig_uvm_capped_validation2,
+    fig_uvm_capped_validation3,
     fig_uvm_validation3,
     fig_uvm_validation4,
     fig_uvm_validation5,
@@ -61,6 +62,12 @@ VALIDATIONS = {
         "recorded trace plus a cost per evicted chunk, the median of 5 runs a cell",
         "pageable",
     ),
+    fig_uvm_capped_validation3.FIGURE: (
+        fig_uvm_capped_validation3.RULES,
+        "capped validation 3: capped validation 2's rule plus Naive's own cost per evicted chunk and the tail "
+        "sub-launching adds to a thread-per-list kernel (no coefficient), the median of 5 runs a cell",
+        "pageable",
+    ),
 }
 FIGURES = tuple(VALIDATIONS)
 # what a validation's figure compares, where it is not cold UVM
@@ -69,7 +76,12 @@ MEASURED = {
         "uvm-capped",
         "the capped simulation of the trace the call recorded times the session's factor, plus a cost per evicted "
         "chunk",
-    )
+    ),
+    fig_uvm_capped_validation3.FIGURE: (
+        "uvm-capped",
+        "the capped simulation of the trace the call recorded times the session's factor, plus a cost per evicted "
+        "chunk (Naive's apart) and Naive's device-mode time grown by the longest list of each sub-launch",
+    ),
 }
 
 

@@ -8,6 +8,11 @@ bytes, fault batches, serviced 2 MiB regions and warp faults) + sum over TERMS o
             the flag copy and the host's LRU step
   evicted   2 MiB chunks moved back to the host (ReadMostly unset, prefetched to the CPU, set again)
   refault   GB migrated beyond the cold run's (what the evictions make the run fault in again), priced apart
+  thread_evicted  evicted chunks of a thread-per-list cell (naive: its re-faults come from scattered threads)
+and, with no coefficient (capped validation 3; archive/uvm-capped-validation2-analysis-2026-11-27), the tail a
+thread-per-list kernel adds by sub-launching: each sub-launch waits for the longest list read in its vertex range, so
+the device-mode median (taken as the longest thread's time) grows by the summed per-range longest lists over the
+unsplit ones (`tail_ms`, from `sublaunch_tails` of the recorded trace and the graph's degrees).
 The coefficients (ms per count, non-negative) minimise the summed |predicted / measured - 1| over the fit cells
 (a linear program, model.uvm_calibrate._lad). Neither pattern (Afforest, chunked) has a shape: its cells are left
 out (access '').
@@ -28,6 +33,7 @@ COUNT_COLUMNS = {
     "evicted": "evicted_chunks",
     "refault": "refault_gb",
     "migrated": "migrated_gb",
+    "thread_evicted": "thread_evicted_chunks",
 }
 
 
@@ -66,12 +72,35 @@ def oom_cells(oom: pd.DataFrame, sim: pd.DataFrame, counts: pd.DataFrame) -> pd.
 
 def with_counts(cells: pd.DataFrame) -> pd.DataFrame:
     """The term counts and the access pattern from a cell table's simulated columns."""
+    access = access_of(cells["variant"])
     return cells.assign(
         steps=cells["launches"] * cells["sublaunches"],
         migrated_gb=cells["migrated_bytes"] / 1e9,
         refault_gb=np.maximum(cells["migrated_bytes"] - cells["cold_migrated_bytes"], 0) / 1e9,
-        access=access_of(cells["variant"]),
+        access=access,
+        thread_evicted_chunks=np.where(access == "thread", cells["evicted_chunks"], 0),
     )
+
+
+def sublaunch_tails(trace, degree: np.ndarray, k: int) -> tuple[int, int]:
+    """(sum over launches of the longest list each reads, the same summed over its k vertex ranges), in edges; the
+    ranges as the GPU splits a launch (model.uvm_sim: arange(k + 1) x n // k)."""
+    bounds = np.arange(k + 1, dtype=np.int64) * trace.num_vertices // k
+    whole = split = 0
+    for i in range(trace.num_launches):
+        d = np.where(trace.mask(i), degree, 0)
+        per = [int(d[a:b].max()) if b > a else 0 for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        whole, split = whole + max(per), split + sum(per)
+    return whole, split
+
+
+def tail_ms(cells: pd.DataFrame) -> np.ndarray:
+    """What sub-launching adds to a thread-per-list kernel: device median x (tail_split / tail_whole - 1) where K > 1
+    and the access is 'thread' (0 elsewhere, and where the trace reads no list)."""
+    whole = cells["tail_whole"].to_numpy(float)
+    grow = np.divide(cells["tail_split"].to_numpy(float), whole, out=np.ones(len(cells)), where=whole > 0) - 1
+    on = (cells["access"].to_numpy() == "thread") & (cells["sublaunches"].to_numpy() > 1)
+    return np.where(on, cells["device_ms"].to_numpy(float) * grow, 0.0)
 
 
 def base_ms(cells: pd.DataFrame, shapes: dict, factor) -> np.ndarray:

@@ -105,8 +105,9 @@ def _simulate(graph_path: str, trace_path: str, capacities: list) -> list[dict]:
     return rows
 
 
-def trace_counts(session: Path, graph_dir: Path, how: dict, jobs: int) -> pd.DataFrame:
-    """Cold and capped counts of every device-mode trace the call recorded, on each regenerated graph."""
+def trace_counts(session: Path, graph_dir: Path, how: dict, jobs: int, seed: int = SEED, sim=_simulate) -> pd.DataFrame:
+    """Cold and capped counts of every device-mode trace the call recorded, on each regenerated graph (`sim`: a
+    module-level function of (graph path, trace path, capacities) -> rows, run in worker processes)."""
     args = []
     for meta_file in sorted((session / "graphs").glob("*.w8.json")):
         name = meta_file.name.split(".")[0]
@@ -114,11 +115,11 @@ def trace_counts(session: Path, graph_dir: Path, how: dict, jobs: int) -> pd.Dat
         traces = sorted((session / "traces").glob(f"{name}.*.device.w8*.trace"))
         if not traces:
             continue
-        path = str(regenerate(name, graph_dir, meta, how, SEED))
+        path = str(regenerate(name, graph_dir, meta, how, seed))
         caps = [(f, capacity_bytes(meta["edge_list_bytes"], f), k) for f in FRACTIONS for k in SUBLAUNCHES]
         args += [(path, str(t), caps) for t in traces]
     with ProcessPoolExecutor(max(jobs, 1)) as pool:
-        rows = [r for part in pool.map(_simulate, *zip(*args)) for r in part] if args else []
+        rows = [r for part in pool.map(sim, *zip(*args)) for r in part] if args else []
     return pd.DataFrame(rows)
 
 

@@ -120,11 +120,12 @@ def _write_recorded(trace, path: Path):
     path.write_bytes(body + text + struct.pack("<Q8s", len(text), MAGIC))
 
 
-def _synthetic_call(tmp_path: Path) -> tuple[Path, Path, Path]:
+def _synthetic_call(tmp_path: Path, folder="uvmc2", registered_file=V2.REGISTERED, terms=None, price=None):
     """A tiny SYNTHETIC capped call: a generated graph, device-mode traces, capped times at factor F of the
-    registered shapes plus E_MS per evicted chunk, cold times at F, pageable copies at 10 GB/s; one capped cell
-    (naive BFS at 1/2, K = 4) is left unmeasured."""
-    gdir, sess = tmp_path / "graphs", tmp_path / "uvmc2"
+    registered shapes plus E_MS per evicted chunk (or `price`(counts, trace, graph, variant, K) with `terms`
+    registered), cold times at F, pageable copies at 10 GB/s, a device time of 5 ms; one capped cell (naive BFS at
+    1/2, K = 4) is left unmeasured. Returns the tarball (`folder`.tgz), the graphs' folder and the registered file."""
+    gdir, sess = tmp_path / "graphs", tmp_path / folder
     for d in ("runs", "graphs", "traces"):
         (sess / d).mkdir(parents=True)
     gdir.mkdir()
@@ -137,9 +138,9 @@ def _synthetic_call(tmp_path: Path) -> tuple[Path, Path, Path]:
     root = int(np.argmax(np.diff(g.offsets)))
     (sess / f"graphs/{NAME}.roots.txt").write_text(f"{root}\n")
     registered = tmp_path / "registered.json"
-    reg = json.loads(V2.REGISTERED.read_text())
+    reg = json.loads(Path(registered_file).read_text())
     reg["pageable_rule"] = {"c": float(np.log(F)), "k": 0.0, "p_ref_gbps": 10.0}
-    reg["capped_terms"] = {"evicted": E_MS}
+    reg["capped_terms"] = terms or {"evicted": E_MS}
     registered.write_text(json.dumps(reg))
     shapes = load_shapes(reg)
     stamp = {"gpu": "SYNTHETIC", "date": "2026-11-27", "commit": "synthetic", "graph": NAME, "edge_bytes": 8}
@@ -156,7 +157,8 @@ def _synthetic_call(tmp_path: Path) -> tuple[Path, Path, Path]:
                     cap = V2.capacity_bytes(meta["edge_list_bytes"], f)
                     c = simulate(t, g, "capped", cap, sub_launches=k, lists_per_warp=pw).totals()
                     cell = pd.DataFrame([{**c, "variant": v}])
-                    ms = 5.0 + F * uvm_capped.migration_ms(cell, shapes)[0] + E_MS * c["evicted_chunks"]
+                    e = price(c, t, g, v, k) if price else E_MS * c["evicted_chunks"]
+                    ms = 5.0 + F * uvm_capped.migration_ms(cell, shapes)[0] + e
                     capped.setdefault((a, f, k), []).append({**stamp, "algorithm": a, "variant": v, "root": r,
                                                              "mode": "uvm-capped", "time_ms": ms})  # fmt: skip
             c0 = pd.DataFrame([{**simulate(t, g, lists_per_warp=pw).totals(), "variant": v}])
@@ -168,14 +170,14 @@ def _synthetic_call(tmp_path: Path) -> tuple[Path, Path, Path]:
         pd.DataFrame(part).to_csv(sess / f"runs/capped.{a}.{NAME}.f{f}.k{k}.csv", index=False)
     _session(sess, {"start": 1.0, "end": 1.0}, gbps=10.0)
     _link(10.0).to_csv(sess / "micro/link_end.csv", index=False)
-    with tarfile.open(tmp_path / "uvmc2.tgz", "w:gz") as tar:
-        tar.add(sess, arcname="uvmc2", filter=lambda m: None if "/traces" in m.name else m)
+    with tarfile.open(tmp_path / f"{folder}.tgz", "w:gz") as tar:
+        tar.add(sess, arcname=folder, filter=lambda m: None if "/traces" in m.name else m)
     with tarfile.open(tmp_path / "traces.tgz", "w:gz") as tar:
-        tar.add(sess / "traces", arcname="uvmc2/traces")
+        tar.add(sess / "traces", arcname=f"{folder}/traces")
     packed = (tmp_path / "traces.tgz").read_bytes()  # split in two parts as the script's `split` does
-    (tmp_path / "uvmc2_traces.tgz.part00").write_bytes(packed[: len(packed) // 2])
-    (tmp_path / "uvmc2_traces.tgz.part01").write_bytes(packed[len(packed) // 2 :])
-    return tmp_path / "uvmc2.tgz", gdir, registered
+    (tmp_path / f"{folder}_traces.tgz.part00").write_bytes(packed[: len(packed) // 2])
+    (tmp_path / f"{folder}_traces.tgz.part01").write_bytes(packed[len(packed) // 2 :])
+    return tmp_path / f"{folder}.tgz", gdir, registered
 
 
 def test_judge_a_synthetic_capped_call(tmp_path):
@@ -203,29 +205,39 @@ def test_judge_a_synthetic_capped_call(tmp_path):
     _figure_and_report_block(out, tmp_path)
 
 
-def _figure_and_report_block(out: Path, tmp_path: Path):
-    from figures import fig_uvm_capped_validation2 as fig
+def _figure_and_report_block(out: Path, tmp_path: Path, n: int = 2):
+    import importlib
+
     from figures import uvm_validation_report
     from figures.inputs import ReportFigure
 
+    fig = importlib.import_module(f"figures.fig_uvm_capped_validation{n}")
     png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "capped_validation2_cells.csv"), "--source", str(out / "source.json")]
+    args = ["--cells", str(out / f"capped_validation{n}_cells.csv"), "--source", str(out / "source.json")]
     assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
     assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
     image, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
     verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
     assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
-    assert "uvm-capped measured" in image["caption"] and "capped validation 2" in table["caption"]
+    assert "uvm-capped measured" in image["caption"] and f"capped validation {n}" in table["caption"]
 
 
-def test_the_figure_is_skipped_until_its_archive_exists():
+def test_the_figure_is_drawn_from_its_archive():
     text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert 'glob("uvm-capped-validation2-*")' in text and '"capped_validation2_cells.csv"' in text
-    assert not list((ROOT / "archive").glob("uvm-capped-validation2-*"))  # registered, not yet measured
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3)" in text and '[f"capped_validation{n}" for n in' in text
+    assert "glob(f\"uvm-{_name.replace('_', '-')}-*\")" in text and '(p / f"{_name}_cells.csv")' in text
+    assert (ROOT / "archive/uvm-capped-validation2-h100-2026-11-27/capped_validation2_cells.csv").is_file()
+
+
+def script_text(n: int) -> str:
+    """Capped validation n's device script with the session steps it sources (uvm_capped_session.sh)."""
+    own = (ROOT / f"tools/device/uvm_capped_validation{n}.sh").read_text()
+    assert ". tools/device/uvm_capped_session.sh" in own and own.rstrip().endswith("capped_session")
+    return own + (ROOT / "tools/device/uvm_capped_session.sh").read_text()
 
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():
-    text = (ROOT / "tools/device/uvm_capped_validation2.sh").read_text()
+    text = script_text(2)
     how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
     assert how == V2.SET and f"SEED={V2.SEED};" in text
     assert f"VARIANTS={','.join(V2.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(V2.ALGORITHMS)}"' in text
@@ -237,10 +249,12 @@ def test_the_device_script_measures_the_registered_set_within_the_guard():
     assert "--run-order" not in text  # refused with uvm-capped
     assert "allow-managed-oversubscription" not in text and "timeout" in text and "DEFERRED" in text
     assert "EMOGI_COMMIT=" in text and ". tools/device/uvm_session.sh" in text and "uvmc2.tgz" in text
-    assert "split -b 15M -d" in text and "uvmc2_traces.tgz.part" in text  # each file brought back: <= 16 MiB
+    assert 'NAMES="kron20s30 urand20s30"' in text and "N=2;" in text and '"$OUT/uvmc$N.tgz"' in text
+    assert "split -b 15M -d" in text and '"$OUT/uvmc${N}_traces.tgz.part"' in text  # a file brought back: <= 16 MiB
     assert V2.CAPPED_FILE.fullmatch("capped.bfs.kron20s30.f0.25.k4.csv")
     assert "capped.$a.$name.f$f.k$k.csv" in text
 
 
 def test_the_device_script_parses():
-    assert subprocess.run(["bash", "-n", str(ROOT / "tools/device/uvm_capped_validation2.sh")]).returncode == 0
+    for name in ("uvm_capped_validation2.sh", "uvm_capped_session.sh"):
+        assert subprocess.run(["bash", "-n", str(ROOT / "tools/device" / name)]).returncode == 0

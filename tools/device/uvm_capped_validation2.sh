@@ -3,92 +3,20 @@
 # simulator: registered before the session"; the set is model/uvm_capped_validation2.py's SET):
 #   (device) EMOGI_COMMIT=<the commit> EMOGI_WHEELS=none bash tools/device/uvm_capped_validation2.sh   ~5 min, H100
 # EMOGI_COMMIT names the commit in host.txt and every row (the device copy's git metadata may be stale); without it
-# the script warns and records the copy's git HEAD.
-# Validation 7's call pieces (uvm_session.sh: provenance, build, linkbw and uvmfault at the start and the end, the
-# seed-30 graphs made and their 2 roots drawn) with a per-(graph, algorithm) step of its own: one `emogi run` of
-# `device` and cold `uvm` (WARMUP=1, REPS=5) that records each variant's traces (--trace-out; the device-mode ones are
-# kept, the judge simulates them), then `uvm-capped` at capacities of 1/4 and 1/2 of the edge list (whole 2 MiB
-# chunks) with K = 1 and 4 sub-launches, REPS=5 timed runs and no warm-up each (the OOM study's runs the rule was
-# fitted on had none). Managed memory is never oversubscribed: uvm-capped allocates as `uvm` does, within the guard,
-# and a capacity larger than the lists is refused by the binary.
-# Time guard: a graph starts only if elapsed + its estimate (EST, s) <= BUDGET_S (400), else DEFERRED (deferred.txt);
-# each `emogi run` is stopped after RUN_LIMIT_S (90) and none runs past HARD_S (430); the closing uvmfault, copies
-# and tarball take ~15 s more. ESTIMATE (docs/uvm-validations.md, from the registered rule on the graphs' CPU-derived traces): ~320 s.
-# Everything comes back as $OUT/uvmc2.tgz (uvmc2/: host.txt, device.json, micro/, runs/, graphs/*.json and
-# *.roots.txt, logs/, deferred.txt, call.log) and $OUT/uvmc2_traces.tgz.part00, ... (uvmc2/traces/, the device-mode
-# traces, split in 15 MiB parts: keep them beside uvmc2.tgz for the judge). The judge (CPU; regenerates the graphs, simulates the traces):
+# the script warns and records the copy's git HEAD. The call's steps, time guard (BUDGET_S=${BUDGET_S:-400},
+# HARD_S=${HARD_S:-430}, REPS=${REPS:-5}) and what comes back are uvm_capped_session.sh's (run 2026-11-27 as
+# archive/uvm-capped-validation2-h100-2026-11-27, before those steps moved there unchanged).
+# ESTIMATE (docs/uvm-validations.md, from the registered rule on the graphs' CPU-derived traces): ~320 s.
+# Everything comes back as $OUT/uvmc2.tgz and $OUT/uvmc2_traces.tgz.part00, ... (split -b 15M -d). The judge (CPU;
+# regenerates the graphs, simulates the traces):
 #   python -m model.uvm_capped_validation2 judge --tarball uvmc2.tgz --graph-dir /tmp/ucap2g --out D --jobs 2
-# Options: BUDGET_S, RUN_LIMIT_S, HARD_S, REPS=5, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY.
 set -uo pipefail
 . tools/device/setup.sh
 . tools/device/uvm_session.sh
-validation_dirs c2
-mkdir -p "$S/traces"
-REPS=${REPS:-5}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-400}; RUN_LIMIT_S=${RUN_LIMIT_S:-90}
-HARD_S=${HARD_S:-430}  # no `emogi run` goes past this (s)
 # the registered set (model/uvm_capped_validation2.py SET): name -> generator arguments; seed 30 for all
+N=2; NAMES="kron20s30 urand20s30"
 declare -A HOW=([kron20s30]="--kind kron --scale 20 --edge-factor 16" [urand20s30]="--kind urand --scale 20 --edge-factor 16")
 declare -A EST=([kron20s30]=130 [urand20s30]=130)
-SEED=30; VARIANTS=merged-aligned,naive; ALGORITHMS="bfs sssp cc pagerank"; UVMFAULT_AFTER=0
-FRACTIONS="0.25 0.5"; SUBLAUNCHES="1 4"
-UVMFAULT=(--bytes 1G --access thread,warp --list-bytes 256,8192 --strides 0 --reps 3 --warmup 1)
-UVMFAULT_STRIDE=(--bytes 1G --access thread,warp --list-bytes 128 --strides 65536 --reps 3 --warmup 1)
-
-limit_s() {  # seconds the next `emogi run` may take (0: none left)
-  local limit=$((HARD_S - SECONDS))
-  [ "$limit" -gt "$RUN_LIMIT_S" ] && limit=$RUN_LIMIT_S
-  [ "$limit" -lt 20 ] && limit=0
-  echo "$limit"
-}
-capacity() {  # NAME FRACTION: FRACTION of the edge list in whole 2 MiB chunks (capacity_bytes in the judge)
-  python3 -c "import json,sys; b=json.load(open(sys.argv[1]))['edge_list_bytes']; print(int(b*float(sys.argv[2]))>>21<<21)" \
-    "$S/graphs/$1.w8.json" "$2"
-}
-one_run() {  # OUT_CSV LOG ARGS...: one `emogi run` within the guard; a failed or stopped run leaves no table
-  local out=$1 logf=$2 limit; shift 2
-  limit=$(limit_s)
-  if [ "$limit" = 0 ]; then echo "DEFERRED: $(basename "$out") (elapsed ${SECONDS} s)" | tee -a "$S/deferred.txt"; return 1; fi
-  timeout "$limit" python3 -m emogi.measure run --binary "$EMOGI_BINARY" --out "$out" -- "$@" > "$logf" 2>&1 \
-    || { echo "FAILED: $(basename "$out"): $(tail -1 "$logf")"; rm -f "$out"; return 1; }
-}
-measure() {  # NAME ALGORITHM: device + cold uvm (traces), then uvm-capped at each capacity and K
-  local name=$1 a=$2 roots=() f k cap base
-  [ "$a" = bfs ] || [ "$a" = sssp ] && roots=(--roots-file "$S/graphs/$name.roots.txt")
-  base=(--algorithm "$a" --graph "$G/$name.w8.csr" --name "$name" --variants "$VARIANTS" "${roots[@]}")
-  log "$a $name: device, uvm, traces"
-  one_run "$S/runs/$a.$name.csv" "$S/logs/run_$a.$name.log" "${base[@]}" --modes device,uvm --reps "$REPS" \
-    --warmup "$WARMUP" --trace-out "$G/traces" || return 0
-  mv "$G"/traces/"$name".*.device.*.trace "$S/traces/" 2> /dev/null; rm -f "$G"/traces/*.trace
-  for f in $FRACTIONS; do
-    cap=$(capacity "$name" "$f")
-    for k in $SUBLAUNCHES; do
-      log "$a $name: uvm-capped $f ($cap bytes), K = $k"
-      one_run "$S/runs/capped.$a.$name.f$f.k$k.csv" "$S/logs/run_capped.$a.$name.f$f.k$k.log" "${base[@]}" \
-        --modes uvm-capped --uvm-capacity "$cap" --uvm-sublaunches "$k" --reps "$REPS" --warmup 0 || continue
-      grep "uvm-capped," "$S/logs/run_capped.$a.$name.f$f.k$k.log"
-    done
-  done
-}
-body() {
-  log "capped validation 2 (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP)"
-  : > "$S/deferred.txt"
-  provenance
-  build_kernels
-  "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
-  link link.csv
-  uvmfault start
-  uvmfault_stride
-  mkdir -p "$G/traces"
-  for n in ${GRAPHS:-kron20s30 urand20s30}; do session_graph "$n"; done
-  uvmfault end
-  link link_end.csv
-  for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
-  echo "$(ls "$S/traces" | wc -l) device-mode traces"
-  log "done after ${SECONDS} s"
-}
-body 2>&1 | tee "$S/call.log"
-mv "$OUT/build.log" "$S/logs/" 2> /dev/null
-# a file brought back is at most 16 MiB: the traces go apart, in 15 MiB parts (the judge joins them)
-tar czf "$OUT/uvmc2.tgz" -C "$W" --exclude=uvmc2/traces uvmc2
-tar czf "$W/traces.tgz" -C "$W" uvmc2/traces && split -b 15M -d "$W/traces.tgz" "$OUT/uvmc2_traces.tgz.part"
-ls -l "$OUT"
+SEED=30;
+. tools/device/uvm_capped_session.sh
+capped_session

@@ -118,24 +118,20 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validations 3 to 8 and uvm-capped's validation 2 (docs/uvm-validations.md): each judged once on
-# the CPU after its device call
-# (model.uvm_validationN judge regenerates scale-23/24 graphs: far past the default run's minutes), so the workflow
-# draws fig_uvm_validationN from the judged cells of the newest archive/uvm-validationN-* folder, with that
-# folder's source record; without such a folder, no figure and no block.
+# The UVM simulator's validations 3 to 8 and uvm-capped's validations 2 and 3 (docs/uvm-validations.md): each judged
+# once on the CPU after its device call
+# (model.uvm_validationN and model.uvm_capped_validationN judge regenerate the graphs: past the default run's
+# minutes), so the workflow draws fig_uvm_validationN (fig_uvm_capped_validationN) from the judged cells of the newest
+# archive/uvm-validationN-* (uvm-capped-validationN-*) folder holding validationN_cells.csv
+# (capped_validationN_cells.csv), with that folder's source record; without such a folder, no figure and no block.
 UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8)
+UVM_CAPPED_VALIDATIONS = (2, 3)
 UVM_VALIDATION_ARCHIVES = {}  # figure -> the newest archive folder holding that validation's judged cells
-for _n in UVM_VALIDATIONS:
+for _name in [f"validation{n}" for n in UVM_VALIDATIONS] + [f"capped_validation{n}" for n in UVM_CAPPED_VALIDATIONS]:
     _found = sorted(
-        p for p in (REPO / "archive").glob(f"uvm-validation{_n}-*") if (p / f"validation{_n}_cells.csv").is_file()
+        p
+        for p in (REPO / "archive").glob(f"uvm-{_name.replace('_', '-')}-*")
+        if (p / f"{_name}_cells.csv").is_file()
     )
     if _found:
-        UVM_VALIDATION_ARCHIVES[f"fig_uvm_validation{_n}"] = _found[-1]
-# ... and uvm-capped's validation 2 (model.uvm_capped_validation2), the same way.
-_found = sorted(
-    p
-    for p in (REPO / "archive").glob("uvm-capped-validation2-*")
-    if (p / "capped_validation2_cells.csv").is_file()
-)
-if _found:
-    UVM_VALIDATION_ARCHIVES["fig_uvm_capped_validation2"] = _found[-1]
+        UVM_VALIDATION_ARCHIVES[f"fig_uvm_{_name}"] = _found[-1]

@@ -1,0 +1,146 @@
+"""Capped validation 3 (model/uvm_capped_validation3.py) and its tail term (model/uvm_capped.py) on SYNTHETIC inputs
+whose answer is known (no table here is a measurement), its registered parameters and device script; capped
+validation 2's tests (tests/test_uvm_capped_validation2.py) lend the synthetic call."""
+
+import json
+import re
+import subprocess
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from model import uvm_capped, uvm_capped_validation2, uvm_capped_validation3, uvm_validation7
+from tests.test_uvm_capped_validation2 import (
+    E_MS,
+    HOW,
+    ROOT,
+    F,
+    _figure_and_report_block,
+    _synthetic_call,
+    script_text,
+)
+
+V3 = uvm_capped_validation3
+E_T = 0.03  # the SYNTHETIC cost per evicted chunk of a naive cell
+
+
+class _Trace(SimpleNamespace):
+    def mask(self, i):
+        return self.masks[i]
+
+
+def test_sublaunch_tails_sum_the_longest_list_per_range():
+    degree = np.array([1, 9, 2, 3, 7, 4, 5, 8])  # SYNTHETIC
+    masks = [np.ones(8, bool), np.array([1, 0, 1, 0, 0, 0, 0, 0], bool)]
+    t = _Trace(num_vertices=8, num_launches=2, masks=masks)
+    assert uvm_capped.sublaunch_tails(t, degree, 1) == (9 + 2, 9 + 2)
+    assert uvm_capped.sublaunch_tails(t, degree, 4) == (9 + 2, (9 + 3 + 7 + 8) + (1 + 2))  # ranges of 2
+
+
+def test_the_tail_is_naive_at_k_above_one_only():
+    cells = pd.DataFrame({"variant": ["naive", "naive", "merged-aligned", "naive"], "sublaunches": [4, 1, 4, 4],
+                          "device_ms": 10.0, "tail_whole": [100, 100, 100, 0],
+                          "tail_split": [250, 100, 250, 0]})  # fmt: skip
+    cells["access"] = uvm_capped.access_of(cells["variant"])
+    assert uvm_capped.tail_ms(cells).tolist() == [15.0, 0.0, 0.0, 0.0]
+
+
+def test_the_fit_refuses_held_out_graphs_and_recovers_its_terms():
+    rng = np.random.default_rng(3)
+    cells = pd.DataFrame({"graph": "kron20s30", "base": rng.uniform(50, 500, 40), "tail_device": rng.uniform(0, 50, 40),
+                          "evicted_chunks": rng.integers(100, 5000, 40), "naive": rng.random(40) < 0.5})  # fmt: skip
+    cells["naive_evicted"] = np.where(cells["naive"], cells["evicted_chunks"], 0)
+    cells["capped_ms"] = cells["base"] + cells["tail_device"] + 0.02 * cells["evicted_chunks"]
+    cells["capped_ms"] += 0.01 * cells["naive_evicted"]
+    coef = V3.fit_rule(cells)
+    assert coef["evicted"] == pytest.approx(0.02, rel=1e-6) and coef["thread_evicted"] == pytest.approx(0.01, rel=1e-6)
+    for held in V3.SET:
+        with pytest.raises(uvm_capped.CappedError, match="only the archived capped runs"):
+            V3.fit_rule(cells.assign(graph=np.where(np.arange(40) < 20, "kron24", held)))
+
+
+def test_the_set_is_new_seed_31_and_the_design_is_validation_2s():
+    assert V3.SEED == 31 and all(name.endswith("s31") for name in V3.SET)
+    earlier = set(uvm_capped_validation2.SET) | set(V3.FIT_GRAPHS)
+    for n in range(3, 9):
+        earlier |= set(__import__(f"model.uvm_validation{n}", fromlist=["SET"]).SET)
+    assert not set(V3.SET) & earlier
+    assert list(V3.SET.values()) == list(uvm_capped_validation2.SET.values())
+    assert (V3.ALGORITHMS, V3.VARIANTS, V3.FRACTIONS, V3.SUBLAUNCHES, V3.REPS) == (
+        uvm_capped_validation2.ALGORITHMS, uvm_capped_validation2.VARIANTS, uvm_capped_validation2.FRACTIONS,
+        uvm_capped_validation2.SUBLAUNCHES, uvm_capped_validation2.REPS)  # fmt: skip
+
+
+def test_registered_params_are_committed_and_reproduced():
+    reg = json.loads(V3.REGISTERED.read_text())
+    v2 = json.loads(uvm_capped_validation2.REGISTERED.read_text())
+    assert reg["shapes"] == v2["shapes"] and reg["pageable_rule"] == v2["pageable_rule"]
+    assert reg["validation2_terms"] == v2["capped_terms"] and set(reg["capped_terms"]) == set(V3.TERMS)
+    assert reg["capped_fit"]["cells"] == 156 and set(reg["capped_fit"]["graphs"]) == set(V3.FIT_GRAPHS)
+    again = V3.register(pd.read_csv(V3.HERE / "cells.csv"), v2)
+    for term in V3.TERMS:
+        assert again["capped_terms"][term] == pytest.approx(reg["capped_terms"][term], rel=1e-6)
+
+
+def _price(c, t, g, v, k):
+    """SYNTHETIC capped extra: E_MS per evicted chunk, E_T more for naive's, naive's tail on its 5 ms device time."""
+    naive = v == "naive"
+    whole, split = uvm_capped.sublaunch_tails(t, np.diff(np.asarray(g.offsets, dtype=np.int64)), k)
+    tail = 5.0 * (split / whole - 1) if naive and k > 1 and whole else 0.0
+    return (E_MS + (E_T if naive else 0)) * c["evicted_chunks"] + tail
+
+
+def test_judge_a_synthetic_capped_call(tmp_path):
+    terms = {"evicted": E_MS, "thread_evicted": E_T}
+    tarball, gdir, registered = _synthetic_call(tmp_path, "uvmc3", V3.REGISTERED, terms, _price)
+    out = tmp_path / "out"
+    summary = V3.judge(tarball, gdir, out, 1, registered, HOW)
+    every = summary[summary["group"] == "all"].set_index("rule")
+    assert set(every.index) == {"pageable", "none", "floor", "validation2"}
+    assert every.loc["pageable", "factor"] == pytest.approx(F) and every.loc["pageable", "worst"] < 1e-9
+    assert every.loc["pageable", "meets_targets"] and every.loc["floor", "factor"] == pytest.approx(F)
+    assert every.loc["pageable", "n"] == 15 and every.loc["validation2", "worst"] > 1e-3
+    cells = pd.read_csv(out / "capped_validation3_cells.csv")
+    naive4 = (cells["variant"] == "naive") & (cells["sublaunches"] == 4)
+    assert (cells.loc[naive4, "tail_ms"] > 0).all() and (cells.loc[~naive4, "tail_ms"] == 0).all()
+    assert (cells.loc[naive4, "tail_split"] > cells.loc[naive4, "tail_whole"]).all()
+    missing = pd.read_csv(out / "capped_validation3_missing.csv")
+    assert missing["algorithm"].value_counts().to_dict() == {"sssp": 8, "cc": 8, "bfs": 1}
+    assert len(pd.read_csv(out / "capped_validation3_cold.csv")) == 4
+    factors = json.loads((out / "capped_validation3_factors.json").read_text())
+    assert factors["capped_terms"] == terms and "validation2_terms" in factors
+    assert "capped validation 3" in json.loads((out / "source.json").read_text())["note"]
+    _figure_and_report_block(out, tmp_path, 3)
+
+
+def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
+    tarball, gdir, registered = _synthetic_call(tmp_path, "uvmc3", V3.REGISTERED, {"evicted": E_MS})
+    with pytest.raises(ValueError, match="not in the registered set"):
+        V3.judge(tarball, gdir, tmp_path / "out", 1, registered)  # the synthetic graph is not in V3.SET
+
+
+def test_the_figure_is_skipped_until_its_archive_exists():
+    text = (ROOT / "workflow/rules/oom.smk").read_text()
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3)" in text
+    assert not list((ROOT / "archive").glob("uvm-capped-validation3-*"))  # registered, not yet measured
+
+
+def test_the_device_script_measures_the_registered_set_within_the_guard():
+    text = script_text(3)
+    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
+    assert how == V3.SET and f"SEED={V3.SEED};" in text and f'NAMES="{" ".join(V3.SET)}"' in text and "N=3;" in text
+    assert f"VARIANTS={','.join(V3.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(V3.ALGORITHMS)}"' in text
+    assert f'FRACTIONS="{" ".join(map(str, V3.FRACTIONS))}"' in text
+    assert f'SUBLAUNCHES="{" ".join(map(str, V3.SUBLAUNCHES))}"' in text
+    for setting in (f"REPS=${{REPS:-{V3.REPS}}}", "BUDGET_S=${BUDGET_S:-400}", "HARD_S=${HARD_S:-430}"):
+        assert setting in text
+    assert "--warmup 0" in text and "--trace-out" in text and ">>21<<21" in text and "--run-order" not in text
+    assert "allow-managed-oversubscription" not in text and "timeout" in text and "DEFERRED" in text
+    assert "uvmc3.tgz" in text and "python -m model.uvm_capped_validation3 judge" in text
+    assert subprocess.run(["bash", "-n", str(ROOT / "tools/device/uvm_capped_validation3.sh")]).returncode == 0
+
+
+def test_session_factors_come_from_validation_7():
+    assert V3.judge.__globals__["uvm_validation7"] is uvm_validation7
