@@ -75,22 +75,26 @@ def test_the_statistic_is_v8s():
     assert c["measured_ms"].item() == 10.0 and c["spread"].item() == 2.0
 
 
-def test_the_v9_judge_is_v8s_term(monkeypatch):
-    """Split v9 judges with v8's term: direction-optimizing BFS per degree class, recovered exactly from made-up
-    times; the held-out cells' times never reach the fit."""
+def assert_judged_with_v8s_term(sp, held: list[str], seed: int, monkeypatch) -> None:
+    """Split `sp` judges with v8's term: direction-optimizing BFS per degree class, recovered exactly from made-up
+    times on sp's graphs; the held-out cells (`held`) never reach the fit (their times × 7: the same costs)."""
     params = get_preset(MEASURED, t8.PARAMETERS)
-    monkeypatch.setattr(hs8, "GRAPHS", hs9.GRAPHS)  # the synthetic tables on split v9's graphs
-    cells, work, launches, kw = t8._do_bfs_cells(np.random.default_rng(9), params)
+    monkeypatch.setattr(hs8, "GRAPHS", sp.GRAPHS)  # the synthetic tables on the split's graphs
+    cells, work, launches, kw = t8._do_bfs_cells(np.random.default_rng(seed), params)
     monkeypatch.undo()
-    table, costs = holdout.judge(cells, work, launches, params, log=lambda m: None, sp=hs9, **kw)
+    table, costs = holdout.judge(cells, work, launches, params, log=lambda m: None, sp=sp, **kw)
     assert len(table) == len(cells) and table["error"].abs().max() < 1e-6
-    assert set(table[table["split"] == hs9.HELD_OUT]["graph"]) == set(HELD)
+    assert set(table[table["split"] == sp.HELD_OUT]["graph"]) == set(held)
     got = costs.set_index(["variant", "class", "edge_bytes"]).sort_index()
     for p, w in t8.SKEWED.items():
         assert got.loc[("direction-optimizing", "skewed"), p].to_numpy() == pytest.approx(w, rel=1e-4, abs=1e-12)
-    wild = cells.assign(measured_ms=np.where(cells["graph"].isin(HELD), cells["measured_ms"] * 7, cells["measured_ms"]))
-    pd.testing.assert_frame_equal(costs, holdout.judge(wild, work, launches, params, log=lambda m: None, sp=hs9,
+    wild = cells.assign(measured_ms=np.where(cells["graph"].isin(held), cells["measured_ms"] * 7, cells["measured_ms"]))
+    pd.testing.assert_frame_equal(costs, holdout.judge(wild, work, launches, params, log=lambda m: None, sp=sp,
                                                        **kw)[1])  # fmt: skip
+
+
+def test_the_v9_judge_is_v8s_term(monkeypatch):
+    assert_judged_with_v8s_term(hs9, HELD, 9, monkeypatch)
 
 
 def test_the_archived_v8_judgement_is_unchanged(tmp_path, monkeypatch):
@@ -103,25 +107,33 @@ def test_the_archived_v8_judgement_is_unchanged(tmp_path, monkeypatch):
 SCRIPT = ROOT / "tools" / "device" / "holdout_v9.sh"
 
 
-def test_the_device_script_makes_what_the_split_registers():
-    """tools/device/holdout_v9.sh's tables agree with model/holdout_split_v9.py; the held-out graphs come last; 5
-    repetitions after 1 warm-up, the runs in rounds order; the estimates on a warm build within the registered
-    ~400 s and with a fresh one under the guard; it refuses to measure without EMOGI_COMMIT."""
-    lines = script_graph_lines(SCRIPT, hs9.GRAPHS)
-    text = SCRIPT.read_text()
-    assert sorted(n for n, *_ in lines[: len(TRAIN)]) == TRAIN
-    assert sorted(n for n, *_ in lines[len(TRAIN) :]) == HELD
-    warm = 67 + sum(int(e) for *_, e in lines) + 3
+def assert_rounds_script(script: Path, sp, train: list[str], held: list[str], start_s: int, warm_max: int,
+                         budget_max: int) -> None:  # fmt: skip
+    """A split's rounds-order device script (holdout_v9.sh and later): its tables agree with the split's registry;
+    the held-out graphs come last; 5 repetitions after 1 warm-up, the runs in rounds order; the estimates (`start_s`
+    before the first graph) on a warm build within `warm_max` and with a fresh one (+32 s) under the guard, itself at
+    most `budget_max`; it refuses to measure without EMOGI_COMMIT."""
+    lines = script_graph_lines(script, sp.GRAPHS)
+    text = script.read_text()
+    assert sorted(n for n, *_ in lines[: len(train)]) == train
+    assert sorted(n for n, *_ in lines[len(train) :]) == held
+    warm = start_s + sum(int(e) for *_, e in lines) + 3
     budget = int(re.search(r"BUDGET_S=\$\{BUDGET_S:-(\d+)\}", text).group(1))
-    assert warm <= 400 and warm + 32 < budget <= 480
+    assert warm <= warm_max and warm + 32 < budget <= budget_max
     split_session = text.index(". tools/device/holdout_split_s")
     for want in ("REPS=${REPS:-5}", "WARMUP=${WARMUP:-1}", "RUN_ORDER=${RUN_ORDER:-rounds}"):
         assert want in text and text.index(want) < split_session, want
-    assert "SPLIT=v9 TGZ=holdout9 ST=${H9:-/tmp/ho9}" in text and text.rstrip().endswith("split_main")
+    v = sp.NAME[1:]
+    assert f"SPLIT={sp.NAME} TGZ=holdout{v} ST=${{H{v}:-/tmp/ho{v}}}" in text and text.rstrip().endswith("split_main")
     env = {k: v for k, v in os.environ.items() if k not in ("EMOGI_COMMIT", "RUN_ORDER")}
-    done = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env | {"OUT": "/nonexistent"}, capture_output=True,
+    done = subprocess.run(["bash", str(script)], cwd=ROOT, env=env | {"OUT": "/nonexistent"}, capture_output=True,
                           text=True)  # fmt: skip
     assert done.returncode == 2 and "EMOGI_COMMIT" in done.stdout
+
+
+def test_the_device_script_makes_what_the_split_registers():
+    """holdout_v9.sh (assert_rounds_script): the registered ~400 s on a warm build (v8's 67 s start)."""
+    assert_rounds_script(SCRIPT, hs9, TRAIN, HELD, 67, 400, 480)
 
 
 def _measure_command(run_order: str | None) -> str:
