@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v10 (model/holdout.py --split v10, docs/predictor.md "Held-out validation v10"):
+"""Issue 24's held-out validation v10 (model/holdout.py --split v10, docs/holdout-v7-v10.md "Held-out validation v10"):
 the same figure as figures/fig_holdout.py (v2), drawn from the v10 session's judged cells (each the min of its 5
 timed runs, the runs interleaved: `--run-order rounds`), and its report section, as v9's (figures/fig_holdout_v9.py:
 the graphs of each split, the cells whose runs spread over 20%, Gauss-Seidel PageRank's held-out device cells with
@@ -30,9 +30,9 @@ def report_section(fig: ReportFigure | None) -> dict | None:
     intro = (
         "The same judgement with v8's GPU-work term, unchanged, each cell the min of 5 timed runs interleaved "
         "(`--run-order rounds`), as v9, on a new split and a new device session, both written down in "
-        "docs/predictor.md before the session: every graph of the v9 session in the train set, split v9's held-out "
-        "graphs at edge factors 3 and 7 among them, and held-out graphs made with seed 32, which no earlier graph "
-        "used, at edge factors 3 and 14, inside the train range, every graph measured in that one session "
+        "docs/holdout-v7-v10.md before the session: every graph of the v9 session in the train set, split v9's "
+        "held-out graphs at edge factors 3 and 7 among them, and held-out graphs made with seed 32, which no earlier "
+        "graph used, at edge factors 3 and 14, inside the train range, every graph measured in that one session "
         "({graphs}). Nothing was tuned after the comparison." + episode_text(cells) + gauss_seidel_text(cells)
     )
     return split_section(fig, FIGURE, REPORT_TITLE, hs10.GRAPHS, intro)

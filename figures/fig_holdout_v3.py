@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v3 (model/holdout.py --split v3, docs/predictor.md "GPU-work term v3 and held-out
+"""Issue 24's held-out validation v3 (model/holdout.py --split v3, docs/holdout-v3-v6.md "GPU-work term v3 and held-out
 validation v3"): the same figure as figures/fig_holdout.py (v2), drawn from the v3 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
 
@@ -23,7 +23,7 @@ def report_section(fig: ReportFigure | None) -> dict | None:
     intro = (
         "The same judgement with the GPU-work term v3 (a cost per launch, and a per-entry cost that grows once the "
         "per-vertex state outgrows the L2, whose effective capacity comes from the session's own microbenchmark) "
-        "on a new split and a new device session, both written down in docs/predictor.md before the session: the "
+        "on a new split and a new device session, both written down in docs/holdout-v3-v6.md before the session: the "
         "costs fitted on the train graphs' device cells, every graph measured in that one session, the held-out "
         "ones made with a seed no earlier graph used ({graphs}). Nothing was tuned "
         "after the comparison."

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/predictor.md "GPU-work term v4 and held-out
+"""Issue 24's held-out validation v4 (model/holdout.py --split v4, docs/holdout-v3-v6.md "GPU-work term v4 and held-out
 validation v4"): the same figure as figures/fig_holdout.py (v2), drawn from the v4 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured.
 The workflow draws it only where the v4 session's archive exists (workflow/rules/model.smk, holdout_judge_split).
@@ -26,7 +26,7 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "of its trace and the Jacobi sweep's by the share of vertices one wave of resident warps updates; the floor "
         "in the sum form; and the zero-copy link terms, a cost per counted byte and per serial step, fitted on the "
         "train graphs' zero-copy cells) on a new split and a new device session, both written down in "
-        "docs/predictor.md "
+        "docs/holdout-v3-v6.md "
         "before the session: every graph measured in that one session, the held-out ones made with a seed no "
         "earlier graph used ({graphs}). Nothing was tuned after the comparison."
     )

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v6 (model/holdout.py --split v6, docs/predictor.md "GPU-work term v6 and held-out
+"""Issue 24's held-out validation v6 (model/holdout.py --split v6, docs/holdout-v3-v6.md "GPU-work term v6 and held-out
 validation v6"): the same figure as figures/fig_holdout.py (v2), drawn from the v6 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured,
 and gives Gauss-Seidel PageRank's held-out device cells with their rounds' spread (the runs' iterations min-max) beside
@@ -29,9 +29,9 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "The same judgement with the GPU-work term v6 (v5's floor with the lists counted over non-isolated vertices, "
         "the isolated vertices' grid threads priced apart, and a cost per warp step of Gauss-Seidel, fitted with the "
         "other costs on the train graphs' device cells) on a new split and a new device session, both written down "
-        "in docs/predictor.md before the session: split v5's held-out graphs (edge factors 4, 8 and 24, up to 59% of "
-        "the vertices isolated) now in the train set, and held-out graphs at edge factors 4 and 8 made with seed 28, "
-        "which no earlier graph used, every graph measured in that one session ({graphs}). Nothing was tuned after "
+        "in docs/holdout-v3-v6.md before the session: split v5's held-out graphs (edge factors 4, 8 and 24, up to 59% "
+        "of the vertices isolated) now in the train set, and held-out graphs at edge factors 4 and 8 made with seed "
+        "28, which no earlier graph used, every graph measured in that one session ({graphs}). Nothing was tuned after "
         "the comparison." + gauss_seidel_text(report_csv(fig.csv, f"{FIGURE} numbers"))
     )
     return split_section(fig, FIGURE, REPORT_TITLE, hs6.GRAPHS, intro)

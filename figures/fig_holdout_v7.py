@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v7 (model/holdout.py --split v7, docs/predictor.md "GPU-work term v7 and held-out
+"""Issue 24's held-out validation v7 (model/holdout.py --split v7, docs/holdout-v7-v10.md "GPU-work term v7 and held-out
 validation v7"): the same figure as figures/fig_holdout.py (v2), drawn from the v7 session's judged cells, and its
 report section, which names the graphs of each split the session measured and those registered but not measured,
 and gives Gauss-Seidel PageRank's held-out device cells with their rounds' spread (the runs' iterations min-max) beside
@@ -28,7 +28,7 @@ def report_section(fig: ReportFigure | None) -> dict | None:
     intro = (
         "The same judgement with the GPU-work term v7 (v6's floor, its costs fitted on the train graphs' device "
         "cells and fitted once more without the train cells that fit missed by over 30%), each cell the median of 5 "
-        "timed runs, on a new split and a new device session, both written down in docs/predictor.md before the "
+        "timed runs, on a new split and a new device session, both written down in docs/holdout-v7-v10.md before the "
         "session: split v6's held-out graphs (edge factors 4 and 8) now in the train set, and held-out graphs at edge "
         "factors 6 and 12 made with seed 29, which no earlier graph used, every graph measured in that one session "
         "({graphs}). Nothing was tuned after "

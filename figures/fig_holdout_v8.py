@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v8 (model/holdout.py --split v8, docs/predictor.md "GPU-work term v8 and held-out
+"""Issue 24's held-out validation v8 (model/holdout.py --split v8, docs/holdout-v7-v10.md "GPU-work term v8 and held-out
 validation v8"): the same figure as figures/fig_holdout.py (v2), drawn from the v8 session's judged cells (each the
 min of its 5 timed runs), and its report section, which names the graphs of each split the session measured and
 those registered but not measured, counts the held-out cells whose runs spread over 20% (episodes, kept), and gives
@@ -43,9 +43,9 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "The same judgement with the GPU-work term v8 (v7's, with direction-optimizing BFS fitted apart for skewed "
         "and uniform graphs, the class from the graph file's max degree over the mean degree of its non-isolated "
         "vertices), each cell the min of 5 timed runs (not their median) for the fit and the judgement alike, on a "
-        "new split and a new device session, both written down in docs/predictor.md before the session: split v7's "
-        "held-out graphs now in the train set, and held-out graphs at edge factors 5 and 10 made with seed 30, which "
-        "no earlier graph used, every graph measured in that one session ({graphs}). Nothing was tuned after the "
+        "new split and a new device session, both written down in docs/holdout-v7-v10.md before the session: split "
+        "v7's held-out graphs now in the train set, and held-out graphs at edge factors 5 and 10 made with seed 30, "
+        "which no earlier graph used, every graph measured in that one session ({graphs}). Nothing was tuned after the "
         "comparison." + episode_text(cells) + gauss_seidel_text(cells)
     )
     return split_section(fig, FIGURE, REPORT_TITLE, hs8.GRAPHS, intro)

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v9 (model/holdout.py --split v9, docs/predictor.md "Held-out validation v9"): the
+"""Issue 24's held-out validation v9 (model/holdout.py --split v9, docs/holdout-v7-v10.md "Held-out validation v9"): the
 same figure as figures/fig_holdout.py (v2), drawn from the v9 session's judged cells (each the min of its 5 timed
 runs, the runs interleaved: `--run-order rounds`), and its report section, which names the graphs of each split the
 session measured and those registered but not measured, counts the cells whose runs spread over 20% (v8's
@@ -32,9 +32,11 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         "uniform graphs), each cell the min of 5 timed runs, the runs of each table interleaved (`--run-order "
         "rounds`: rep by rep over its variants and roots, so that a slow stretch of the machine spreads over every "
         "cell instead of covering one cell's runs), on a new split and a new device session, both written down in "
-        "docs/predictor.md before the session: split v8's held-out graphs now in the train set, and held-out graphs "
-        "at edge factors 3 and 7 made with seed 31, which no earlier graph used, every graph measured in that one "
-        "session ({graphs}). Nothing was tuned after the comparison." + episode_text(cells) + gauss_seidel_text(cells)
+        "docs/holdout-v7-v10.md before the session: split v8's held-out graphs now in the train set, and held-out "
+        "graphs at edge factors 3 and 7 made with seed 31, which no earlier graph used, every graph measured in "
+        "that one session ({graphs}). Nothing was tuned after the comparison."
+        + episode_text(cells)
+        + gauss_seidel_text(cells)
     )
     return split_section(fig, FIGURE, REPORT_TITLE, hs9.GRAPHS, intro)
 

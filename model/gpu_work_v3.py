@@ -1,8 +1,8 @@
-"""The GPU-work term v3 (issue 24; docs/predictor.md, "GPU-work term v3 and held-out validation v3", registered before
-it was fitted on any new run): device-mode time per algorithm, variant and edge width from the per-launch counts
-of a CPU-derived trace (grid V_l, entries N_l, longest walk K_l: model/gpu_features.py, model.holdout's launches
-table), with a launch cost for every variant and a per-entry cost that grows with the share μ of the entries'
-random reads of per-vertex state that miss the L2:
+"""The GPU-work term v3 (issue 24; docs/holdout-v3-v6.md, "GPU-work term v3 and held-out validation v3", registered
+before it was fitted on any new run): device-mode time per algorithm, variant and edge width from the per-launch counts
+of a CPU-derived trace (grid V_l, entries N_l, longest walk K_l: model/gpu_features.py, model.holdout's launches table),
+with a launch cost for every variant and a per-entry cost that grows with the share μ of the entries' random reads of
+per-vertex state that miss the L2:
 
     max form (registered):  t = Σ_l [ a + max( b·V_l + (c + m·μ)·N_l , s·K_l ) ]
     sum form (secondary):   t = Σ_l [ a + b·V_l + (c + m·μ)·N_l + s·K_l ]

@@ -1,4 +1,4 @@
-"""The GPU-work term v4 and its zero-copy link terms (issue 24; docs/predictor.md, "GPU-work term v4 and held-out
+"""The GPU-work term v4 and its zero-copy link terms (issue 24; docs/holdout-v3-v6.md, "GPU-work term v4 and held-out
 validation v4", registered before the session). Over the launches l of the CPU-derived trace (grid V_l, entries
 N_l, longest walk K_l, lists_l: model/gpu_features.py, model.holdout's launches table), per algorithm, variant and
 edge width:

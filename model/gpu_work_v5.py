@@ -1,4 +1,4 @@
-"""The GPU-work term v5 (issue 24; docs/predictor.md, "GPU-work term v5 and held-out validation v5", registered
+"""The GPU-work term v5 (issue 24; docs/holdout-v3-v6.md, "GPU-work term v5 and held-out validation v5", registered
 before the session): v4's floor with a cost per list walked, a count of the CPU-derived trace
 (archive/gpu-work-v5-exploration-2026-11-27 chose it, in sample). Over the launches l (grid V_l, entries N_l,
 longest walk K_l, lists walked lists_l; μ as model/gpu_work_v3.py; weights w_l as model/gpu_work_v4.py runs

@@ -1,4 +1,4 @@
-"""The GPU-work term v6 (issue 24; docs/predictor.md, "GPU-work term v6 and held-out validation v6", registered
+"""The GPU-work term v6 (issue 24; docs/holdout-v3-v6.md, "GPU-work term v6 and held-out validation v6", registered
 before the session): v5's floor with the lists counted over non-isolated vertices, the isolated vertices' grid
 threads priced apart, and a cost per warp step on Gauss-Seidel launches (archive/gpu-work-v6-exploration-2026-11-27
 chose them, in sample, as "NI + steps_gs"). Over the launches l (grid V_l, entries N_l, longest walk K_l, lists

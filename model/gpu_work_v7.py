@@ -1,4 +1,4 @@
-"""The GPU-work term v7 (issue 24; docs/predictor.md, "GPU-work term v7 and held-out validation v7", registered
+"""The GPU-work term v7 (issue 24; docs/holdout-v7-v10.md, "GPU-work term v7 and held-out validation v7", registered
 before the session): v6's floor (model/gpu_work_v6.py: the same columns and costs) with one change in the fit,
 chosen in sample by archive/gpu-work-v7-exploration-2026-11-27 (qb): per algorithm, variant and width, v6's NNLS on
 the relative error of the train graphs' device cells, then the train cells whose |error| under that first fit

@@ -1,4 +1,4 @@
-"""The GPU-work term v8 (issue 24; docs/predictor.md, "GPU-work term v8 and held-out validation v8", registered
+"""The GPU-work term v8 (issue 24; docs/holdout-v7-v10.md, "GPU-work term v8 and held-out validation v8", registered
 before the session): v7's floor and trim (model/gpu_work_v7.py) and v4's zero-copy link terms, with one change,
 chosen in sample by archive/gpu-work-v8-exploration-2026-11-27 (qb): direction-optimizing BFS fitted apart for
 skewed and uniform graphs. The class comes from the graph file's metadata before any run: max_degree over

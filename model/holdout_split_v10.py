@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v10: the registered split (docs/predictor.md, "Held-out validation v10", written
+"""Issue 24's held-out validation v10: the registered split (docs/holdout-v7-v10.md, "Held-out validation v10", written
 down before the session). One device call measures fourteen train graphs, every graph of the v9 session (split v9's
 ten train graphs and its four held-out kron21ef3, urand21ef3, kron20ef7, urand20ef7: seven of each family, edge
 factors 3 to 16, Kronecker scales 17 to 21), and three held-out graphs made with seed 32, which no earlier session

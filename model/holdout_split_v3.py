@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v3: the registered split (docs/predictor.md, "GPU-work term v3 and held-out
+"""Issue 24's held-out validation v3: the registered split (docs/holdout-v3-v6.md, "GPU-work term v3 and held-out
 validation v3", written down before the session). Train graphs span 2^18-2^24 vertices (past the L2), with
 rmat21ef64 and cnr2000, which v2 judged; held out are graphs never judged before, made with seed 25. Same interface
 as model.holdout_split (v2), whose checks it reuses with this table: `split_of` refuses a graph the table does not
@@ -24,7 +24,7 @@ GRAPHS: dict[str, dict] = {
     "rmat22ef32": _gen("kron", 22, HELD_OUT, edge_factor=32, initiator=RMAT22, seed=NEW_SEED),
     **{f"{k}17": _gen(k, 17, HELD_OUT, seed=NEW_SEED) for k in ("kron", "urand")},
 }
-# where not every algorithm or width is measured (docs/predictor.md: the cuts that fit two device calls)
+# where not every algorithm or width is measured (docs/holdout-v3-v6.md: the cuts that fit two device calls)
 ALGORITHMS_OF = {g: ("bfs", "sssp", "cc") for g in ("kron24", "urand24", "kron25", "urand25")}
 WIDTHS_OF = {g: (8,) for g in ("kron24", "urand24", "kron25", "urand25")}
 

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v4: the registered split (docs/predictor.md, "GPU-work term v4 and held-out
+"""Issue 24's held-out validation v4: the registered split (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out
 validation v4", written down before the session). One device call measures the train graphs (scales 17-22: the
 small, launch-bound graphs v3 missed, kron/urand 18-22 and the skewed rmat22ef32, all judged before) and held-out
 graphs made with seed 26, which no earlier session made: kron19 and urand19 (small), urand21ef8 (sparse, mid)

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v5: the registered split (docs/predictor.md, "GPU-work term v5 and held-out
+"""Issue 24's held-out validation v5: the registered split (docs/holdout-v3-v6.md, "GPU-work term v5 and held-out
 validation v5", written down before the session). One device call measures the train graphs (scales 17-21 at
 edge factors 8 to 24, all measured before: kron/urand 17, 18 and 20, and split v4's held-out urand21ef8 and
 rmat21ef24, seen since) and six held-out graphs made with seed 27, which no earlier session made, at the edge

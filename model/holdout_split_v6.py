@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v6: the registered split (docs/predictor.md, "GPU-work term v6 and held-out
+"""Issue 24's held-out validation v6: the registered split (docs/holdout-v3-v6.md, "GPU-work term v6 and held-out
 validation v6", written down before the session). One device call measures ten train graphs, all made by earlier
 sessions (kron/urand 17 and 20 at edge factor 16, and split v5's six held-out graphs, seen since: edge factors 4, 8
 and 24, kron20ef8 and kron21ef4 with 48% and 59% of their vertices isolated), and four held-out graphs made with

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v7: the registered split (docs/predictor.md, "GPU-work term v7 and held-out
+"""Issue 24's held-out validation v7: the registered split (docs/holdout-v7-v10.md, "GPU-work term v7 and held-out
 validation v7", written down before the session). One device call measures ten train graphs, all made by earlier
 sessions (kron/urand 17 and 20 at edge factor 16, split v5's held-out kron21ef4 and urand20ef4, and split v6's four
 held-out graphs, seen since: edge factors 4 and 8, kron20ef4 and kron19ef8 with 57% and 46% of their vertices

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v8: the registered split (docs/predictor.md, "GPU-work term v8 and held-out
+"""Issue 24's held-out validation v8: the registered split (docs/holdout-v7-v10.md, "GPU-work term v8 and held-out
 validation v8", written down before the session). One device call measures ten train graphs, all made by earlier
 sessions (kron17 and urand17, split v6's held-out kron20ef4, urand21ef4, kron19ef8, urand20ef8 and split v7's
 held-out kron20ef6, urand20ef6, kron19ef12, urand19ef12: five of each family, so each class of direction-optimizing

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v9: the registered split (docs/predictor.md, "Held-out validation v9", written
+"""Issue 24's held-out validation v9: the registered split (docs/holdout-v7-v10.md, "Held-out validation v9", written
 down before the session). One device call measures ten train graphs, all made by earlier sessions (kron17 and
 urand17, split v6's held-out kron20ef4 and urand21ef4, split v7's held-out kron19ef12 and urand19ef12, and split
 v8's four held-out kron20ef5, urand20ef5, kron19ef10, urand19ef10: five of each family, edge factors 4 to 16), and

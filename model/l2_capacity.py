@@ -1,4 +1,4 @@
-"""The L2's effective capacity C from a device-memory random-read microbenchmark (docs/predictor.md, "GPU-work term
+"""The L2's effective capacity C from a device-memory random-read microbenchmark (docs/holdout-v3-v6.md, "GPU-work term
 v3"): `emogi concurrency --modes device --request-bytes 32 --warps 8192 --reads-per-warp 4 --footprints ...`
 (tools/device/holdout_v3.sh writes it as session/micro/l2.csv). τ(F), the median time per read at footprint F,
 rises from the L2's to the memory's as F outgrows the cache; with uniform random reads the share that misses is

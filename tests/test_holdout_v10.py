@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v10 (docs/predictor.md, "Held-out validation v10"): the registered split (no
+"""Issue 24's held-out validation v10 (docs/holdout-v7-v10.md, "Held-out validation v10"): the registered split (no
 held-out graph in training: v9's held-out graphs now train, a held-out graph in a fit set refused), v8's term and
 statistic used unchanged (the judge with split v10 fits direction-optimizing BFS per degree class on synthetic
 tables: made-up counts and times, never archived), the archived v9 judgement unchanged, the device script's

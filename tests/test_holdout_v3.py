@@ -1,6 +1,6 @@
-"""Issue 24's held-out validation v3 (docs/predictor.md, "GPU-work term v3 and held-out validation v3"): the registered
-split, the L2 capacity from its microbenchmark table, the term v3's fit, and the judge with --split v3 end to end on
-a tiny synthetic session (graphs from the generator, runs made here from known costs and 1% noise: made-up times,
+"""Issue 24's held-out validation v3 (docs/holdout-v3-v6.md, "GPU-work term v3 and held-out validation v3"): the
+registered split, the L2 capacity from its microbenchmark table, the term v3's fit, and the judge with --split v3 end to
+end on a tiny synthetic session (graphs from the generator, runs made here from known costs and 1% noise: made-up times,
 never archived); and the v2 judgement of the archive, unchanged."""
 
 import json

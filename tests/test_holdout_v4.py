@@ -1,6 +1,6 @@
-"""Issue 24's held-out validation v4 (docs/predictor.md, "GPU-work term v4 and held-out validation v4"): the registered
-split, the term v4 on worked examples (Gauss-Seidel's expected launches, the weighted sum-form floor, the serial
-steps, the zero-copy link fit), the judge with --split v4 end to end on a tiny synthetic session (graphs from the
+"""Issue 24's held-out validation v4 (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out validation v4"): the
+registered split, the term v4 on worked examples (Gauss-Seidel's expected launches, the weighted sum-form floor, the
+serial steps, the zero-copy link fit), the judge with --split v4 end to end on a tiny synthetic session (graphs from the
 generator, runs made here from known v4 costs and 1% noise: made-up times, never archived), the device script's
 structure, the figure and the workflow's rule. The v2 and v3 judgements of their archives, unchanged by v4:
 tests/test_holdout_v3.py and tests/test_holdout_v3_report.py."""

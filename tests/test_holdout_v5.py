@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v5 (docs/predictor.md, "GPU-work term v5 and held-out validation v5"): the
+"""Issue 24's held-out validation v5 (docs/holdout-v3-v6.md, "GPU-work term v5 and held-out validation v5"): the
 registered split, the term v5 (v4's floor and a cost per list) on a synthetic table (made-up counts and
 times, never archived), the judge with --split v5 on it, the archived v4 judgement unchanged by v5 (v2's and v3's:
 tests/test_holdout_v3.py and tests/test_holdout_v3_report.py), and the device script's structure."""

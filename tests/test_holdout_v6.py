@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v6 (docs/predictor.md, "GPU-work term v6 and held-out validation v6"): the
+"""Issue 24's held-out validation v6 (docs/holdout-v3-v6.md, "GPU-work term v6 and held-out validation v6"): the
 registered split (no held-out graph in training), the term v6 (v5's floor with isolated vertices priced apart and
 Gauss-Seidel's warp steps) on synthetic rows and a synthetic table (made-up counts and times, never archived), the
 judge with --split v6 on it, v6's fit on the archived v5 session (in sample: the exploration's numbers, roughly),

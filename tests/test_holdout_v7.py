@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v7 (docs/predictor.md, "GPU-work term v7 and held-out validation v7"): the
+"""Issue 24's held-out validation v7 (docs/holdout-v7-v10.md, "GPU-work term v7 and held-out validation v7"): the
 registered split (no held-out graph in training), the term v7 (v6's floor, its fit trimmed once) on synthetic
 tables (made-up counts and times, never archived), the judge with --split v7 on them, v7's fit on the archived v6
 session (in sample: the exploration's number), the archived v6 judgement unchanged, the device script's structure,

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v8 (docs/predictor.md, "GPU-work term v8 and held-out validation v8"): the
+"""Issue 24's held-out validation v8 (docs/holdout-v7-v10.md, "GPU-work term v8 and held-out validation v8"): the
 registered split (no held-out graph in training), the cells' statistic a parameter of the judge (the min for v8,
 the median as before for v2-v7), the term v8 (direction-optimizing BFS fitted per degree class) on synthetic tables
 (made-up counts and times, never archived), the archived v7 judgement unchanged, the device script's

@@ -1,4 +1,4 @@
-"""Issue 24's held-out validation v9 (docs/predictor.md, "Held-out validation v9"): the registered split (no
+"""Issue 24's held-out validation v9 (docs/holdout-v7-v10.md, "Held-out validation v9"): the registered split (no
 held-out graph in training), v8's term and statistic used unchanged (the judge with split v9 fits direction-
 optimizing BFS per degree class on synthetic tables: made-up counts and times, never archived), the archived v8
 judgement unchanged, the device script's structure (every `emogi run` given `--run-order rounds`; the earlier

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation v10 in ONE device call (docs/predictor.md, "Held-out validation v10"; the split is
+# Issue 24's held-out validation v10 in ONE device call (docs/holdout-v7-v10.md, "Held-out validation v10"; the split is
 # model/holdout_split_v10.py, the term v8's, model/gpu_work_v8.py, unchanged). holdout_v9.sh's body
 # (holdout_split_session.sh) with split v10's graph tables: 5 timed repetitions after 1 warm-up, every `emogi run`
 # given `--run-order rounds` (RUN_ORDER, registered, as v9).

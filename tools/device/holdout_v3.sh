@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation v3 in ONE device session (docs/predictor.md, "GPU-work term v3 and held-out
+# Issue 24's held-out validation v3 in ONE device session (docs/holdout-v3-v6.md, "GPU-work term v3 and held-out
 # validation v3"; the split is model/holdout_split_v3.py), two device calls on one warm machine (state in /tmp/ho3):
 #   (device) PARTS=call1 bash tools/device/holdout_v3.sh   build, host.txt, the link microbenchmarks + model.fit,
 #            the L2 table (l2.csv) and a device chase; cnr2000, kron18, urand18, kron22, urand22, rmat21ef64

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation v4 in ONE device call (docs/predictor.md, "GPU-work term v4 and held-out validation
+# Issue 24's held-out validation v4 in ONE device call (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out validation
 # v4"; the split is model/holdout_split_v4.py):
 #   (device) bash tools/device/holdout_v4.sh   (PARTS=session, the default) build, host.txt, the link
 #            microbenchmarks + model.fit, the L2 table (l2.csv); then the train graphs kron17, urand17 (seed 25),

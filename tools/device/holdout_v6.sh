@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation v6 in ONE device call (docs/predictor.md, "GPU-work term v6 and held-out validation
+# Issue 24's held-out validation v6 in ONE device call (docs/holdout-v3-v6.md, "GPU-work term v6 and held-out validation
 # v6"; the split is model/holdout_split_v6.py, the term model/gpu_work_v6.py). holdout_v5.sh's body
 # (holdout_split_session.sh) with split v6's graph tables:
 #   (device) EMOGI_COMMIT=<commit> bash tools/device/holdout_v6.sh   (PARTS=session, the default) build, host.txt,

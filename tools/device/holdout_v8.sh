@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 24's held-out validation v8 in ONE device call (docs/predictor.md, "GPU-work term v8 and held-out validation
-# v8"; the split is model/holdout_split_v8.py, the term model/gpu_work_v8.py). holdout_v7.sh's body
+# Issue 24's held-out validation v8 in ONE device call (docs/holdout-v7-v10.md, "GPU-work term v8 and held-out
+# validation v8"; the split is model/holdout_split_v8.py, the term model/gpu_work_v8.py). holdout_v7.sh's body
 # (holdout_split_session.sh) with split v8's graph tables and 5 timed repetitions after 1 warm-up (registered):
 #   (device) EMOGI_COMMIT=<commit> bash tools/device/holdout_v8.sh   (PARTS=session, the default) build, host.txt,
 #            the link microbenchmarks + model.fit, the L2 table (l2.csv); then the train graphs kron17, urand17

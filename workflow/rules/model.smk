@@ -184,7 +184,7 @@ rule holdout_judge:
         " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"
 
 
-# Issue 24's held-out validation v3 (docs/predictor.md, "GPU-work term v3 and held-out validation v3"), judged again
+# Issue 24's held-out validation v3 (docs/holdout-v3-v6.md, "GPU-work term v3 and held-out validation v3"), judged again
 # from its archived session the same way, with --split v3 (C from the session's micro/l2.csv); fig_holdout_v3
 # draws it beside v2's.
 HOLDOUT_V3_ARCHIVE = "archive/holdout-v3-h100-2026-11-27"
@@ -219,13 +219,13 @@ rule holdout_judge_v3:
         " > {log} 2>&1"
 
 
-# Issue 24's held-out validations v4 to v10 (docs/predictor.md, "GPU-work term v4 and held-out validation v4",
-# "... v5" to "... v8", "Held-out validation v9", "... v10"), each judged again from its archived session as v3's is,
-# with --split {split} and that split's modules (v9, v10: v8's term, HOLDOUT_SPLIT_TERMS); fig_holdout_{split} draws
-# it beside the earlier ones. Only where that split's archive exists (each session is measured after its split is
-# registered): without it, neither the rule nor the figure is in the workflow for that split, and the report leaves
-# its section out. The archive: the newest archive/holdout-{split}-* folder that holds a session's runs (its name
-# carries the session's GPU and date).
+# Issue 24's held-out validations v4 to v10 (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out validation v4",
+# "... v5", "... v6"; docs/holdout-v7-v10.md, "... v7", "... v8", "Held-out validation v9", "... v10"), each judged again
+# from its archived session as v3's is, with --split {split} and that split's modules (v9, v10: v8's term,
+# HOLDOUT_SPLIT_TERMS); fig_holdout_{split} draws it beside the earlier ones. Only where that split's archive exists
+# (each session is measured after its split is registered): without it, neither the rule nor the figure is in the
+# workflow for that split, and the report leaves its section out. The archive: the newest archive/holdout-{split}-*
+# folder that holds a session's runs (its name carries the session's GPU and date).
 HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9", "v10")
 HOLDOUT_SPLIT_TERMS = {"v9": "v8", "v10": "v8"}  # a split judged with an earlier split's GPU-work term, unchanged
 HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"
