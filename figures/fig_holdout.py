@@ -25,7 +25,7 @@ REPORT_TITLE = "The model on graphs it has not seen (held-out validation)"
 COLUMNS = ["split", "graph", "algorithm", "variant", "mode", "edge_bytes", "measured_ms", "predicted_ms", "error"]
 SPREAD = ["iterations_min", "iterations_max", "slowest_ms", "spread"]  # the rounds (v6 on), the runs (v8)
 MARKERS = {8: "o", 4: "s"}
-DEFINITION = ("error = predicted / measured - 1, measured = the median of a cell's runs (split v8: their min); "
+DEFINITION = ("error = predicted / measured - 1, measured = the median of a cell's runs (from split v8 on: their min); "
               "predicted from the graph file and the session's "
               "microbenchmarks, GPU-work costs fitted on the train graphs' device cells "
               "(docs/predictor.md)")  # fmt: skip
