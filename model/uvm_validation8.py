@@ -68,11 +68,11 @@ def term_of(how: dict):
     return term
 
 
-def fit_term(shape_fit: dict, archive: Path = ARCHIVE, calls: dict = CALLS) -> dict:
-    """The R-MAT BFS multiplier: the median, over the judged calls' R-MAT BFS cells, of (cold - device) / (the
-    call's session factor in `shape_fit` x the cell's simulated migration under its shapes)."""
+def fit_term(shape_fit: dict, archive: Path = ARCHIVE, calls: dict = CALLS, sets: tuple = EARLIER_SETS) -> dict:
+    """The R-MAT BFS multiplier: the median, over the judged calls' R-MAT BFS cells (their graphs in `sets`), of
+    (cold - device) / (the call's session factor in `shape_fit` x the cell's simulated migration under its shapes)."""
     shapes, factors = load_shapes(shape_fit), shape_fit["session_factors"]
-    how = {k: v for s in EARLIER_SETS for k, v in s.items()}
+    how = {k: v for s in sets for k, v in s.items()}
     parts = []
     for folder in calls.values():
         c = pd.read_csv(next((archive / folder).glob("validation*_cells.csv")))

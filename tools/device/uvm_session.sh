@@ -3,7 +3,7 @@
 # -> generator arguments), SEED, VARIANTS, ALGORITHMS, REPS, WARMUP, RUN_LIMIT_S and HARD_S (no `emogi run` goes
 # past HARD_S seconds of the call; one with less than 20 s left is DEFERRED); validations 4-6 also EST (name ->
 # estimated seconds), BUDGET_S, UVMFAULT and UVMFAULT_STRIDE (uvmfault's arguments) and UVMFAULT_AFTER (1: the
-# four patterns again after each graph; default 1); validation 8 also RUN_ORDER (`emogi run --run-order`, e.g.
+# four patterns again after each graph; default 1); validations 8 and 9 also RUN_ORDER (`emogi run --run-order`, e.g.
 # rounds; unset: the binary's default order, as validations 3-7 ran). uvm_validation3.sh defines its own uvmfault,
 # link and main after sourcing this.
 
