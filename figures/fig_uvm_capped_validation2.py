@@ -45,7 +45,7 @@ def capped_main(argv, figure: str, rules: dict, definition: str, n: int) -> int:
         ],
         compute=partial(v3.compute, rules=rules, measured=MEASURED),
         draw=partial(
-            v3.draw, rules=rules, definition=definition, measured=MEASURED, xlabel="measured uvm-capped (ms)"
+            v3.draw, rules=rules, definition=definition, measured=MEASURED, xlabel="measured uvm-capped, emulated (ms)"
         ),  # fmt: skip
     )
 

@@ -77,15 +77,18 @@ VALIDATIONS = {
     ),
 }
 FIGURES = tuple(VALIDATIONS)
-# what a validation's figure compares, where it is not cold UVM
+# what a validation's figure compares, where it is not cold UVM (with its regime, the claims table's vocabulary)
+CAPPED_REGIME = "out of GPU memory, emulated: uvm-capped evicts beyond a capacity; predictions simulated"
 MEASURED = {
     fig_uvm_capped_validation2.FIGURE: (
         "uvm-capped",
+        CAPPED_REGIME,
         "the capped simulation of the trace the call recorded times the session's factor, plus a cost per evicted "
         "chunk",
     ),
     fig_uvm_capped_validation3.FIGURE: (
         "uvm-capped",
+        CAPPED_REGIME,
         "the capped simulation of the trace the call recorded times the session's factor, plus a cost per evicted "
         "chunk (Naive's apart) and Naive's device-mode time grown by the longest list of each sub-launch",
     ),
@@ -109,13 +112,15 @@ def blocks(figure: str, fig: ReportFigure | None) -> list[dict]:
         verdict = "not a prediction" if rule in NOT_PREDICTIONS else ("met" if met else "missed")
         rows.append([label, str(len(e)), _pct(e.median()), _pct(e.max()), _pct((e <= TARGET_WORST).mean()), verdict])
     graphs = ", ".join(sorted(set(table["graph"])))
-    mode, how = MEASURED.get(
-        figure, ("cold UVM", "the simulated migration of the CPU-derived trace times the session's factor")
-    )
+    mode, regime, how = MEASURED.get(
+        figure,
+        ("cold UVM", "fits in GPU memory; predictions simulated",
+         "the simulated migration of the CPU-derived trace times the session's factor"),
+    )  # fmt: skip
     return [
         {"image": fig.image, "caption": f"The UVM simulator's {what}, registered before its device call "
          f"(docs/uvm-validations.md): {mode} measured in one call on graphs no earlier session ran in uvm mode ("
-         f"{graphs}), predicted as the same call's device-mode time plus {how}."},
+         f"{graphs}; {regime}), predicted as the same call's device-mode time plus {how}."},
         {"table": {"columns": ["calibration rule", "cells", "median |error|", "worst |error|", "within 25%",
                                f"targets (≤ {_pct(TARGET_MEDIAN)}, ≤ {_pct(TARGET_WORST)})"],
                    "align": "lrrrrl", "rows": rows},
