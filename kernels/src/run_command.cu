@@ -35,7 +35,7 @@ std::vector<uint64_t> read_roots(const CliArgs& args) {
 // uvm-capped's capacity and sub-launches: required and at least one 2 MiB chunk, at most the lists (and weights) it
 // caps; neither option without the mode.
 void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& graph, MatrixOptions& opt) {
-  const bool capped = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
+  const bool capped = opt.has_mode(MemoryMode::UvmCapped);
   const bool sublaunches = args.get("uvm-sublaunches") != "1";
   if (!capped) {
     if (args.has("uvm-capacity") || sublaunches)
@@ -63,7 +63,7 @@ void set_uvm_capped(const CliArgs& args, Algorithm algorithm, const MappedCsr& g
 RunOrder parse_run_order(const std::string& order, const std::vector<MemoryMode>& modes) {
   if (order == "blocks") return RunOrder::Blocks;
   if (order != "rounds") throw std::invalid_argument("--run-order must be blocks or rounds, not " + order);
-  if (std::find(modes.begin(), modes.end(), MemoryMode::UvmCapped) != modes.end())
+  if (has_mode(modes, MemoryMode::UvmCapped))
     throw std::invalid_argument(
         "--run-order rounds does not apply to uvm-capped (its evictions are counted per "
         "variant): use blocks there");
@@ -82,7 +82,7 @@ std::unique_ptr<MappedCsr> open_in_lists(const CliArgs& args, const MappedCsr& g
     return nullptr;
   }
   const std::string why = std::string(name_of(*reader)) + " on the directed " + graph.path() + " reads its transpose";
-  if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end())
+  if (opt.has_mode(MemoryMode::UvmCapped))
     throw std::invalid_argument("uvm-capped: " + why + ", which its evictions do not cover");
   if (!opt.trace_dir.empty()) throw std::invalid_argument("--trace-out: " + why + "; a trace records out-lists only");
   auto transpose =
@@ -112,7 +112,7 @@ void read_pr_reference(const CliArgs& args, Algorithm algorithm, const MappedCsr
 // The streamed mode's block size (required), buffers, poisoning, skipping, layout and reading in place; none of them
 // without the mode, nor traces with it (a streamed launch is one kernel per block, and records nothing).
 void set_streamed(const CliArgs& args, MatrixOptions& opt) {
-  const bool streamed = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end();
+  const bool streamed = opt.has_mode(MemoryMode::Streamed);
   const bool options = args.has("stream-block-bytes") || args.get("stream-buffers") != "2" ||
                        args.flag("stream-poison") || args.get("stream-skip") != "on" ||
                        args.get("stream-layout") != "rows" || args.get("stream-direct-below") != "0" ||
@@ -313,7 +313,7 @@ int run_algorithm(const CliArgs& args) {
   opt.max_warps = args.get_u64("max-warps");
   if (opt.reps == 0) throw std::invalid_argument("--reps must be at least 1");
   opt.run_order = parse_run_order(args.get("run-order"), opt.modes);
-  if (opt.warmup == 0 && std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmWarm) != opt.modes.end())
+  if (opt.warmup == 0 && opt.has_mode(MemoryMode::UvmWarm))
     throw std::invalid_argument("uvm-warm needs --warmup 1 or more: the warm-up run faults the pages in");
   opt.placement.managed.allow_oversubscription = args.flag("allow-managed-oversubscription");
   if (args.has("gpu-memory-budget")) gpu_budget().set_limit(parse_bytes(args.get("gpu-memory-budget")));

@@ -42,6 +42,10 @@ namespace emogi {
 
 enum class RunOrder { Blocks, Rounds };
 
+inline bool has_mode(const std::vector<MemoryMode>& modes, MemoryMode m) {
+  return std::find(modes.begin(), modes.end(), m) != modes.end();
+}
+
 struct MatrixOptions {
   std::string name, out;
   std::vector<uint64_t> roots;  // rooted algorithms only
@@ -60,6 +64,8 @@ struct MatrixOptions {
   unsigned uvm_sublaunches = 1;  // uvm-capped: sub-launches per sweep, evicting between them (--uvm-sublaunches)
   std::string pass_log;          // --pass-log: one row per pass of every timed run goes there (empty: none)
   RunOrder run_order = RunOrder::Blocks;  // --run-order (above)
+
+  bool has_mode(MemoryMode m) const { return emogi::has_mode(modes, m); }
 };
 
 // Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a
@@ -132,7 +138,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   const bool with_weights = reads_weights(P::kAlgorithm, g);
   const size_t entry_bytes = sizeof(Index) + (with_weights ? weight_bytes(P::kAlgorithm) : 0);
   // Streamed: refused where a variant cannot stream, before the GPU is touched (the same plan the mode makes).
-  if (std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::Streamed) != opt.modes.end()) {
+  if (opt.has_mode(MemoryMode::Streamed)) {
     const StreamPlan plan = streamed_plan(g, with_weights, opt.placement.stream);
     for (Variant v : opt.variants) {
       const std::string why = streamed_refusal(P::kAlgorithm, v, plan, opt.placement.stream.layout);
@@ -153,7 +159,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     in_offsets = std::make_unique<DeviceArray<uint64_t>>(opt.transpose->offsets(), g.num_vertices() + 1);
   // Recording a trace, and uvm-capped: a bitmap over the vertices that the kernels mark (in the budget before the
   // lists are placed).
-  const bool capped_mode = std::find(opt.modes.begin(), opt.modes.end(), MemoryMode::UvmCapped) != opt.modes.end();
+  const bool capped_mode = opt.has_mode(MemoryMode::UvmCapped);
   std::unique_ptr<DeviceArray<uint32_t>> read_bits;
   if (!opt.trace_dir.empty() || capped_mode) {
     read_bits = std::make_unique<DeviceArray<uint32_t>>((g.num_vertices() + 31) / 32, "the list-read bitmap");
