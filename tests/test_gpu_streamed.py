@@ -318,12 +318,19 @@ def test_sanitizer_is_clean(emogi_binary, graphs, tmp_path, tool, algorithm, for
         extra = ["--stream-pack", "on"] + (["--stream-direct-below", "0.5"] if algorithm in ITERATIVE else [])
     for path in (graphs[1], graphs[-1]):
         size = max(2 * ALIGN, longest_list(path) // 2) * entry_bytes(path, algorithm)
+        if algorithm == "pagerank" and path == graphs[1]:
+            # Every block is a launch under the sanitizer: urand12 at the small size is ~70 000 over 56 rounds, and
+            # racecheck-packed ran past 500 s (an H100, 2026-11-27). Blocks of 8 longest lists and a tolerance of
+            # 1e-2 keep more blocks than buffers; the star still splits its hub's list.
+            size *= 16
         # One variant: the race site is the buffering, which every variant shares (all four under the sanitizer
         # ran past 7 minutes on an H100 with the rest of this file, 2026-11-25).
         variants = ["merged-aligned"]
         args = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9", emogi_binary, "run"]
         args += ["--algorithm", algorithm, "--graph", path, "--variants", ",".join(variants), "--modes", "streamed"]
         args += ["--stream-block-bytes", size, "--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv", *extra]
+        if algorithm == "pagerank":
+            args += ["--pr-tolerance", "0.01"]
         if algorithm == "sssp":  # one root: racecheck-packed took 138 s with three (an H100, 2026-11-27)
             args += ["--roots", str(hub(path))]
         done = run(args)
