@@ -28,6 +28,7 @@ from tests.test_holdout_v9 import _measure_command, assert_judged_with_v8s_term,
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE_V9 = ROOT / "archive" / "holdout-v9-h100-2026-11-27"
+ARCHIVE_V10 = ROOT / "archive" / "holdout-v10-h100-2026-11-27"
 TRAIN = ["kron17", "kron19ef10", "kron19ef12", "kron20ef4", "kron20ef5", "kron20ef7", "kron21ef3", "urand17",
          "urand19ef10", "urand19ef12", "urand20ef5", "urand20ef7", "urand21ef3", "urand21ef4"]  # fmt: skip
 HELD = ["kron19ef14", "kron19ef3", "urand20ef3"]
@@ -96,6 +97,11 @@ def test_the_v10_judge_is_v8s_term(monkeypatch):
 def test_the_archived_v9_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, byte for byte (split v10's additions leave v9 as it was)."""
     t8.assert_archived_judgement(ARCHIVE_V9, "v9", tmp_path / "v9", monkeypatch)
+
+
+def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
+    """v10's own session, as its archive's commands.sh judges it, byte for byte."""
+    t8.assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
 
 
 # --- the device script ---
