@@ -121,10 +121,20 @@ def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
         V3.judge(tarball, gdir, tmp_path / "out", 1, registered)  # the synthetic graph is not in V3.SET
 
 
-def test_the_figure_is_skipped_until_its_archive_exists():
+def test_the_workflow_draws_the_archived_call():
+    """The workflow draws capped validation 3 from its archive: the judge's tables, the call's tarball and trace
+    parts beside them (the judge runs again from that folder), source.json naming the folder."""
     text = (ROOT / "workflow/rules/oom.smk").read_text()
     assert "UVM_CAPPED_VALIDATIONS = (2, 3)" in text
-    assert not list((ROOT / "archive").glob("uvm-capped-validation3-*"))  # registered, not yet measured
+    (archive,) = (ROOT / "archive").glob("uvm-capped-validation3-*")
+    for name in ("cells", "summary", "cold", "missing"):
+        assert (archive / f"capped_validation3_{name}.csv").exists(), name
+    assert (archive / "uvmc3.tgz").exists() and len(list(archive.glob("uvmc3_traces.tgz.part*"))) == 2
+    source = json.loads((archive / "source.json").read_text())
+    assert source["archive_id"] == archive.name and source["commit"] == "ce2198e"
+    summary = pd.read_csv(archive / "capped_validation3_summary.csv")
+    primary = summary[(summary["group"] == "all") & (summary["rule"] == "pageable")]
+    assert len(primary) == 1 and not primary["meets_targets"].item()  # as its README says: both missed
 
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():
