@@ -15,7 +15,8 @@ model/holdout_split_v6.py with the floor v6, v5's with isolated vertices priced 
 model/gpu_work_v6.py, whose cells also carry the runs' iterations min-max; model/holdout_split_v7.py with v6's floor
 fitted once more without the train cells it misses by over 30%, model/gpu_work_v7.py; model/holdout_split_v8.py
 with v7's, direction-optimizing BFS fitted per degree class, every cell the min of its runs, model/gpu_work_v8.py;
-model/holdout_split_v9.py and model/holdout_split_v10.py with v8's term and statistic, unchanged).
+model/holdout_split_v9.py to model/holdout_split_v11.py with v8's term and statistic, unchanged; v11's session
+assembled from two, model/holdout_combine.py).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -61,6 +62,7 @@ from model import holdout_split_v7 as hs7
 from model import holdout_split_v8 as hs8
 from model import holdout_split_v9 as hs9
 from model import holdout_split_v10 as hs10
+from model import holdout_split_v11 as hs11
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -79,8 +81,9 @@ WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width 
 # relative cost of a trace per edge, to start the longest first (PageRank's rounds dominate: docs/predictor.md)
 TRACE_WEIGHT = {"pagerank": 10.0}
 # --split: the split (and its term)
-SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10}
-V8_TERM = (hs8, hs9, hs10)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 and v10 unchanged
+SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10,
+          "v11": hs11}  # fmt: skip
+V8_TERM = (hs8, hs9, hs10, hs11)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 to v11 unchanged
 LINKED = (hs4, hs5, hs6, hs7, *V8_TERM)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
 STATISTICS = ("median", "min")  # a cell's statistic over its timed runs (--statistic; a split's STATISTIC)
 
@@ -294,7 +297,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
     with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's to v7's floors with theirs
     (`vertices`: graph -> V, `capacity`: the L2's C in bytes, `nonisolated`: graph -> V − isolated vertices, v6;
-    `classes`: graph -> degree class, v8 to v10)."""
+    `classes`: graph -> degree class, v8 to v11)."""
     if sp in LINKED:  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
@@ -308,7 +311,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
         table = table[~lacking]
     table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
-    if sp in V8_TERM:  # v8 (and v9, v10, its term unchanged): v7's, direction-optimizing BFS fitted per degree class
+    if sp in V8_TERM:  # v8 (and v9-v11, its term unchanged): v7's, direction-optimizing BFS fitted per degree class
         mu = gpu_work_v8.mu_table(table, vertices, capacity)
         costs = gpu_work_v8.fit_costs(table, launches, mu, nonisolated, classes, sp.TRAIN, sp.check_fit_set)
         table["floor_ms"] = gpu_work_v8.floor_ms(table, launches, costs, mu, nonisolated, classes)
@@ -399,8 +402,8 @@ def source_record(table: pd.DataFrame, archive_id: str | None = None, extra: dic
 
 
 def _capacity(a) -> tuple[float | None, dict]:
-    """Split v3-v10's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
-    if a.split not in ("v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"):
+    """Split v3-v11's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
+    if a.split == "v2":
         return None, {}
     if a.l2_bytes:
         return float(a.l2_bytes), {"split": a.split, "l2_bytes": float(a.l2_bytes), "l2_from": "--l2-bytes"}
@@ -441,7 +444,7 @@ def run(a, log=print) -> None:
         return
     vertices = {g: metas[g, 8].get("num_vertices") for g in set(cells["graph"])}
     nonisolated = {g: v - metas[g, 8].get("isolated_vertices", 0) for g, v in vertices.items()}
-    try:  # split v8 to v10: each graph's degree class from its metadata, before any fit
+    try:  # split v8 to v11: each graph's degree class from its metadata, before any fit
         classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in vertices} if sp in V8_TERM else None
     except ValueError as e:
         raise HoldoutError(str(e)) from None
@@ -472,10 +475,10 @@ def main(argv=None) -> int:
     p.add_argument("--archive-id", help="the archive folder the runs come from (source.json says source: archive)")
     p.add_argument("--split", choices=sorted(SPLITS), default="v2", help="the registered split (and GPU-work term)")
     p.add_argument(
-        "--statistic", choices=STATISTICS, help="a cell's statistic (default the split's: v8-v10 min, else median)"
+        "--statistic", choices=STATISTICS, help="a cell's statistic (default the split's: v8-v11 min, else median)"
     )
-    p.add_argument("--l2", type=Path, help="split v3-v10: the L2 microbenchmark table (default DIR/micro/l2.csv)")
-    p.add_argument("--l2-bytes", type=float, help="split v3-v10: the L2 capacity C itself (explorations only)")
+    p.add_argument("--l2", type=Path, help="split v3-v11: the L2 microbenchmark table (default DIR/micro/l2.csv)")
+    p.add_argument("--l2-bytes", type=float, help="split v3-v11: the L2 capacity C itself (explorations only)")
     a = p.parse_args(argv)
     try:
         run(a)

@@ -60,7 +60,7 @@ FIGURE_INPUTS["fig_select"] = {"select-judge": SELECT_JUDGE_FILE}
 FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
 # ... and v3 (holdout_judge_v3), beside it.
 FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.csv"}
-# ... and v4 to v10 (holdout_judge_split: fig_holdout_v4 to _v10), each where its archive exists.
+# ... and v4 to v11 (holdout_judge_split: fig_holdout_v4 to _v11), each where its archive exists.
 HOLDOUT_SPLIT_FIGURES = {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_SPLIT_ARCHIVES}
 for _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():
     FIGURE_INPUTS[_figure] = {"holdout": f"{_dir}/holdout_cells.csv"}
