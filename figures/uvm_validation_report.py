@@ -8,6 +8,7 @@ from __future__ import annotations
 from figures import (
     fig_uvm_capped_validation2,
     fig_uvm_capped_validation3,
+    fig_uvm_capped_validation4,
     fig_uvm_validation3,
     fig_uvm_validation4,
     fig_uvm_validation5,
@@ -75,6 +76,12 @@ VALIDATIONS = {
         "sub-launching adds to a thread-per-list kernel (no coefficient), the median of 5 runs a cell",
         "pageable",
     ),
+    fig_uvm_capped_validation4.FIGURE: (
+        fig_uvm_capped_validation4.RULES,
+        "capped validation 4: capped validation 3's terms refitted with f = 1 (no session factor) on the four "
+        "archived capped calls, one pooled f beside it, the median of 5 runs a cell",
+        "unit",
+    ),
 }
 FIGURES = tuple(VALIDATIONS)
 # what a validation's figure compares, where it is not cold UVM (with its regime, the claims table's vocabulary)
@@ -91,6 +98,12 @@ MEASURED = {
         CAPPED_REGIME,
         "the capped simulation of the trace the call recorded times the session's factor, plus a cost per evicted "
         "chunk (Naive's apart) and Naive's device-mode time grown by the longest list of each sub-launch",
+    ),
+    fig_uvm_capped_validation4.FIGURE: (
+        "uvm-capped",
+        CAPPED_REGIME,
+        "the capped simulation of the trace the call recorded (f = 1, or one pooled factor), plus a cost per "
+        "evicted chunk (Naive's apart) and Naive's device-mode time grown by the longest list of each sub-launch",
     ),
 }
 
