@@ -198,12 +198,16 @@ def missing_cells(cells: pd.DataFrame, session: Path, how: dict = SET) -> pd.Dat
 
 
 def unpack_traces(tarball: Path, out: Path) -> int:
-    """The call's traces, packed apart (uvmc2_traces.tgz.partNN beside the tarball: each file brought back from a
-    device call is at most 16 MiB), joined and unpacked into the session; returns how many parts."""
-    parts = sorted(tarball.parent.glob(tarball.name.replace(".tgz", "_traces.tgz.part*")))
+    """The call's traces, packed apart beside the tarball (uvmc2_traces.tar.xz.partNN; calls before xz packing:
+    uvmc2_traces.tgz.partNN) in parts of at most 15 MiB, as each file brought back from a device call is at most 16
+    MiB; joined and unpacked into the session. Returns how many parts."""
+    stem = tarball.name.replace(".tgz", "")
+    parts = sorted(tarball.parent.glob(f"{stem}_traces.tar.xz.part*")) or sorted(
+        tarball.parent.glob(f"{stem}_traces.tgz.part*")
+    )
     if parts:
         joined = io.BytesIO(b"".join(p.read_bytes() for p in parts))
-        with tarfile.open(fileobj=joined, mode="r:gz") as tar:
+        with tarfile.open(fileobj=joined, mode="r:*") as tar:
             tar.extractall(out / "session", filter="data")
     return len(parts)
 

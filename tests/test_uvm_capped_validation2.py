@@ -172,12 +172,34 @@ def _synthetic_call(tmp_path: Path, folder="uvmc2", registered_file=V2.REGISTERE
     _link(10.0).to_csv(sess / "micro/link_end.csv", index=False)
     with tarfile.open(tmp_path / f"{folder}.tgz", "w:gz") as tar:
         tar.add(sess, arcname=folder, filter=lambda m: None if "/traces" in m.name else m)
-    with tarfile.open(tmp_path / "traces.tgz", "w:gz") as tar:
-        tar.add(sess / "traces", arcname=f"{folder}/traces")
-    packed = (tmp_path / "traces.tgz").read_bytes()  # split in two parts as the script's `split` does
-    (tmp_path / f"{folder}_traces.tgz.part00").write_bytes(packed[: len(packed) // 2])
-    (tmp_path / f"{folder}_traces.tgz.part01").write_bytes(packed[len(packed) // 2 :])
+    pack_traces(sess / "traces", tmp_path, folder)
     return tmp_path / f"{folder}.tgz", gdir, registered
+
+
+def pack_traces(traces: Path, where: Path, folder: str, gzip_parts=False):
+    """The traces beside the tarball as the session script packs them (xz, split in two parts as its `split` does),
+    or with `gzip_parts` as the calls before xz packing did."""
+    suffix, mode = ("tgz", "w:gz") if gzip_parts else ("tar.xz", "w:xz")
+    with tarfile.open(where / f"traces.{suffix}", mode) as tar:
+        tar.add(traces, arcname=f"{folder}/traces")
+    packed = (where / f"traces.{suffix}").read_bytes()
+    (where / f"{folder}_traces.{suffix}.part00").write_bytes(packed[: len(packed) // 2])
+    (where / f"{folder}_traces.{suffix}.part01").write_bytes(packed[len(packed) // 2 :])
+
+
+def test_the_traces_unpack_from_xz_parts_or_the_older_gzip_parts(tmp_path):
+    """Calls before 2026-11-27's xz packing brought gzip parts back (archived capped validations 2 and 3 were
+    repacked): either form unpacks to the same traces."""
+    traces = tmp_path / "made" / "traces"
+    traces.mkdir(parents=True)
+    (traces / "g.bfs.naive.device.w8.trace").write_bytes(bytes(range(256)) * 64)
+    for gzip_parts in (False, True):
+        where = tmp_path / ("gz" if gzip_parts else "xz")
+        where.mkdir()
+        pack_traces(traces, where, "uvmc9", gzip_parts)
+        assert V2.unpack_traces(where / "uvmc9.tgz", where / "out") == 2
+        got = where / "out/session/uvmc9/traces/g.bfs.naive.device.w8.trace"
+        assert got.read_bytes() == bytes(range(256)) * 64
 
 
 def test_judge_a_synthetic_capped_call(tmp_path):
@@ -250,7 +272,7 @@ def test_the_device_script_measures_the_registered_set_within_the_guard():
     assert "allow-managed-oversubscription" not in text and "timeout" in text and "DEFERRED" in text
     assert "EMOGI_COMMIT=" in text and ". tools/device/uvm_session.sh" in text and "uvmc2.tgz" in text
     assert 'NAMES="kron20s30 urand20s30"' in text and "N=2;" in text and '"$OUT/uvmc$N.tgz"' in text
-    assert "split -b 15M -d" in text and '"$OUT/uvmc${N}_traces.tgz.part"' in text  # a file brought back: <= 16 MiB
+    assert 'split -b 15M -d "$W/traces.tar.xz" "$OUT/uvmc${N}_traces.tar.xz.part"' in text  # a file back: <= 16 MiB
     assert V2.CAPPED_FILE.fullmatch("capped.bfs.kron20s30.f0.25.k4.csv")
     assert "capped.$a.$name.f$f.k$k.csv" in text
 

@@ -6,7 +6,7 @@
 # capacities in DESCENDING order (1/2, 3/8, 1/4, 1/8) at K = 4 and then K = 1, 5 timed runs and no warm-up each, as
 # capped validation 3 ran them; no uvmfault (the copies at the start and end are kept).
 #   (device) EMOGI_COMMIT=<the commit> EMOGI_WHEELS=none bash tools/device/uvm_capped_order_check.sh   ~110 s, H100
-# Everything comes back as $OUT/uvmc3d.tgz (and $OUT/uvmc3d_traces.tgz.part00): runs/capped.bfs.urand20s31.f*.k*.csv
+# Everything comes back as $OUT/uvmc3d.tgz (and $OUT/uvmc3d_traces.tar.xz.part00): runs/capped.bfs.urand20s31.f*.k*.csv
 # and their logs, each with the kernel's per-run evictions. Expected, if it is the capacity: at K = 4 the 1/4 and 1/8
 # medians below 1/2's again (as in capped validation 3); if it was the order: 1/2 at or below 1/4.
 set -uo pipefail

@@ -12,7 +12,7 @@
 # Time guard: a graph starts only if elapsed + its estimate (EST, s) <= BUDGET_S (400), else DEFERRED (deferred.txt);
 # each `emogi run` is stopped after RUN_LIMIT_S (90) and none runs past HARD_S (430); the closing uvmfault, copies
 # and tarball take ~15 s more. Everything comes back as $OUT/uvmcN.tgz (uvmcN/: host.txt, device.json, micro/, runs/,
-# graphs/*.json and *.roots.txt, logs/, deferred.txt, call.log) and $OUT/uvmcN_traces.tgz.part00, ... (uvmcN/traces/,
+# graphs/*.json and *.roots.txt, logs/, deferred.txt, call.log) and $OUT/uvmcN_traces.tar.xz.part00, ... (uvmcN/traces/,
 # the device-mode traces, split in 15 MiB parts: a file brought back is at most 16 MiB; keep them beside uvmcN.tgz
 # for the judge, which joins them).
 # Options: BUDGET_S, RUN_LIMIT_S, HARD_S, REPS=5, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY.
@@ -81,6 +81,8 @@ capped_session() {  # the call, its tarball and the traces in 15 MiB parts
   capped_body 2>&1 | tee "$S/call.log"
   mv "$OUT/build.log" "$S/logs/" 2> /dev/null
   tar czf "$OUT/uvmc$N.tgz" -C "$W" --exclude="uvmc$N/traces" "uvmc$N"
-  tar czf "$W/traces.tgz" -C "$W" "uvmc$N/traces" && split -b 15M -d "$W/traces.tgz" "$OUT/uvmc${N}_traces.tgz.part"
+  # xz -9e: ~3x smaller than gzip on traces, so the archived parts keep the repository under the device's copy limit
+  XZ_OPT="-9e -T0" tar cJf "$W/traces.tar.xz" -C "$W" "uvmc$N/traces" &&
+    split -b 15M -d "$W/traces.tar.xz" "$OUT/uvmc${N}_traces.tar.xz.part"
   ls -l "$OUT"
 }

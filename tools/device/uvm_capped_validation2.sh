@@ -7,7 +7,7 @@
 # HARD_S=${HARD_S:-430}, REPS=${REPS:-5}) and what comes back are uvm_capped_session.sh's (run 2026-11-27 as
 # archive/uvm-capped-validation2-h100-2026-11-27, before those steps moved there unchanged).
 # ESTIMATE (docs/uvm-validations.md, from the registered rule on the graphs' CPU-derived traces): ~320 s.
-# Everything comes back as $OUT/uvmc2.tgz and $OUT/uvmc2_traces.tgz.part00, ... (split -b 15M -d). The judge (CPU;
+# Everything comes back as $OUT/uvmc2.tgz and $OUT/uvmc2_traces.tar.xz.part00, ... (split -b 15M -d). The judge (CPU;
 # regenerates the graphs, simulates the traces):
 #   python -m model.uvm_capped_validation2 judge --tarball uvmc2.tgz --graph-dir /tmp/ucap2g --out D --jobs 2
 set -uo pipefail

@@ -7,7 +7,7 @@
 # HARD_S=${HARD_S:-430}, REPS=${REPS:-5}) and what comes back are uvm_capped_session.sh's, as capped validation 2
 # ran them (archive/uvm-capped-validation2-h100-2026-11-27: 290 s on the same design at seed 30).
 # ESTIMATE (docs/uvm-validations.md, "Capped validation 3"): ~300 s.
-# Everything comes back as $OUT/uvmc3.tgz and $OUT/uvmc3_traces.tgz.part00, ... (split -b 15M -d). The judge (CPU;
+# Everything comes back as $OUT/uvmc3.tgz and $OUT/uvmc3_traces.tar.xz.part00, ... (split -b 15M -d). The judge (CPU;
 # regenerates the graphs, simulates the traces):
 #   python -m model.uvm_capped_validation3 judge --tarball uvmc3.tgz --graph-dir /tmp/ucap3g --out D --jobs 2
 set -uo pipefail

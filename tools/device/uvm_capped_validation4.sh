@@ -8,7 +8,7 @@
 # and 3 ran them (archive/uvm-capped-validation3-h100-2026-11-27: 289 s on the same design at seed 31, its build
 # already there; a fresh build adds ~40 s).
 # ESTIMATE (docs/uvm-validations.md, "Capped validation 4"): ~300 s (~330 s with a fresh build).
-# Everything comes back as $OUT/uvmc4.tgz and $OUT/uvmc4_traces.tgz.part00, ... (split -b 15M -d). The judge (CPU;
+# Everything comes back as $OUT/uvmc4.tgz and $OUT/uvmc4_traces.tar.xz.part00, ... (split -b 15M -d). The judge (CPU;
 # regenerates the graphs, simulates the traces):
 #   python -m model.uvm_capped_validation4 judge --tarball uvmc4.tgz --graph-dir /tmp/ucap4g --out D --jobs 2
 set -uo pipefail
