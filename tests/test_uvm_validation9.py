@@ -123,4 +123,4 @@ def test_the_report_and_workflow_know_validation_9():
 
     rules, what, primary = uvm_validation_report.VALIDATIONS[fig_uvm_validation9.FIGURE]
     assert primary == "pooled" and list(rules)[0] == "pooled" and set(uvm_validation9.RULES) <= set(rules)
-    assert "UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8, 9)" in (ROOT / "workflow/rules/oom.smk").read_text()
+    assert re.search(r"UVM_VALIDATIONS = \(3, 4, 5, 6, 7, 8, 9\b", (ROOT / "workflow/rules/oom.smk").read_text())
