@@ -25,7 +25,7 @@ RULES = {
 MEASURED = "capped_ms"
 DEFINITION = ("error = predicted / measured uvm-capped median - 1; predicted = device-mode median + f x the capped "
               "simulation's migration of the recorded trace by its access pattern's shape + e x evicted chunks "
-              "(docs/uvm-validations.md, capped validation 2)")  # fmt: skip
+              "(docs/uvm-capped-validations.md, capped validation 2)")  # fmt: skip
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main", "capped_main"]
 
 

@@ -22,7 +22,7 @@ RULES = {
 DEFINITION = ("error = predicted / measured uvm-capped median - 1; predicted = device-mode median + f x the capped "
               "simulation's migration of the recorded trace by its access pattern's shape + e x evicted chunks "
               "(+ e_naive x Naive's) + Naive's device median x the growth of the summed longest list per sub-launch "
-              "(docs/uvm-validations.md, capped validation 3)")  # fmt: skip
+              "(docs/uvm-capped-validations.md, capped validation 3)")  # fmt: skip
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
 
 

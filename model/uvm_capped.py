@@ -1,6 +1,6 @@
 """uvm-capped predicted from the cold-UVM model: the simulator's capped counts priced by the per-access shapes of
 validation 7 (model/uvm_access_shape.py) times the session factor, plus the emulation's own terms
-(docs/uvm-validations.md, "Capped validation 2"; the analysis is archive/uvm-capped-analysis-2026-11-27).
+(docs/uvm-capped-validations.md, "Capped validation 2"; the analysis is archive/uvm-capped-analysis-2026-11-27).
 
 Predicted capped time of a cell = its device-mode median + f x shape.migration_ms(the capped simulation's migrated
 bytes, fault batches, serviced 2 MiB regions and warp faults) + sum over TERMS of coefficient x count:

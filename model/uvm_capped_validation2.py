@@ -1,6 +1,6 @@
 """Capped validation 2: uvm-capped predicted from the cold-UVM model of validation 7 plus a cost per evicted chunk,
-registered before the session (docs/uvm-validations.md, "Capped validation 2 of the UVM simulator: registered before the
-session"; the analysis is archive/uvm-capped-analysis-2026-11-27; tools/device/uvm_capped_validation2.sh makes it).
+registered before the session (docs/uvm-capped-validations.md, "Capped validation 2"; the analysis is
+archive/uvm-capped-analysis-2026-11-27; tools/device/uvm_capped_validation2.sh makes it).
 
     python -m model.uvm_capped_validation2 judge --tarball uvmc2.tgz --graph-dir /tmp/ucap2g --out D [--jobs 2]
     python -m model.uvm_capped_validation2 register --out registered_params.json   (the registered input)

@@ -1,6 +1,6 @@
 """Capped validation 3: uvm-capped predicted as capped validation 2 did plus what sub-launching adds to a
 thread-per-list kernel and a cost per evicted chunk of its own, registered before the session
-(docs/uvm-validations.md, "Capped validation 3 of the UVM simulator: registered before the session"; the analysis is
+(docs/uvm-capped-validations.md, "Capped validation 3"; the analysis is
 archive/uvm-capped-validation2-analysis-2026-11-27; tools/device/uvm_capped_validation3.sh makes it).
 
     python -m model.uvm_capped_validation3 judge --tarball uvmc3.tgz --graph-dir /tmp/ucap3g --out D [--jobs 2]

@@ -1,7 +1,7 @@
 """Capped validation 4: uvm-capped predicted as capped validation 3 did, with the session factor pooled instead of
-read from the call's pageable copies, registered before the session (docs/uvm-validations.md, "Capped validation 4
-of the UVM simulator: registered before the session"; the analysis is
-archive/uvm-capped-validation3-analysis-2026-11-27; tools/device/uvm_capped_validation4.sh makes it).
+read from the call's pageable copies, registered before the session (docs/uvm-capped-validations.md, "Capped
+validation 4"; the analysis is archive/uvm-capped-validation3-analysis-2026-11-27;
+tools/device/uvm_capped_validation4.sh makes it).
 
     python -m model.uvm_capped_validation4 judge --tarball uvmc4.tgz --graph-dir /tmp/ucap4g --out D [--jobs 2]
     python -m model.uvm_capped_validation4 register --out registered_params.json   (the registered input)

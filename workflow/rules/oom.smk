@@ -118,8 +118,8 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validations 3 to 10 and uvm-capped's validations 2 to 4 (docs/uvm-validations.md): each judged
-# once on the CPU after its device call
+# The UVM simulator's validations 3 to 10 and uvm-capped's 2 to 4 (docs/uvm-validations.md and
+# docs/uvm-capped-validations.md): each judged once on the CPU after its device call
 # (model.uvm_validationN and model.uvm_capped_validationN judge regenerate the graphs: past the default run's
 # minutes), so the workflow draws fig_uvm_validationN (fig_uvm_capped_validationN) from the judged cells of the newest
 # archive/uvm-validationN-* (uvm-capped-validationN-*) folder holding validationN_cells.csv
