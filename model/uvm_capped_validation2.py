@@ -8,7 +8,7 @@ archive/uvm-capped-analysis-2026-11-27; tools/device/uvm_capped_validation2.sh m
 Per judged cell (uvm-capped at a capacity of 1/4 or 1/2 of the edge list and K = 1 or 4 sub-launches; the median of
 its timed runs) the prediction is model.uvm_capped's: the device-mode median of the same call + f x the capped
 simulation's migration time by the cell's access pattern's shape + e x the simulated evicted chunks, the counts
-from the trace the call recorded in device mode (`--trace-out`; packed apart as uvmc2_traces.tgz.partNN beside the
+from the trace the call recorded in device mode (`--trace-out`; packed apart as uvmc2_traces.tar.xz.partNN beside the
 tarball) on the regenerated graph, f by each rule:
   pageable  (primary) exp(c + k log(P_ref / P)), P the median of the call's pageable h2d copies at its start and end
   none      1
@@ -212,29 +212,39 @@ def unpack_traces(tarball: Path, out: Path) -> int:
     return len(parts)
 
 
-def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session = unpack(Path(tarball), out, "uvmc2")
+def open_call(tarball: Path, out: Path, folder: str, registered) -> tuple:
+    """A capped call unpacked into `out` (its tarball and its trace parts), with its registered input, the shapes,
+    the session's factors and its runs: what every capped validation's judge starts from."""
+    session = unpack(Path(tarball), out, folder)
     unpack_traces(Path(tarball), out)
     reg = json.loads(Path(registered).read_text())
     shapes = load_shapes(reg)
     factors, _ = uvm_validation7.session_factors(session, shapes, reg["pageable_rule"])
-    runs = load_runs(session)
+    return session, reg, shapes, factors, load_runs(session)
+
+
+def write_judgement(out: Path, name: str, session: Path, how: dict, runs, tables: dict, factors: dict, note: str):
+    """A capped validation's judgement: `tables` (cells, summary, cold) as NAME_<table>.csv, the registered cells
+    not measured, the factors and terms as NAME_factors.json, and source.json with the runs' provenance."""
+    for table, frame in tables.items():
+        write_csv(frame, out / f"{name}_{table}.csv")
+    write_csv(missing_cells(tables["cells"], session, how), out / f"{name}_missing.csv")
+    write_text(json.dumps(factors, indent=2) + "\n", out / f"{name}_factors.json")
+    write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
+
+
+def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
+    session, reg, shapes, factors, runs = open_call(tarball, out, "uvmc2", registered)
     counts = trace_counts(session, graph_dir, how, jobs)
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     cells = predict(measured_cells(runs, counts), shapes, factors, reg["capped_terms"])
     summary = summarise(cells, rules=(*RULES, "floor", "no_eviction_cost"))
     cold = uvm_validation4.predict(cold_cells(runs, counts), shapes, factors, None, RULES)
-    write_csv(cells, out / "capped_validation2_cells.csv")
-    write_csv(summary, out / "capped_validation2_summary.csv")
-    write_csv(cold, out / "capped_validation2_cold.csv")
-    write_csv(missing_cells(cells, session, how), out / "capped_validation2_missing.csv")
-    write_text(
-        json.dumps(factors | {"capped_terms": reg["capped_terms"]}, indent=2) + "\n",
-        out / "capped_validation2_factors.json",
-    )
+    tables = {"cells": cells, "summary": summary, "cold": cold}
     note = "issue 21 uvm-capped, capped validation 2 (model.uvm_capped_validation2)"
-    write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
+    write_judgement(out, "capped_validation2", session, how, runs, tables,
+                    factors | {"capped_terms": reg["capped_terms"]}, note)  # fmt: skip
     return summary
 
 

@@ -28,13 +28,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi.atomic import write_csv, write_text
+from emogi.atomic import write_text
 from emogi.cli import exit_status
-from model import uvm_capped, uvm_validation4, uvm_validation7
+from model import uvm_capped, uvm_validation4
 from model import uvm_capped_validation2 as v2
-from model.uvm_access_shape import load_shapes
 from model.uvm_calibrate import _lad
-from model.uvm_validation3 import judge_cli, source_of, summarise, unpack
+from model.uvm_validation3 import judge_cli, summarise
 
 SEED = 31
 SET = {
@@ -108,12 +107,7 @@ def predict(cells: pd.DataFrame, shapes: dict, factors: dict, reg: dict) -> pd.D
 
 
 def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session = unpack(Path(tarball), out, "uvmc3")
-    v2.unpack_traces(Path(tarball), out)
-    reg = json.loads(Path(registered).read_text())
-    shapes = load_shapes(reg)
-    factors, _ = uvm_validation7.session_factors(session, shapes, reg["pageable_rule"])
-    runs = v2.load_runs(session)
+    session, reg, shapes, factors, runs = v2.open_call(tarball, out, "uvmc3", registered)
     counts = v2.trace_counts(session, graph_dir, how, jobs, SEED, _simulate)
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
@@ -121,14 +115,10 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     summary = summarise(cells, rules=(*RULES, *REPORTED))
     cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
     cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, RULES)
-    write_csv(cells, out / f"{NAME}_cells.csv")
-    write_csv(summary, out / f"{NAME}_summary.csv")
-    write_csv(cold, out / f"{NAME}_cold.csv")
-    write_csv(v2.missing_cells(cells, session, how), out / f"{NAME}_missing.csv")
     terms = {"capped_terms": reg["capped_terms"], "validation2_terms": reg["validation2_terms"]}
-    write_text(json.dumps(factors | terms, indent=2) + "\n", out / f"{NAME}_factors.json")
     note = "issue 21 uvm-capped, capped validation 3 (model.uvm_capped_validation3)"
-    write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
+    tables = {"cells": cells, "summary": summary, "cold": cold}
+    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
     return summary
 
 

@@ -26,14 +26,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi.atomic import write_csv, write_text
+from emogi.atomic import write_text
 from emogi.cli import exit_status
-from model import uvm_capped, uvm_validation4, uvm_validation7
+from model import uvm_capped, uvm_validation4
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
-from model.uvm_access_shape import load_shapes
 from model.uvm_calibrate import _lad
-from model.uvm_validation3 import judge_cli, source_of, summarise, unpack
+from model.uvm_validation3 import judge_cli, summarise
 
 SEED = 33
 SET = {
@@ -112,13 +111,8 @@ def predict(cells: pd.DataFrame, shapes: dict, factors: dict, reg: dict) -> pd.D
 
 
 def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session = unpack(Path(tarball), out, "uvmc4")
-    v2.unpack_traces(Path(tarball), out)
-    reg = json.loads(Path(registered).read_text())
-    shapes = load_shapes(reg)
-    factors, _ = uvm_validation7.session_factors(session, shapes, reg["pageable_rule"])
+    session, reg, shapes, factors, runs = v2.open_call(tarball, out, "uvmc4", registered)
     factors |= {"unit": 1.0, "pooled": reg["pooled"]["factor"]}
-    runs = v2.load_runs(session)
     counts = v2.trace_counts(session, graph_dir, how, jobs, SEED, v3._simulate)
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
@@ -126,14 +120,10 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     summary = summarise(cells, rules=(*RULES, *REPORTED))
     cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
     cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, (*RULES, "pageable"))
-    write_csv(cells, out / f"{NAME}_cells.csv")
-    write_csv(summary, out / f"{NAME}_summary.csv")
-    write_csv(cold, out / f"{NAME}_cold.csv")
-    write_csv(v2.missing_cells(cells, session, how), out / f"{NAME}_missing.csv")
     terms = {k: reg[k] for k in ("capped_terms", "pooled", "validation3_terms")}
-    write_text(json.dumps(factors | terms, indent=2) + "\n", out / f"{NAME}_factors.json")
     note = "issue 21 uvm-capped, capped validation 4 (model.uvm_capped_validation4)"
-    write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
+    tables = {"cells": cells, "summary": summary, "cold": cold}
+    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
     return summary
 
 

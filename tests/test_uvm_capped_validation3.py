@@ -153,4 +153,6 @@ def test_the_device_script_measures_the_registered_set_within_the_guard():
 
 
 def test_session_factors_come_from_validation_7():
-    assert V3.judge.__globals__["uvm_validation7"] is uvm_validation7
+    # through the capped judges' shared start (capped validation 2's open_call)
+    assert V3.judge.__globals__["v2"].open_call is uvm_capped_validation2.open_call
+    assert uvm_capped_validation2.open_call.__globals__["uvm_validation7"] is uvm_validation7
