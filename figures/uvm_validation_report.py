@@ -1,5 +1,5 @@
-"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 10 (issue 21;
-docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, 6, 7, 8, 9, 10) of the
+"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 11 (issue 21;
+docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, 6, 7, 8, 9, 10, 11) of the
 UVM simulator"), from their figures' CSVs: each figure, then per calibration rule the median and worst |error| over the
 judged cold-UVM cells against issue 21's targets."""
 
@@ -17,6 +17,7 @@ from figures import (
     fig_uvm_validation8,
     fig_uvm_validation9,
     fig_uvm_validation10,
+    fig_uvm_validation11,
 )
 from figures.inputs import ReportFigure, report_csv
 
@@ -69,6 +70,12 @@ VALIDATIONS = {
         fig_uvm_validation10.RULES,
         "validation 10: the shapes refitted with validations 3 to 9, f = 1 (the fit's median session) and one "
         "registered multiplier per algorithm and variant, the median of 9 interleaved runs a cell",
+        "none",
+    ),
+    fig_uvm_validation11.FIGURE: (
+        fig_uvm_validation11.RULES,
+        "validation 11: validation 10's registered rule unchanged (f = 1 and its multipliers) on new graphs, the "
+        "median of 9 interleaved runs a cell",
         "none",
     ),
     fig_uvm_capped_validation2.FIGURE: (
