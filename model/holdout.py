@@ -16,7 +16,8 @@ model/gpu_work_v6.py, whose cells also carry the runs' iterations min-max; model
 fitted once more without the train cells it misses by over 30%, model/gpu_work_v7.py; model/holdout_split_v8.py
 with v7's, direction-optimizing BFS fitted per degree class, every cell the min of its runs, model/gpu_work_v8.py;
 model/holdout_split_v9.py to model/holdout_split_v11.py with v8's term and statistic, unchanged; v11's session
-assembled from two, model/holdout_combine.py).
+assembled from two, model/holdout_combine.py; model/holdout_split_v12.py with v8's floor and statistic and a cost
+per list in the zero-copy link terms, model/gpu_work_v12.py, its session assembled as v11's).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -52,7 +53,7 @@ from emogi.atomic import write_csv, write_text
 from emogi.csr import GraphFormatError, read_csr
 from emogi.csr_header import read_header
 from emogi.traces import TraceError
-from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7, gpu_work_v8
+from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7, gpu_work_v8, gpu_work_v12
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
@@ -63,6 +64,7 @@ from model import holdout_split_v8 as hs8
 from model import holdout_split_v9 as hs9
 from model import holdout_split_v10 as hs10
 from model import holdout_split_v11 as hs11
+from model import holdout_split_v12 as hs12
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -82,9 +84,10 @@ WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width 
 TRACE_WEIGHT = {"pagerank": 10.0}
 # --split: the split (and its term)
 SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10,
-          "v11": hs11}  # fmt: skip
+          "v11": hs11, "v12": hs12}  # fmt: skip
 V8_TERM = (hs8, hs9, hs10, hs11)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 to v11 unchanged
-LINKED = (hs4, hs5, hs6, hs7, *V8_TERM)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
+V8_FLOOR = (*V8_TERM, hs12)  # v8's floor, classes and statistic; v12 adds a cost per list to the link terms
+LINKED = (hs4, hs5, hs6, hs7, *V8_FLOOR)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
 STATISTICS = ("median", "min")  # a cell's statistic over its timed runs (--statistic; a split's STATISTIC)
 
 
@@ -297,7 +300,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
     with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's to v7's floors with theirs
     (`vertices`: graph -> V, `capacity`: the L2's C in bytes, `nonisolated`: graph -> V − isolated vertices, v6;
-    `classes`: graph -> degree class, v8 to v11)."""
+    `classes`: graph -> degree class, v8 to v12; v12's link terms model/gpu_work_v12.py's)."""
     if sp in LINKED:  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
@@ -311,7 +314,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
         table = table[~lacking]
     table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
-    if sp in V8_TERM:  # v8 (and v9-v11, its term unchanged): v7's, direction-optimizing BFS fitted per degree class
+    if sp in V8_FLOOR:  # v8 (v9-v11 its term unchanged, v12 its floor): direction-optimizing BFS per degree class
         mu = gpu_work_v8.mu_table(table, vertices, capacity)
         costs = gpu_work_v8.fit_costs(table, launches, mu, nonisolated, classes, sp.TRAIN, sp.check_fit_set)
         table["floor_ms"] = gpu_work_v8.floor_ms(table, launches, costs, mu, nonisolated, classes)
@@ -342,7 +345,8 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         log(f"{int(unfitted.sum())} cells of groups with fewer than 2 train cells left out")
         table = table[~unfitted].reset_index(drop=True)
     if sp in LINKED:
-        table, link = gpu_work_v4.predict_table(table, launches, params, vertices, sp.TRAIN, sp.check_fit_set)
+        term = gpu_work_v12 if sp is hs12 else gpu_work_v4  # v12: a cost per list beside v4's link terms
+        table, link = term.predict_table(table, launches, params, vertices, sp.TRAIN, sp.check_fit_set)
         costs = costs.merge(link, on=gpu_work_v4.GROUP, how="left")
         unlinked = table["predicted_ms"].isna()
         if unlinked.any():
@@ -362,7 +366,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     order = ["split", *CELL, "role", "reps", "measured_ms", "predicted_ms", "error", "floor_ms", "transfer_ms",
              "chain_ms", "D_bytes", "d_bytes", "chain_steps", "launches", "fidelity", "checksum", "gpu", "date",
              "commit"]  # fmt: skip
-    if sp in (hs6, hs7, *V8_TERM):  # Gauss-Seidel's rounds vary over repetitions: each cell's spread beside its error
+    if sp in (hs6, hs7, *V8_FLOOR):  # Gauss-Seidel's rounds vary over repetitions: each cell's spread beside its error
         order += ["iterations_min", "iterations_max"] + (["slowest_ms", "spread"] if "spread" in table else [])
         table = table.reindex(columns=list(dict.fromkeys([*table.columns, *order])))
     return table[order].sort_values(["split", *CELL], ascending=[False, *[True] * len(CELL)]), costs
@@ -402,7 +406,7 @@ def source_record(table: pd.DataFrame, archive_id: str | None = None, extra: dic
 
 
 def _capacity(a) -> tuple[float | None, dict]:
-    """Split v3-v11's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
+    """Split v3-v12's L2 capacity: --l2-bytes, else from --l2 (default RUNS/micro/l2.csv); and its record."""
     if a.split == "v2":
         return None, {}
     if a.l2_bytes:
@@ -444,8 +448,8 @@ def run(a, log=print) -> None:
         return
     vertices = {g: metas[g, 8].get("num_vertices") for g in set(cells["graph"])}
     nonisolated = {g: v - metas[g, 8].get("isolated_vertices", 0) for g, v in vertices.items()}
-    try:  # split v8 to v11: each graph's degree class from its metadata, before any fit
-        classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in vertices} if sp in V8_TERM else None
+    try:  # split v8 to v12: each graph's degree class from its metadata, before any fit
+        classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in vertices} if sp in V8_FLOOR else None
     except ValueError as e:
         raise HoldoutError(str(e)) from None
     table, costs = judge(cells, workloads, launches, params, log=log, sp=sp, vertices=vertices, capacity=capacity,
@@ -475,10 +479,10 @@ def main(argv=None) -> int:
     p.add_argument("--archive-id", help="the archive folder the runs come from (source.json says source: archive)")
     p.add_argument("--split", choices=sorted(SPLITS), default="v2", help="the registered split (and GPU-work term)")
     p.add_argument(
-        "--statistic", choices=STATISTICS, help="a cell's statistic (default the split's: v8-v11 min, else median)"
+        "--statistic", choices=STATISTICS, help="a cell's statistic (default the split's: v8-v12 min, else median)"
     )
-    p.add_argument("--l2", type=Path, help="split v3-v11: the L2 microbenchmark table (default DIR/micro/l2.csv)")
-    p.add_argument("--l2-bytes", type=float, help="split v3-v11: the L2 capacity C itself (explorations only)")
+    p.add_argument("--l2", type=Path, help="split v3-v12: the L2 microbenchmark table (default DIR/micro/l2.csv)")
+    p.add_argument("--l2-bytes", type=float, help="split v3-v12: the L2 capacity C itself (explorations only)")
     a = p.parse_args(argv)
     try:
         run(a)

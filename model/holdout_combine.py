@@ -1,7 +1,8 @@
 """Issue 24's held-out validation v11 (docs/holdout-v11.md): one judged session assembled from two device sessions,
 the train graphs' from an archived session (the split's TRAIN_SESSION) and the held-out graphs' from the new call,
 so that `python -m model.holdout --split v11 --runs OUT` judges it as any other; and the drift between the two
-sessions on the train graphs the call measured again (the split's REMEASURED), never fitted nor judged.
+sessions on the train graphs the call measured again (the split's REMEASURED), never fitted nor judged. Split v12
+(docs/holdout-v12.md) is assembled the same way, its train session the v11 archive's combined one, nothing re-measured.
 
     python -m model.holdout_combine --split v11 --call H --out OUT [--train-session ARCHIVE/session]
 

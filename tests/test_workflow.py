@@ -163,11 +163,11 @@ def test_complete_run_from_archived_measurements(workdir):
     report = json.loads(pdf.with_suffix(".json").read_text())
     # (the CPU study's section needs an archive/cpu-gpu-* folder: without one, it says so)
     no_cpu = [] if any(Path(workdir, "archive").glob("cpu-gpu-*")) else ["cpu"]
-    # (issue 24's v4 to v11 sections need their sessions' archives, workflow/rules/model.smk
+    # (issue 24's v4 to v12 sections need their sessions' archives, workflow/rules/model.smk
     # HOLDOUT_SPLIT_ARCHIVES: until one exists, neither the rule nor the figure is in the workflow for that split
     # and its section is left out)
     sessions = [p.name for p in Path(workdir, "archive").glob("holdout-v*-*") if (p / "session" / "runs").is_dir()]
-    splits = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11")
+    splits = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12")
     no_split = [f"holdout_{s}" for s in splits if not any(n.startswith(f"holdout-{s}-") for n in sessions)]
     assert [k for k, v in report.items() if v is None] == no_cpu + no_split
     assert all(report["datasets"].values()) and all(f["image"] for f in report["micro"]["figures"])

@@ -219,17 +219,18 @@ rule holdout_judge_v3:
         " > {log} 2>&1"
 
 
-# Issue 24's held-out validations v4 to v11 (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out validation v4",
+# Issue 24's held-out validations v4 to v12 (docs/holdout-v3-v6.md, "GPU-work term v4 and held-out validation v4",
 # "... v5", "... v6"; docs/holdout-v7-v10.md, "... v7", "... v8", "Held-out validation v9", "... v10";
-# docs/holdout-v11.md), each judged again from its archived session as v3's is, with --split {split} and that
-# split's modules (v9 to v11: v8's term, HOLDOUT_SPLIT_TERMS); fig_holdout_{split} draws it beside the earlier
-# ones. Only where that split's archive exists (each session is measured after its split is registered): without it,
-# neither the rule nor the figure is in the workflow for that split, and the report leaves its section out. The
-# archive: the newest archive/holdout-{split}-* folder that holds a session's runs (its name carries the session's
-# GPU and date).
-HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11")
+# docs/holdout-v11.md, docs/holdout-v12.md), each judged again from its archived session as v3's is, with --split
+# {split} and that split's modules (v9 to v11: v8's term, HOLDOUT_SPLIT_TERMS); fig_holdout_{split} draws it beside
+# the earlier ones. Only where that split's archive exists (each session is measured after its split is registered):
+# without it, neither the rule nor the figure is in the workflow for that split, and the report leaves its section
+# out. The archive: the newest archive/holdout-{split}-* folder that holds a session's runs (its name carries the
+# session's GPU and date).
+HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12")
 # a split judged with an earlier split's GPU-work term, unchanged (v11: docs/holdout-v11.md; its archive's session/
-# is the one model.holdout_combine assembles, the train graphs' runs from the v10 archive)
+# is the one model.holdout_combine assembles, the train graphs' runs from the v10 archive; v12 has its own term,
+# model/gpu_work_v12.py, and its session is assembled the same way from the v11 archive's)
 HOLDOUT_SPLIT_TERMS = {"v9": "v8", "v10": "v8", "v11": "v8"}
 HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"
 HOLDOUT_SPLIT_SESSIONS = {

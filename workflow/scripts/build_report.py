@@ -50,6 +50,7 @@ from figures import (  # noqa: E402
     fig_holdout_v9,
     fig_holdout_v10,
     fig_holdout_v11,
+    fig_holdout_v12,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -89,7 +90,7 @@ FIGURES = (
     fig_link_ladder.FIGURE,
     fig_holdout.FIGURE,
     fig_holdout_v3.FIGURE,
-    fig_holdout_v4.FIGURE,  # v4 to v11: only where the session's archive exists (workflow/rules/model.smk)
+    fig_holdout_v4.FIGURE,  # v4 to v12: only where the session's archive exists (workflow/rules/model.smk)
     fig_holdout_v5.FIGURE,
     fig_holdout_v6.FIGURE,
     fig_holdout_v7.FIGURE,
@@ -97,6 +98,7 @@ FIGURES = (
     fig_holdout_v9.FIGURE,
     fig_holdout_v10.FIGURE,
     fig_holdout_v11.FIGURE,
+    fig_holdout_v12.FIGURE,
 )
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
@@ -246,6 +248,7 @@ def build(a) -> tuple[dict, Path]:
         "holdout_v9": fig_holdout_v9.report_section(fig[fig_holdout_v9.FIGURE]),
         "holdout_v10": fig_holdout_v10.report_section(fig[fig_holdout_v10.FIGURE]),
         "holdout_v11": fig_holdout_v11.report_section(fig[fig_holdout_v11.FIGURE]),
+        "holdout_v12": fig_holdout_v12.report_section(fig[fig_holdout_v12.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
