@@ -287,13 +287,14 @@ def test_added_latency_emulation_is_measured_by_the_chase_and_slows_bfs(emogi_bi
 
 def test_uvmfault_cold_runs_are_verified_and_faults_cost_per_block(emogi_binary, tmp_path):
     """Cold managed memory read once (64 MiB, far under the GPU's memory): every run checks its sum, each run is
-    cold (the timed runs of a pattern agree within 3x, no run is a warm one at device speed), and touching one line
-    per 64 KiB block costs more per byte needed than reading the blocks whole."""
+    cold (no run of a pattern is 3x faster than the pattern's median, as a warm one at device speed would be; a slow
+    outlier is not a warm run: validation 11's call had one), and touching one line per 64 KiB block costs more per
+    byte needed than reading the blocks whole."""
     t = micro(emogi_binary, tmp_path, "uvmfault", "--bytes", "64M", "--list-bytes", "128,256", "--strides", "0,65536")
     assert len(t) == 2 * 2 * 2 * 3 and t["verified"].all()
     assert (t["touched_blocks"] == 1024).all()  # 64 MiB of 64 KiB blocks, each touched by every pattern
     g = t.groupby(["access", "list_bytes", "stride_bytes"]).time_ms
-    assert (g.max() < 3 * g.min()).all()
+    assert (3 * g.min() > g.median()).all(), g.agg(["min", "median", "max"])
     # a cold 64 MiB read moves 64 MiB over a link of at most ~64 GB/s: at least ~1 ms, never device speed
     assert (t["time_ms"] > 0.5).all()
     per_byte = (t["time_ms"] / t["touched_bytes"]).groupby(t["stride_bytes"] == 65536).median()

@@ -95,12 +95,12 @@ def test_the_v10_judge_is_v8s_term(monkeypatch):
 
 
 def test_the_archived_v9_judgement_is_unchanged(tmp_path, monkeypatch):
-    """As the archive's commands.sh judges it, byte for byte (split v10's additions leave v9 as it was)."""
+    """As the archive's commands.sh judges it, the same tables (split v10's additions leave v9 as it was)."""
     t8.assert_archived_judgement(ARCHIVE_V9, "v9", tmp_path / "v9", monkeypatch)
 
 
 def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
-    """v10's own session, as its archive's commands.sh judges it, byte for byte."""
+    """v10's own session, as its archive's commands.sh judges it, the same tables."""
     t8.assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
 
 

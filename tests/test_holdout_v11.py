@@ -91,7 +91,7 @@ def test_the_statistic_is_v8s():
 
 
 def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
-    """v10's session, as its archive's commands.sh judges it, byte for byte (split v11's additions leave it)."""
+    """v10's session, as its archive's commands.sh judges it, the same tables (split v11's additions leave it)."""
     t8.assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
 
 

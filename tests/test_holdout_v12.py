@@ -139,7 +139,7 @@ def test_the_v12_judge_on_the_archived_session_keeps_a_held_out_graph_out_of_bot
 
 
 def test_the_archived_v11_judgement_is_unchanged(tmp_path, monkeypatch):
-    """v11's combined session, as its archive's commands.sh judges it, byte for byte (split v12 leaves it)."""
+    """v11's combined session, as its archive's commands.sh judges it, the same tables (split v12 leaves it)."""
     t8.assert_archived_judgement(ARCHIVE_V11, "v11", tmp_path / "v11", monkeypatch)
 
 

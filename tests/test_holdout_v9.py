@@ -98,7 +98,7 @@ def test_the_v9_judge_is_v8s_term(monkeypatch):
 
 
 def test_the_archived_v8_judgement_is_unchanged(tmp_path, monkeypatch):
-    """As the archive's commands.sh judges it, byte for byte (split v9's additions leave v8 as it was)."""
+    """As the archive's commands.sh judges it, the same tables (split v9's additions leave v8 as it was)."""
     t8.assert_archived_judgement(ARCHIVE_V8, "v8", tmp_path / "v8", monkeypatch)
 
 
