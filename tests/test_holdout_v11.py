@@ -186,7 +186,11 @@ def test_the_device_script_makes_what_the_split_registers():
                  f"TRAIN=${{TRAIN:-{hs11.TRAIN_SESSION}}}", f'HELD_GRAPHS="{held}"'):  # fmt: skip
         assert want in text and text.index(want) < split_session, want
     assert "SPLIT=v11 TGZ=holdout11 ST=${H11:-/tmp/ho11}" in text and text.rstrip().endswith("split_main")
-    assert "model.holdout_combine --split v11" in text and '--parameters "$S/parameters.json"' in text
+    assert text.rstrip().endswith(
+        ". tools/device/holdout_combined.sh  # derive and judge: the combined session\nsplit_main"
+    )
+    shared = (ROOT / "tools" / "device" / "holdout_combined.sh").read_text()
+    assert 'model.holdout_combine --split "$SPLIT"' in shared and '--parameters "$S/parameters.json"' in shared
     env = {k: v for k, v in os.environ.items() if k not in ("EMOGI_COMMIT", "RUN_ORDER")}
     done = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env | {"OUT": "/nonexistent"}, capture_output=True,
                           text=True)  # fmt: skip

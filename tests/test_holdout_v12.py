@@ -220,8 +220,9 @@ def test_the_device_script_measures_only_the_held_out_graphs():
     text = SCRIPT.read_text()
     held = " ".join(n for n, *_ in lines)
     assert f"TRAIN=${{TRAIN:-{hs12.TRAIN_SESSION}}}" in text and f'HELD_GRAPHS="{held}"' in text
-    assert "model.holdout_combine --split v12" in text and "--split v12" in text and "fig_holdout_v12" in text
-    assert "--split v11" not in text
+    assert "SPLIT=v12 TGZ=holdout12" in text and "--split v11" not in text and "holdout_combined.sh" in text
+    shared = (ROOT / "tools" / "device" / "holdout_combined.sh").read_text()
+    assert 'model.holdout_combine --split "$SPLIT"' in shared and '"figures.fig_holdout_$SPLIT"' in shared
 
 
 # --- the figure and report section (drawn from tests/test_holdout_v4.py's tiny synthetic session, its registry

@@ -58,36 +58,5 @@ seed_of() { case $1 in kron19ef7 | kron19ef11 | urand19ef7 | urand19ef11) echo 3
   kron20ef4 | urand21ef4) echo 28 ;; kron17 | urand17) echo 25 ;; *) echo 24 ;; esac; }
 . tools/device/holdout_names.sh
 . tools/device/holdout_split_session.sh
-C=$ST/combined
-derive() {  # v12 (replaces the shared one): the combined session, then only the held-out graphs' workloads
-  local name
-  mkdir -p "$ST"
-  python3 -m model.holdout_combine --split v12 --train-session "$TRAIN/session" --call "$S" --out "$C" \
-    > "$ST/combine.log" 2>&1 || { cat "$ST/combine.log"; return 1; }
-  cat "$ST/combine.log"
-  for name in $HELD_GRAPHS; do
-    [ -f "$ST/work/$name/workloads.csv" ] && continue
-    if [ ! -f "$G/$name.w8.csr" ] || [ ! -f "$G/$name.w4.csr" ]; then
-      mkdir -p "$ST/localmeta"
-      generate "$name" "$ST/localmeta" "$ST/localmeta/gen_$name.log" || { echo "gen $name failed"; continue; }
-    fi
-    log "derive $name"
-    python3 -m model.holdout --split v12 --runs "$C" --graphs "$G" --only "$name" --derive-only \
-      --jobs "${JOBS:-2}" --out-dir "$ST/work/$name" > "$ST/derive_$name.log" 2>&1 \
-      || { echo "derive $name failed"; tail -2 "$ST/derive_$name.log"; }
-    [ -z "${KEEP_GRAPHS:-}" ] && [ -f "$ST/work/$name/workloads.csv" ] && rm -f "$G/$name".w*.csr
-  done
-}
-judge() {  # the registered judgement (the train session's link and L2), then the call's own link beside it
-  log judge
-  local work=("$TRAIN"/workloads/* "$ST"/work/*)
-  python3 -m model.holdout --split v12 --runs "$C" --graphs "$C/graphs" --l2 "$C/micro/l2.csv" \
-    --workloads "${work[@]}" --out-dir "$ST/judged" > "$ST/judge.log" 2>&1 || { tail -3 "$ST/judge.log"; return 1; }
-  python3 -m model.holdout --split v12 --runs "$C" --graphs "$C/graphs" --l2 "$C/micro/l2.csv" \
-    --parameters "$S/parameters.json" --workloads "${work[@]}" --out-dir "$ST/judged_call_link" \
-    > "$ST/judge_call_link.log" 2>&1 || tail -3 "$ST/judge_call_link.log"
-  python3 -m figures.fig_holdout_v12 --holdout "$ST/judged/holdout_cells.csv" --source "$ST/judged/source.json" \
-    --out "$ST/judged/fig_holdout_v12.png" > "$ST/fig.log" 2>&1 || tail -2 "$ST/fig.log"
-  cat "$ST/judge.log"
-}
+. tools/device/holdout_combined.sh  # derive and judge: the combined session
 split_main
