@@ -125,7 +125,7 @@ def test_the_workflow_draws_the_archived_call():
     """The workflow draws capped validation 3 from its archive: the judge's tables, the call's tarball and trace
     parts beside them (the judge runs again from that folder), source.json naming the folder."""
     text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4)" in text
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
     (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation3-*") if (p / "uvmc3.tgz").exists()]
     for name in ("cells", "summary", "cold", "missing"):
         assert (archive / f"capped_validation3_{name}.csv").exists(), name

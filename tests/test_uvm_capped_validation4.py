@@ -123,11 +123,15 @@ def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
         V4.judge(tarball, gdir, tmp_path / "out", 1, registered)  # the synthetic graph is not in V4.SET
 
 
-def test_the_workflow_draws_it_once_archived():
+def test_the_workflow_draws_the_archived_call():
+    """The workflow draws capped validation 4 from its archive: the judge's tables, the call's tarball and trace
+    parts beside them (the judge runs again from that folder)."""
     text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4)" in text
-    # no device data yet: no folder holds capped_validation4_cells.csv, so no figure and no block
-    assert not list((ROOT / "archive").glob("uvm-capped-validation4-*/capped_validation4_cells.csv"))
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
+    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation4-*") if (p / "uvmc4.tgz").exists()]
+    for name in ("cells", "summary", "cold", "missing"):
+        assert (archive / f"capped_validation4_{name}.csv").exists(), name
+    assert len(list(archive.glob("uvmc4_traces.tar.xz.part*"))) == 1
 
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():

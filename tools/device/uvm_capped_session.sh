@@ -16,6 +16,9 @@
 # the device-mode traces, split in 15 MiB parts: a file brought back is at most 16 MiB; keep them beside uvmcN.tgz
 # for the judge, which joins them).
 # Options: BUDGET_S, RUN_LIMIT_S, HARD_S, REPS=5, WARMUP=1, GRAPHS (another list, for a dry run), EMOGI_BINARY.
+# PASS_ORDERS (capped validation 5): if set, "f:k f:k ...|f:k ..." (one order of capacity:K per pass) replaces the
+# FRACTIONS x SUBLAUNCHES loop: each pass runs every (capacity, K) once, in its order, as its own `emogi run` of
+# CAPPED_REPS (default REPS) runs, into runs/capped.$a.$name.f$f.k$k.p$p.csv.
 validation_dirs "c$N"
 mkdir -p "$S/traces"
 REPS=${REPS:-5}; WARMUP=${WARMUP:-1}; BUDGET_S=${BUDGET_S:-400}; RUN_LIMIT_S=${RUN_LIMIT_S:-90}
@@ -50,6 +53,7 @@ measure() {  # NAME ALGORITHM: device + cold uvm (traces), then uvm-capped at ea
   one_run "$S/runs/$a.$name.csv" "$S/logs/run_$a.$name.log" "${base[@]}" --modes device,uvm --reps "$REPS" \
     --warmup "$WARMUP" --trace-out "$G/traces" || return 0
   mv "$G"/traces/"$name".*.device.*.trace "$S/traces/" 2> /dev/null; rm -f "$G"/traces/*.trace
+  if [ -n "${PASS_ORDERS:-}" ]; then capped_passes "$name" "$a" "${base[@]}"; return 0; fi
   for f in $FRACTIONS; do
     cap=$(capacity "$name" "$f")
     for k in $SUBLAUNCHES; do
@@ -60,8 +64,23 @@ measure() {  # NAME ALGORITHM: device + cold uvm (traces), then uvm-capped at ea
     done
   done
 }
+capped_passes() {  # NAME ALGORITHM BASE...: uvm-capped in the passes of PASS_ORDERS, one process a cell and pass
+  local name=$1 a=$2 p=0 order fk f k cap tag orders=()
+  shift 2
+  IFS='|' read -ra orders <<< "$PASS_ORDERS"
+  for order in "${orders[@]}"; do
+    p=$((p + 1))
+    for fk in $order; do
+      f=${fk%:*}; k=${fk#*:}; cap=$(capacity "$name" "$f"); tag="$a.$name.f$f.k$k.p$p"
+      log "$a $name: uvm-capped $f ($cap bytes), K = $k, pass $p"
+      one_run "$S/runs/capped.$tag.csv" "$S/logs/run_capped.$tag.log" "$@" --modes uvm-capped \
+        --uvm-capacity "$cap" --uvm-sublaunches "$k" --reps "${CAPPED_REPS:-$REPS}" --warmup 0 || continue
+      grep "uvm-capped," "$S/logs/run_capped.$tag.log"
+    done
+  done
+}
 capped_body() {
-  log "capped validation $N (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP, seed $SEED)"
+  log "capped validation $N (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP, seed $SEED${PASS_ORDERS:+, passes $PASS_ORDERS, CAPPED_REPS=${CAPPED_REPS:-$REPS}})"
   : > "$S/deferred.txt"
   provenance
   build_kernels
