@@ -117,13 +117,20 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     cells = predict(v2.measured_cells(runs, counts), shapes, factors, reg)
-    summary = summarise(cells, rules=(*RULES, *REPORTED))
+    return write_out(out, 4, session, how, runs, cells, counts, (shapes, factors, reg), REPORTED)
+
+
+def write_out(out: Path, n: int, session, how, runs, cells, counts, fit, reported) -> pd.DataFrame:
+    """Capped validation n's summary (RULES judged, `reported` beside), the cold cells by the same shapes and
+    factors, and the write-out (capped validations 4 and 5). `fit` is (shapes, factors, registered)."""
+    shapes, factors, reg = fit
+    summary = summarise(cells, rules=(*RULES, *reported))
     cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
     cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, (*RULES, "pageable"))
     terms = {k: reg[k] for k in ("capped_terms", "pooled", "validation3_terms")}
-    note = "issue 21 uvm-capped, capped validation 4 (model.uvm_capped_validation4)"
+    note = f"issue 21 uvm-capped, capped validation {n} (model.uvm_capped_validation{n})"
     tables = {"cells": cells, "summary": summary, "cold": cold}
-    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
+    v2.write_judgement(out, f"capped_validation{n}", session, how, runs, tables, factors | terms, note)
     return summary
 
 

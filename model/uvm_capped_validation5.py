@@ -26,8 +26,7 @@ import pandas as pd
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
 from model import uvm_capped_validation4 as v4
-from model import uvm_validation4
-from model.uvm_validation3 import judge_cli, summarise
+from model.uvm_validation3 import judge_cli
 
 SEED = 35
 SET = {
@@ -99,14 +98,7 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     cells = v4.predict(cells, shapes, factors, reg)
     cells["factor_pass1"], cells["predicted_ms_pass1"] = 1.0, cells["predicted_ms_unit"]
     cells["error_pass1"] = cells["predicted_ms_pass1"] / cells.get("capped_ms_pass1", np.nan) - 1
-    summary = summarise(cells, rules=(*RULES, *REPORTED))
-    cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
-    cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, (*RULES, "pageable"))
-    terms = {k: reg[k] for k in ("capped_terms", "pooled", "validation3_terms")}
-    note = "issue 21 uvm-capped, capped validation 5 (model.uvm_capped_validation5)"
-    tables = {"cells": cells, "summary": summary, "cold": cold}
-    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
-    return summary
+    return v4.write_out(out, 5, session, how, runs, cells, counts, (shapes, factors, reg), REPORTED)
 
 
 def main(argv=None) -> int:

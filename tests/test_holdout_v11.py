@@ -99,10 +99,10 @@ def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
 # scaled, made here, never archived) ---
 
 
-def _call(tmp_path: Path, held=HELD, again=("kron17",), scale=1.02) -> Path:
-    """A call folder: each `held` graph's runs tables and metadata (copies of kron19ef3's, renamed: synthetic),
-    the `again` graphs' tables with every time × `scale`, and parameters.json."""
-    src, call = ARCHIVE_V10 / "session", tmp_path / "call"
+def _call(tmp_path: Path, held=HELD, again=("kron17",), scale=1.02, src: Path = ARCHIVE_V10 / "session") -> Path:
+    """A call folder from the train session `src`: each `held` graph's runs tables and metadata (copies of
+    kron19ef3's, renamed: synthetic), the `again` graphs' tables with every time × `scale`, and parameters.json."""
+    call = tmp_path / "call"
     (call / "runs").mkdir(parents=True)
     (call / "graphs").mkdir()
     for g in held:
@@ -148,16 +148,22 @@ def test_the_combined_session_takes_train_runs_from_v10_and_held_out_ones_from_t
 def test_the_combination_refuses(tmp_path, case, match):
     """A held-out graph the call lacks, a graph the split does not list, a held-out graph in the train session:
     one line, exit 2, nothing written."""
-    call = _call(tmp_path, held=HELD[:3] if case == "missing" else HELD)
-    train = ARCHIVE_V10 / "session"
+    assert_combination_refuses(tmp_path, case, match, "v11", HELD, ARCHIVE_V10 / "session", _call)
+
+
+def assert_combination_refuses(tmp_path, case, match, split, held, train, make_call):
+    """model.holdout_combine --split `split` on a call (`make_call(tmp_path, held=...)`) lacking a held-out graph,
+    with a stray graph, or with a held-out graph leaked into the train session `train`."""
+    call = make_call(tmp_path, held=held[:3] if case == "missing" else held)
+    runs = f"bfs.{held[0]}.w8.csv"
     if case == "stray":
-        shutil.copy(call / "runs" / "bfs.kron19ef6.w8.csv", call / "runs" / "bfs.kron99.w8.csv")
+        shutil.copy(call / "runs" / runs, call / "runs" / "bfs.kron99.w8.csv")
     if case == "leak":
+        shutil.copytree(train, tmp_path / "train")
         train = tmp_path / "train"
-        shutil.copytree(ARCHIVE_V10 / "session", train)
-        shutil.copy(call / "runs" / "bfs.kron19ef6.w8.csv", train / "runs")
+        shutil.copy(call / "runs" / runs, train / "runs")
     out = tmp_path / "combined"
-    args = ["--split", "v11", "--call", str(call), "--out", str(out), "--train-session", str(train)]
+    args = ["--split", split, "--call", str(call), "--out", str(out), "--train-session", str(train)]
     done = subprocess.run(["python", "-m", "model.holdout_combine", *args], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and match in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()

@@ -8,8 +8,7 @@ unchanged, the device script (only the held-out graphs), and the figure and repo
 
 import glob
 import json
-import shutil
-import subprocess
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +29,7 @@ from model import holdout_split_v11 as hs11
 from model import holdout_split_v12 as hs12
 from model.presets import MEASURED, get_preset
 from tests import test_holdout_v8 as t8
+from tests import test_holdout_v11 as t11
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -147,21 +147,7 @@ def test_the_archived_v11_judgement_is_unchanged(tmp_path, monkeypatch):
 # made here, never archived) ---
 
 
-def _call(tmp_path: Path, held=HELD) -> Path:
-    """A call folder: each `held` graph's runs tables and metadata (copies of kron19ef3's, renamed: synthetic) and
-    parameters.json."""
-    src, call = ARCHIVE_V11 / "session", tmp_path / "call"
-    (call / "runs").mkdir(parents=True)
-    (call / "graphs").mkdir()
-    for g in held:
-        for p in (src / "runs").glob("*.kron19ef3.w*.csv"):
-            pd.read_csv(p).assign(graph=g).to_csv(call / "runs" / p.name.replace(".kron19ef3.", f".{g}."), index=False)
-        for w in (4, 8):
-            shutil.copy(src / "graphs" / f"kron19ef3.w{w}.json", call / "graphs" / f"{g}.w{w}.json")
-    params = json.loads((src / "parameters.json").read_text())
-    params["W_gbps"]["value"] = 40.0
-    (call / "parameters.json").write_text(json.dumps(params))
-    return call
+_call = partial(t11._call, held=HELD, again=(), src=ARCHIVE_V11 / "session")  # nothing measured again
 
 
 def test_the_combined_session_takes_train_runs_from_v11_and_held_out_ones_from_the_call(tmp_path):
@@ -189,19 +175,7 @@ def test_the_combined_session_takes_train_runs_from_v11_and_held_out_ones_from_t
 def test_the_combination_refuses(tmp_path, case, match):
     """A held-out graph the call lacks, a graph the split does not list, a held-out graph in the train session: one
     line, exit 2, nothing written."""
-    call = _call(tmp_path, held=HELD[:3] if case == "missing" else HELD)
-    train = ARCHIVE_V11 / "session"
-    if case == "stray":
-        shutil.copy(call / "runs" / "bfs.kron19ef7.w8.csv", call / "runs" / "bfs.kron99.w8.csv")
-    if case == "leak":
-        train = tmp_path / "train"
-        shutil.copytree(ARCHIVE_V11 / "session", train)
-        shutil.copy(call / "runs" / "bfs.kron19ef7.w8.csv", train / "runs")
-    out = tmp_path / "combined"
-    args = ["--split", "v12", "--call", str(call), "--out", str(out), "--train-session", str(train)]
-    done = subprocess.run(["python", "-m", "model.holdout_combine", *args], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 2 and match in done.stderr and len(done.stderr.strip().splitlines()) == 1
-    assert not out.exists()
+    t11.assert_combination_refuses(tmp_path, case, match, "v12", HELD, ARCHIVE_V11 / "session", _call)
 
 
 # --- the device script ---
