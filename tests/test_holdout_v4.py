@@ -363,12 +363,12 @@ def test_the_v4_figure_and_section_from_a_judgement(session, tmp_path):
 
 
 def test_the_workflow_judges_v4_only_where_its_archive_exists():
-    """The rule (one for the registered splits v4 to v11) and the figure are in the workflow only with an
+    """The rule (one for the registered splits v4 to v12) and the figure are in the workflow only with an
     archive/holdout-{split}-* folder holding a session; the report's section is then left out
     (tests/test_workflow.py)."""
     model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
     figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
-    assert 'HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11")' in model_rules
+    assert 'HOLDOUT_SPLITS = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12")' in model_rules
     assert 'glob(f"holdout-{s}-*")' in model_rules
     assert "if HOLDOUT_SPLIT_ARCHIVES:\n\n    rule holdout_judge_split:" in model_rules
     assert 'split="|".join(HOLDOUT_SPLIT_ARCHIVES)' in model_rules
