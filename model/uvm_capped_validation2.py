@@ -233,19 +233,29 @@ def write_judgement(out: Path, name: str, session: Path, how: dict, runs, tables
     write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
 
 
+def finish(out: Path, n: int, session, how, runs, cells, counts, fit, rules, cold_rules, term_keys) -> pd.DataFrame:
+    """Capped validation n's end: the summary over `rules`, the call's cold cells by the same shapes and factors
+    (`cold_rules`), and write_judgement with the registered terms `term_keys`. `fit` is (shapes, factors,
+    registered). Returns the summary."""
+    shapes, factors, reg = fit
+    summary = summarise(cells, rules=rules)
+    cold_counts = counts.drop(columns=["tail_whole", "tail_split"], errors="ignore")  # the tail: capped cells only
+    cold = uvm_validation4.predict(cold_cells(runs, cold_counts), shapes, factors, None, cold_rules)
+    tables = {"cells": cells, "summary": summary, "cold": cold}
+    note = f"issue 21 uvm-capped, capped validation {n} (model.uvm_capped_validation{n})"
+    terms = {k: reg[k] for k in term_keys}
+    write_judgement(out, f"capped_validation{n}", session, how, runs, tables, factors | terms, note)
+    return summary
+
+
 def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
     session, reg, shapes, factors, runs = open_call(tarball, out, "uvmc2", registered)
     counts = trace_counts(session, graph_dir, how, jobs)
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     cells = predict(measured_cells(runs, counts), shapes, factors, reg["capped_terms"])
-    summary = summarise(cells, rules=(*RULES, "floor", "no_eviction_cost"))
-    cold = uvm_validation4.predict(cold_cells(runs, counts), shapes, factors, None, RULES)
-    tables = {"cells": cells, "summary": summary, "cold": cold}
-    note = "issue 21 uvm-capped, capped validation 2 (model.uvm_capped_validation2)"
-    write_judgement(out, "capped_validation2", session, how, runs, tables,
-                    factors | {"capped_terms": reg["capped_terms"]}, note)  # fmt: skip
-    return summary
+    rules = (*RULES, "floor", "no_eviction_cost")
+    return finish(out, 2, session, how, runs, cells, counts, (shapes, factors, reg), rules, RULES, ["capped_terms"])
 
 
 def main(argv=None) -> int:

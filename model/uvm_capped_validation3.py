@@ -30,10 +30,10 @@ import pandas as pd
 
 from emogi.atomic import write_text
 from emogi.cli import exit_status
-from model import uvm_capped, uvm_validation4
+from model import uvm_capped
 from model import uvm_capped_validation2 as v2
 from model.uvm_calibrate import _lad
-from model.uvm_validation3 import judge_cli, summarise
+from model.uvm_validation3 import judge_cli
 
 SEED = 31
 SET = {
@@ -112,14 +112,8 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     cells = predict(v2.measured_cells(runs, counts), shapes, factors, reg)
-    summary = summarise(cells, rules=(*RULES, *REPORTED))
-    cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
-    cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, RULES)
-    terms = {"capped_terms": reg["capped_terms"], "validation2_terms": reg["validation2_terms"]}
-    note = "issue 21 uvm-capped, capped validation 3 (model.uvm_capped_validation3)"
-    tables = {"cells": cells, "summary": summary, "cold": cold}
-    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
-    return summary
+    fit, terms = (shapes, factors, reg), ("capped_terms", "validation2_terms")
+    return v2.finish(out, 3, session, how, runs, cells, counts, fit, (*RULES, *REPORTED), RULES, terms)
 
 
 def main(argv=None) -> int:

@@ -28,11 +28,11 @@ import pandas as pd
 
 from emogi.atomic import write_text
 from emogi.cli import exit_status
-from model import uvm_capped, uvm_validation4
+from model import uvm_capped
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
 from model.uvm_calibrate import _lad
-from model.uvm_validation3 import judge_cli, summarise
+from model.uvm_validation3 import judge_cli
 
 SEED = 33
 SET = {
@@ -121,17 +121,10 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
 
 
 def write_out(out: Path, n: int, session, how, runs, cells, counts, fit, reported) -> pd.DataFrame:
-    """Capped validation n's summary (RULES judged, `reported` beside), the cold cells by the same shapes and
-    factors, and the write-out (capped validations 4 and 5). `fit` is (shapes, factors, registered)."""
-    shapes, factors, reg = fit
-    summary = summarise(cells, rules=(*RULES, *reported))
-    cold_counts = counts.drop(columns=["tail_whole", "tail_split"])
-    cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, (*RULES, "pageable"))
-    terms = {k: reg[k] for k in ("capped_terms", "pooled", "validation3_terms")}
-    note = f"issue 21 uvm-capped, capped validation {n} (model.uvm_capped_validation{n})"
-    tables = {"cells": cells, "summary": summary, "cold": cold}
-    v2.write_judgement(out, f"capped_validation{n}", session, how, runs, tables, factors | terms, note)
-    return summary
+    """Capped validations 4 and 5's end (v2.finish): RULES judged and `reported` beside, the cold cells by RULES
+    and the pageable f, the terms of capped validation 4's registration."""
+    terms = ("capped_terms", "pooled", "validation3_terms")
+    return v2.finish(out, n, session, how, runs, cells, counts, fit, (*RULES, *reported), (*RULES, "pageable"), terms)
 
 
 def main(argv=None) -> int:
