@@ -1,6 +1,6 @@
 # Sourced by the held-out validations whose train table is an archived session (holdout_v11.sh, holdout_v12.sh, ...):
-# their derive and judge parts, after holdout_split_session.sh (which they replace). Needs SPLIT, ST, TRAIN,
-# HELD_GRAPHS, S and G set, and holdout_session.sh's generate and log.
+# their derive and judge parts, after holdout_split_session.sh (which they replace; its derive_graph derives each
+# held-out graph). Needs SPLIT, ST, TRAIN, HELD_GRAPHS, S and G set, and holdout_session.sh's generate and log.
 C=$ST/combined
 derive() {  # the combined session (model.holdout_combine), then only the held-out graphs' workloads
   local name
@@ -8,18 +8,7 @@ derive() {  # the combined session (model.holdout_combine), then only the held-o
   python3 -m model.holdout_combine --split "$SPLIT" --train-session "$TRAIN/session" --call "$S" --out "$C" \
     > "$ST/combine.log" 2>&1 || { cat "$ST/combine.log"; return 1; }
   cat "$ST/combine.log"
-  for name in $HELD_GRAPHS; do
-    [ -f "$ST/work/$name/workloads.csv" ] && continue
-    if [ ! -f "$G/$name.w8.csr" ] || [ ! -f "$G/$name.w4.csr" ]; then
-      mkdir -p "$ST/localmeta"
-      generate "$name" "$ST/localmeta" "$ST/localmeta/gen_$name.log" || { echo "gen $name failed"; continue; }
-    fi
-    log "derive $name"
-    python3 -m model.holdout --split "$SPLIT" --runs "$C" --graphs "$G" --only "$name" --derive-only \
-      --jobs "${JOBS:-2}" --out-dir "$ST/work/$name" > "$ST/derive_$name.log" 2>&1 \
-      || { echo "derive $name failed"; tail -2 "$ST/derive_$name.log"; }
-    [ -z "${KEEP_GRAPHS:-}" ] && [ -f "$ST/work/$name/workloads.csv" ] && rm -f "$G/$name".w*.csr
-  done
+  for name in $HELD_GRAPHS; do derive_graph "$name" "$C"; done
 }
 judge() {  # the registered judgement (the train session's link and L2), then the call's own link beside it
   log judge

@@ -55,20 +55,23 @@ session_graph() {  # NAME: made and measured within the call's budget, else DEFE
 pack() {  # the session so far as $OUT/$TGZ.tgz, replaced whole (a call cut short brings back what it measured)
   tar czf "$OUT/$TGZ.part.tgz" -C "$(dirname "$S")" "$(basename "$S")" && mv -f "$OUT/$TGZ.part.tgz" "$OUT/$TGZ.tgz"
 }
+derive_graph() {  # NAME RUNS (CPU): NAME regenerated where missing, its workloads derived against the session RUNS
+  local name=$1 runs=$2
+  [ -f "$ST/work/$name/workloads.csv" ] && return 0
+  if [ ! -f "$G/$name.w8.csr" ] || [ ! -f "$G/$name.w4.csr" ]; then
+    mkdir -p "$ST/localmeta"
+    generate "$name" "$ST/localmeta" "$ST/localmeta/gen_$name.log" || { echo "gen $name failed"; return 0; }
+  fi
+  log "derive $name"
+  python3 -m model.holdout --split "$SPLIT" --runs "$runs" --graphs "$G" --only "$name" --derive-only \
+    --jobs "${JOBS:-2}" --out-dir "$ST/work/$name" > "$ST/derive_$name.log" 2>&1 \
+    || { echo "derive $name failed"; tail -2 "$ST/derive_$name.log"; }
+  [ -z "${KEEP_GRAPHS:-}" ] && [ -f "$ST/work/$name/workloads.csv" ] && rm -f "$G/$name".w*.csr
+  return 0
+}
 derive() {  # CPU: each graph of the runs regenerated where missing, its workloads derived, one graph at a time
   local name
-  for name in $(ls "$S"/runs/*.csv | xargs -n1 basename | cut -d. -f2 | sort -u); do
-    [ -f "$ST/work/$name/workloads.csv" ] && continue
-    if [ ! -f "$G/$name.w8.csr" ] || [ ! -f "$G/$name.w4.csr" ]; then
-      mkdir -p "$ST/localmeta"
-      generate "$name" "$ST/localmeta" "$ST/localmeta/gen_$name.log" || { echo "gen $name failed"; continue; }
-    fi
-    log "derive $name"
-    python3 -m model.holdout --split "$SPLIT" --runs "$S" --graphs "$G" --only "$name" --derive-only \
-      --jobs "${JOBS:-2}" --out-dir "$ST/work/$name" > "$ST/derive_$name.log" 2>&1 \
-      || { echo "derive $name failed"; tail -2 "$ST/derive_$name.log"; }
-    [ -z "${KEEP_GRAPHS:-}" ] && [ -f "$ST/work/$name/workloads.csv" ] && rm -f "$G/$name".w*.csr
-  done
+  for name in $(ls "$S"/runs/*.csv | xargs -n1 basename | cut -d. -f2 | sort -u); do derive_graph "$name" "$S"; done
 }
 judge() {
   log judge
