@@ -46,13 +46,17 @@ def load_cells(path, figure: str, rules: dict = RULES, measured: str = "uvm_ms")
 
 
 def compute(cells: pd.DataFrame, rules: dict = RULES, measured: str = "uvm_ms") -> pd.DataFrame:
-    """One row per judged cell and rule: measured (the column `measured`, kept under its name), predicted, error."""
+    """One row per judged cell and rule: measured (the column `measured`, or `measured`_rule where the cells have
+    one, kept under the name `measured`), predicted, error."""
     if cells.empty:
         raise FigureDataError("the UVM validation figure has no data: no judged cell")
     parts = []
     for rule in rules:
         part = cells[list(dict.fromkeys([*COLUMNS, measured]))].copy()
         part["rule"] = rule
+        own = f"{measured}_{rule}"  # a rule judged against its own measurement (capped validation 5's pass1)
+        if own in cells.columns:
+            part[measured] = cells[own]
         part["predicted_ms"] = cells[f"predicted_ms_{rule}"]
         part["error"] = part["predicted_ms"] / part[measured] - 1
         parts.append(part)

@@ -131,11 +131,25 @@ def test_the_judge_refuses_a_graph_outside_the_set_and_a_capped_table_outside_th
         V5.load_runs(tmp_path / "s")
 
 
-def test_the_workflow_draws_it_once_archived():
+def test_the_workflow_draws_the_archived_call():
+    """The workflow draws capped validation 5 from its archive: the judge's tables, the call's tarball and trace
+    part beside them (the judge runs again from that folder)."""
     text = (ROOT / "workflow/rules/oom.smk").read_text()
     assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
-    # no device data yet: no folder holds capped_validation5_cells.csv, so no figure and no block
-    assert not list((ROOT / "archive").glob("uvm-capped-validation5-*/capped_validation5_cells.csv"))
+    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation5-*") if (p / "uvmc5.tgz").exists()]
+    for name in ("cells", "summary", "cold", "missing"):
+        assert (archive / f"capped_validation5_{name}.csv").exists(), name
+    assert len(list(archive.glob("uvmc5_traces.tar.xz.part*"))) == 1
+
+
+def test_the_pass1_panel_is_judged_against_pass_1_alone():
+    from figures import fig_uvm_capped_validation5 as fig
+    from figures import fig_uvm_validation3 as v3
+
+    cells = pd.DataFrame({c: ["x"] for c in v3.COLUMNS})
+    cells = cells.assign(capped_ms=[10.0], capped_ms_pass1=[8.0], **{f"predicted_ms_{r}": [12.0] for r in fig.RULES})
+    table = v3.compute(cells, rules=fig.RULES, measured="capped_ms").set_index("rule")
+    assert table.loc["unit", "error"] == pytest.approx(0.2) and table.loc["pass1", "error"] == pytest.approx(0.5)
 
 
 def test_the_device_script_measures_the_registered_set_and_passes_within_the_guard():
