@@ -71,7 +71,27 @@ CANDIDATES = {
     "GS / Jacobi trace rounds": ["gs_over_ja"],
     "GS sweeps": ["gs_sweeps"],
     "skew + degree + size": ["log_skew", "log_deg", "log_e"],
+    # not a fit of f: the mean train residual of the k nearest train graphs of the same degree class in (log V,
+    # log mean degree), per width (a training-graph fit, nonlinear; "neighbours" below)
+    "2 nearest graphs": ("knn", 2),
+    "3 nearest graphs": ("knn", 3),
 }
+NEAR = ["log_v", "log_deg"]
+
+
+def neighbours(t: pd.DataFrame, grp, k: int) -> np.ndarray:
+    """Per held-out cell of `grp` the mean log(measured / predicted) of the same width's train cells of the k
+    nearest train graphs of its degree class."""
+    tr, he = t[grp & (t["split"] == "train")], t[grp & (t["split"] == "held-out")]
+    res = np.log(tr["measured_ms"] / tr["predicted_ms"]).groupby([tr["graph"], tr["edge_bytes"]]).mean()
+    feat = t.drop_duplicates("graph").set_index("graph")
+    out = []
+    for c in he.itertuples():
+        same = [h for h in tr["graph"].unique() if feat.loc[h, "skewed"] == feat.loc[c.graph, "skewed"]]
+        dist = {h: np.linalg.norm(feat.loc[h, NEAR].to_numpy(float) - feat.loc[c.graph, NEAR].to_numpy(float))
+                for h in same}  # fmt: skip
+        out.append(np.mean([res[(h, c.edge_bytes)] for h in sorted(same, key=dist.get)[:k]]))
+    return np.array(out)
 
 
 def design(c: pd.DataFrame, cols: list) -> np.ndarray:
@@ -88,6 +108,9 @@ def corrected(t: pd.DataFrame, cols) -> pd.DataFrame:
     for a, v in GROUPS:
         grp = (t["algorithm"] == a) & (t["variant"] == v) & (t["mode"] == "device")
         tr, he = grp & (t["split"] == "train"), grp & (t["split"] == "held-out")
+        if isinstance(cols, tuple):
+            t.loc[he, "predicted_ms"] = t.loc[he, "predicted_ms"] * np.exp(neighbours(t, grp, cols[1]))
+            continue
         y = np.log(t.loc[tr, "measured_ms"] / t.loc[tr, "predicted_ms"]).to_numpy()
         x = design(t[tr], cols)
         beta = np.linalg.lstsq(x, y, rcond=None)[0]
@@ -108,6 +131,8 @@ def upper_bound(f: pd.DataFrame) -> pd.DataFrame:
     h = f[(f["kind"] == "logo") & (f["split"] == "held-out") & (f["mode"] == "device")]
     rows = []
     for name, cols in CANDIDATES.items():
+        if isinstance(cols, tuple):
+            continue  # a neighbour correction has no single fit to bound
         r = {"candidate": name}
         for a, v in GROUPS:
             g = h[(h["algorithm"] == a) & (h["variant"] == v)]
@@ -154,6 +179,15 @@ def main(path):
     inner.to_csv(HERE / "logo_without_scale17.csv", index=False, float_format="%.1f")
     print("## LOGO without the scale-17 graphs (23 graphs), device\n")
     print(inner.round(1).to_string(index=False), "\n")
+    # what would still miss by call if both groups were predicted perfectly: the other CC and PageRank cells past 15%
+    h = f[(f["kind"] == "call") & (f["split"] == "held-out") & f["algorithm"].isin(["cc", "pagerank"])]
+    mine = np.any([(h["algorithm"] == a) & (h["variant"] == v) & (h["mode"] == "device") for a, v in GROUPS], axis=0)
+    rest = h[~mine & (h["error"].abs() > 0.15)][
+        ["fold", "graph", "algorithm", "variant", "mode", "edge_bytes", "error"]
+    ]
+    rest.to_csv(HERE / "by_call_other_cells_past15.csv", index=False, float_format="%.4f")
+    print("## by call: CC and PageRank cells past 15% outside the two groups (term v12)\n")
+    print(rest.round(3).to_string(index=False), "\n")
     u = upper_bound(f)
     u.to_csv(HERE / "upper_bound.csv", index=False, float_format="%.1f")
     print("## optimistic bound: fitted on the judged LOGO residuals themselves (in sample)\n")
