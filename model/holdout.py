@@ -304,7 +304,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     if sp in LINKED:  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
-    refused = table["refused"].fillna("").astype(str) != ""
+    refused = table["refused"].astype("string").fillna("") != ""  # an all-empty column reads as float
     for why, grp in table[refused].groupby("refused"):
         log(f"{len(grp)} cells not predicted: {why}")
     table = table[~refused]
