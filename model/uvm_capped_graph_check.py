@@ -75,7 +75,8 @@ def decide(cells: pd.DataFrame) -> dict:
         verdict, why = "machines", "both urand graphs over-predicted in the same call: the machines/period"
     else:
         verdict, why = "inconclusive", "neither pattern of the registered rule"
-    return {"decision": verdict, "why": why, "signed_median": s, "cells": n}
+    signed = {g: None if np.isnan(v) else v for g, v in s.items()}  # JSON has no NaN
+    return {"decision": verdict, "why": why, "signed_median": signed, "cells": n}
 
 
 def compare(cells: pd.DataFrame, earlier: dict = EARLIER) -> pd.DataFrame:

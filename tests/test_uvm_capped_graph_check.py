@@ -191,6 +191,7 @@ def test_judge_a_synthetic_call_regenerating_with_each_graphs_seed(tmp_path, cap
     assert ratios["cells"] == 15 and ratios["capped_ratio_median"] == pytest.approx(1.0)
     decision = json.loads((out / "capped_graph_check_decision.json").read_text())
     assert decision["decision"] == "inconclusive" and "too few" in decision["why"]
+    assert decision["signed_median"] == {"urand20s33": None, "urand20s35": None}
     for name in ("cells", "summary", "cold", "missing"):
         assert (out / f"capped_graph_check_{name}.csv").exists(), name
     assert "graph-or-machine" in json.loads((out / "source.json").read_text())["note"]
