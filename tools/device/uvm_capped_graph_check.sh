@@ -37,14 +37,7 @@ seeded_graph() {  # NAME: graph() (uvm_session.sh) with NAME's own seed
 capped_body() {  # uvm_capped_session.sh's, with the two urand graphs interleaved and the control after them
   local n a step made=" "
   log "graph-or-machine check (budget ${BUDGET_S} s, hard ${HARD_S} s, REPS=$REPS, WARMUP=$WARMUP, order $ORDER, then $CONTROL)"
-  : > "$S/deferred.txt"
-  provenance
-  build_kernels
-  "$EMOGI_BINARY" device > "$S/device.json" 2> /dev/null
-  link link.csv
-  uvmfault start
-  uvmfault_stride
-  mkdir -p "$G/traces"
+  capped_open
   for n in urand20s33 urand20s35; do seeded_graph "$n" && made+="$n "; done
   for step in $ORDER; do
     a=${step%:*}; n=${step#*:}
@@ -53,10 +46,6 @@ capped_body() {  # uvm_capped_session.sh's, with the two urand graphs interleave
   rm -f "$G"/urand20s3[35].w8.csr  # the judge regenerates them
   SEED=${SEEDS[$CONTROL]}
   session_graph "$CONTROL"  # within BUDGET_S, else DEFERRED
-  uvmfault end
-  link link_end.csv
-  for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
-  echo "$(ls "$S/traces" | wc -l) device-mode traces"
-  log "done after ${SECONDS} s"
+  capped_close
 }
 capped_session

@@ -81,6 +81,11 @@ capped_passes() {  # NAME ALGORITHM BASE...: uvm-capped in the passes of PASS_OR
 }
 capped_body() {
   log "capped validation $N (budget ${BUDGET_S} s, REPS=$REPS, WARMUP=$WARMUP, seed $SEED${PASS_ORDERS:+, passes $PASS_ORDERS, CAPPED_REPS=${CAPPED_REPS:-$REPS}})"
+  capped_open
+  for n in ${GRAPHS:-$NAMES}; do session_graph "$n"; done
+  capped_close
+}
+capped_open() {  # what every capped call does before its graphs: provenance, build, copies and uvmfault
   : > "$S/deferred.txt"
   provenance
   build_kernels
@@ -89,7 +94,8 @@ capped_body() {
   uvmfault start
   uvmfault_stride
   mkdir -p "$G/traces"
-  for n in ${GRAPHS:-$NAMES}; do session_graph "$n"; done
+}
+capped_close() {  # and after them: copies and uvmfault again, the rows and traces it made
   uvmfault end
   link link_end.csv
   for f in "$S"/runs/*.csv; do [ -f "$f" ] && echo "$(($(wc -l < "$f") - 1)) rows $(basename "$f")"; done
