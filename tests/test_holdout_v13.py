@@ -330,3 +330,17 @@ def test_no_archive_of_the_v13_call_yet():
     """Registered before any device data of it exists (docs/holdout-v13.md): no archive/holdout-v13-* folder. When
     the call is archived, this test gives way to one judging that archive again (as tests/test_holdout_v12.py)."""
     assert not list((ROOT / "archive").glob("holdout-v13-*"))
+
+
+def test_the_workflow_judges_v13_only_where_its_archive_exists():
+    """The passes' rule (each pass judged with --split v13, then model.holdout_passes) and the figure are in the
+    workflow only with an archive/holdout-v13-* folder holding passes/p1/session/runs; the report's section is then
+    left out (tests/test_workflow.py)."""
+    model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
+    figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
+    assert 'HOLDOUT_PASS_SPLITS = ("v13",)' in model_rules and '(p / "passes/p1/session/runs").is_dir()' in model_rules
+    assert "if HOLDOUT_PASS_ARCHIVES:\n\n    rule holdout_judge_passes:" in model_rules
+    rule = model_rules[model_rules.index("rule holdout_judge_passes:") :]
+    assert "python3 -m model.holdout --split {wildcards.split}" in rule and "python3 -m model.holdout_passes" in rule
+    assert 'split="|".join(HOLDOUT_PASS_ARCHIVES)' in rule
+    assert "for s in HOLDOUT_PASS_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules
