@@ -17,7 +17,7 @@ fitted once more without the train cells it misses by over 30%, model/gpu_work_v
 with v7's, direction-optimizing BFS fitted per degree class, every cell the min of its runs, model/gpu_work_v8.py;
 model/holdout_split_v9.py to model/holdout_split_v11.py with v8's term and statistic, unchanged; v11's session
 assembled from two, model/holdout_combine.py; model/holdout_split_v12.py with v8's floor and statistic and a cost
-per list in the zero-copy link terms, model/gpu_work_v12.py, its session assembled as v11's).
+per list in the zero-copy link terms, model/gpu_work_v12.py, its session assembled as v11's; v13 its term, 3 passes).
 
 --runs DIR: `DIR/runs/*.csv` (emogi.measure run's apps tables, tools/device/holdout_study.sh) and, unless
 --parameters, `DIR/parameters.json` (model.fit on the session's link, latency and concurrency tables).
@@ -65,6 +65,7 @@ from model import holdout_split_v9 as hs9
 from model import holdout_split_v10 as hs10
 from model import holdout_split_v11 as hs11
 from model import holdout_split_v12 as hs12
+from model import holdout_split_v13 as hs13
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -84,9 +85,10 @@ WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width 
 TRACE_WEIGHT = {"pagerank": 10.0}
 # --split: the split (and its term)
 SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10,
-          "v11": hs11, "v12": hs12}  # fmt: skip
+          "v11": hs11, "v12": hs12, "v13": hs13}  # fmt: skip
 V8_TERM = (hs8, hs9, hs10, hs11)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 to v11 unchanged
-V8_FLOOR = (*V8_TERM, hs12)  # v8's floor, classes and statistic; v12 adds a cost per list to the link terms
+V12_TERM = (hs12, hs13)  # term v12 (model/gpu_work_v12.py): v13 refits it on 25 graphs, unchanged in form
+V8_FLOOR = (*V8_TERM, *V12_TERM)  # v8's floor, classes and statistic; v12 adds a cost per list to the link terms
 LINKED = (hs4, hs5, hs6, hs7, *V8_FLOOR)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
 STATISTICS = ("median", "min")  # a cell's statistic over its timed runs (--statistic; a split's STATISTIC)
 
@@ -345,7 +347,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         log(f"{int(unfitted.sum())} cells of groups with fewer than 2 train cells left out")
         table = table[~unfitted].reset_index(drop=True)
     if sp in LINKED:
-        term = gpu_work_v12 if sp is hs12 else gpu_work_v4  # v12: a cost per list beside v4's link terms
+        term = gpu_work_v12 if sp in V12_TERM else gpu_work_v4  # v12: a cost per list beside v4's link terms
         table, link = term.predict_table(table, launches, params, vertices, sp.TRAIN, sp.check_fit_set)
         costs = costs.merge(link, on=gpu_work_v4.GROUP, how="left")
         unlinked = table["predicted_ms"].isna()

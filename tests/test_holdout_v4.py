@@ -373,4 +373,5 @@ def test_the_workflow_judges_v4_only_where_its_archive_exists():
     assert "if HOLDOUT_SPLIT_ARCHIVES:\n\n    rule holdout_judge_split:" in model_rules
     assert 'split="|".join(HOLDOUT_SPLIT_ARCHIVES)' in model_rules
     assert 'HOLDOUT_SPLIT_DIR = "results/model/holdout_{split}"' in model_rules  # v4's results where they were
-    assert "for s in HOLDOUT_SPLIT_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules
+    assert "for s in HOLDOUT_SPLIT_ARCHIVES}\nHOLDOUT_SPLIT_FIGURES |= " in figure_rules  # v13's passes after them
+    assert "for s in HOLDOUT_PASS_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules

@@ -352,6 +352,7 @@ SECTIONS = [
     "holdout_v10",
     "holdout_v11",
     "holdout_v12",
+    "holdout_v13",
     "paper_numbers",
     "typst_root",
 ]
@@ -362,7 +363,7 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", *(f"holdout_v{v}" for v in range(3, 13))]
+    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", *(f"holdout_v{v}" for v in range(3, 14))]
     assert [k for k in SECTIONS if data[k] is None] == absent
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 
@@ -381,6 +382,9 @@ def test_report_shows_every_figure_the_workflow_draws():
     splits = re.search(r"^HOLDOUT_SPLITS = \(([^)]*)\)", model_rules, re.M).group(1)
     assert 'FIGURE_INPUTS[_figure] = {"holdout"' in rules
     drawn |= {f"fig_holdout_{s}" for s in re.findall(r'"(v\d+)"', splits)}
+    # and v13's on (model.smk's HOLDOUT_PASS_SPLITS: each held-out cell measured by several processes)
+    passes = re.search(r"^HOLDOUT_PASS_SPLITS = \(([^)]*)\)", model_rules, re.M).group(1)
+    drawn |= {f"fig_holdout_{s}" for s in re.findall(r'"(v\d+)"', passes)}
     # and each UVM validation's fig_uvm_validation{n} (oom.smk's UVM_VALIDATIONS, where its archive exists)
     oom_rules = (REPO / "workflow" / "rules" / "oom.smk").read_text()
     validations = re.search(r"^UVM_VALIDATIONS = \(([^)]*)\)", oom_rules, re.M).group(1)

@@ -61,7 +61,9 @@ FIGURE_INPUTS["fig_holdout"] = {"holdout": f"{HOLDOUT_DIR}/holdout_cells.csv"}
 # ... and v3 (holdout_judge_v3), beside it.
 FIGURE_INPUTS["fig_holdout_v3"] = {"holdout": f"{HOLDOUT_V3_DIR}/holdout_cells.csv"}
 # ... and v4 to v11 (holdout_judge_split: fig_holdout_v4 to _v11), each where its archive exists.
+# ... and v13 (holdout_judge_passes: its passes' statistic), where its archive exists.
 HOLDOUT_SPLIT_FIGURES = {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_SPLIT_ARCHIVES}
+HOLDOUT_SPLIT_FIGURES |= {f"fig_holdout_{s}": HOLDOUT_SPLIT_DIR.format(split=s) for s in HOLDOUT_PASS_ARCHIVES}
 for _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():
     FIGURE_INPUTS[_figure] = {"holdout": f"{_dir}/holdout_cells.csv"}
 # The UVM simulator's validations 3 to 6 (oom.smk), from their archives' judged cells, where those exist.

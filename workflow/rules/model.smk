@@ -271,3 +271,49 @@ if HOLDOUT_SPLIT_ARCHIVES:
             "python3 -m model.holdout --split {wildcards.split} --runs {params.archive}/session"
             " --graphs {params.archive}/session/graphs --l2 {input.l2} --workloads {params.workloads}"
             " --archive-id {params.archive.name} --out-dir {params.out} > {log} 2>&1"
+
+
+# Issue 24's held-out validation v13 (docs/holdout-v13.md): every held-out cell measured by 3 separate processes, so
+# its archive holds passes/pP/session (each pass's assembled session) instead of one session/: each pass judged with
+# --split v13 (term v12, refitted on 25 graphs), then model.holdout_passes (the median over the passes of each
+# pass's min); fig_holdout_v13 draws it. Only where that archive exists, as for v4 to v12.
+HOLDOUT_PASS_SPLITS = ("v13",)
+HOLDOUT_PASS_ARCHIVES = {
+    s: found[-1]
+    for s in HOLDOUT_PASS_SPLITS
+    if (found := sorted(p for p in (REPO / "archive").glob(f"holdout-{s}-*") if (p / "passes/p1/session/runs").is_dir()))
+}
+_passes = lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "passes").glob("p*"))  # noqa: E731
+
+
+if HOLDOUT_PASS_ARCHIVES:
+
+    rule holdout_judge_passes:
+        input:
+            module=REPO / "model/holdout.py",
+            passes=REPO / "model/holdout_passes.py",
+            split=str(REPO / "model/holdout_split_{split}.py"),
+            term=REPO / "model/gpu_work_v12.py",
+            runs=lambda w: sorted(f for d in _passes(w) for f in (d / "session" / "runs").glob("*.csv")),
+            workloads=lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "workloads").glob("*/workloads.csv")),
+        output:
+            cells=f"{HOLDOUT_SPLIT_DIR}/holdout_cells.csv",
+            summary=f"{HOLDOUT_SPLIT_DIR}/holdout_summary.csv",
+            source=f"{HOLDOUT_SPLIT_DIR}/source.json",
+        params:
+            archive=lambda w: HOLDOUT_PASS_ARCHIVES[w.split],
+            passes=lambda w: " ".join(d.name for d in _passes(w)),
+            workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
+            out=lambda w, output: Path(output.cells).parent,
+        wildcard_constraints:
+            split="|".join(HOLDOUT_PASS_ARCHIVES),
+        log:
+            "logs/model/holdout_judge_{split}.log",
+        conda:
+            "../../envs/analysis.yaml"
+        shell:
+            "(for p in {params.passes}; do s={params.archive}/passes/$p/session;"
+            " python3 -m model.holdout --split {wildcards.split} --runs $s --graphs $s/graphs --l2 $s/micro/l2.csv"
+            " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}/$p || exit 1;"
+            " done; python3 -m model.holdout_passes --split {wildcards.split} --out-dir {params.out}"
+            " --judged $(for p in {params.passes}; do echo {params.out}/$p; done)) > {log} 2>&1"
