@@ -157,9 +157,10 @@ def blocks(figure: str, fig: ReportFigure | None) -> list[dict]:
         ("cold UVM", "fits in GPU memory; predictions simulated",
          "the simulated migration of the CPU-derived trace times the session's factor"),
     )  # fmt: skip
+    doc = "docs/uvm-capped-validations.md" if figure in MEASURED else "docs/uvm-validations.md"
     return [
         {"image": fig.image, "caption": f"The UVM simulator's {what}, registered before its device call "
-         f"(docs/uvm-validations.md): {mode} measured in one call on graphs no earlier session ran in uvm mode ("
+         f"({doc}): {mode} measured in one call on graphs no earlier session ran in uvm mode ("
          f"{graphs}; {regime}), predicted as the same call's device-mode time plus {how}."},
         {"table": {"columns": ["calibration rule", "cells", "median |error|", "worst |error|", "within 25%",
                                f"targets (≤ {_pct(TARGET_MEDIAN)}, ≤ {_pct(TARGET_WORST)})"],
