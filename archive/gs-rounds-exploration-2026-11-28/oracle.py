@@ -196,6 +196,18 @@ def main() -> None:
         f"\nwithin a cell, time per extra GPU round (5 runs, slope): Kronecker median "
         f"{slopes[kron].us_per_round.median():.0f} us, uniform {slopes[~kron].us_per_round.median():.0f} us"
     )
+    # is what the rounds leave the Merged+Aligned (Jacobi) cells' miss too? v12's LOGO errors of the same cells
+    cells = pd.read_csv(V13)
+    ma = cells[(cells.algorithm == "pagerank") & (cells.variant == "merged-aligned")]
+    ma = ma[["graph", "edge_bytes", "error"]].rename(columns={"error": "ma_error"})
+    left = allc[(allc.model == "v12 + extra·(l + s·K)") & (allc.train_on == "all")]
+    left = left.merge(ma, on=["graph", "edge_bytes"])
+    for w in (4, 8):
+        x = left[left.edge_bytes == w]
+        y = x[~x.graph.str.endswith("17")]
+        corr = [np.corrcoef(np.log1p(d.error), np.log1p(d.ma_error))[0, 1] for d in (x, y)]
+        print(f"{w}-byte: log error after the extra rounds against Merged+Aligned's v12 error, correlation "
+              f"{corr[0]:.2f} (without scale 17: {corr[1]:.2f})")  # fmt: skip
     # the pushes the GPU made against the trace's expected pushes (min run)
     m = r.loc[r.groupby(["graph", "edge_bytes"]).time_ms.idxmin()]
     ratio = m.edges_traversed / m.trace_entries
