@@ -24,8 +24,7 @@ from emogi.atomic import write_csv, write_text
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
 from model import uvm_capped_validation4 as v4
-from model import uvm_validation4
-from model.uvm_validation3 import judge_cli, regenerate, summarise
+from model.uvm_validation3 import judge_cli, regenerate
 
 SEEDS = {"urand20s33": 33, "urand20s35": 35, "kron20s33": 33}  # each graph's seed in its own validation
 SET = {"urand20s33": v4.SET["urand20s33"], "urand20s35": v4.SET["urand20s33"], "kron20s33": v4.SET["kron20s33"]}
@@ -107,13 +106,8 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     cells = v4.predict(v2.measured_cells(runs, counts), shapes, factors, reg)
-    summary = summarise(cells, rules=(*RULES, *REPORTED))
-    cold_counts = counts.drop(columns=["tail_whole", "tail_split"], errors="ignore")
-    cold = uvm_validation4.predict(v2.cold_cells(runs, cold_counts), shapes, factors, None, (*RULES, "pageable"))
-    terms = {k: reg[k] for k in ("capped_terms", "pooled", "validation3_terms")}
     note = "issue 21 uvm-capped, graph-or-machine check (model.uvm_capped_graph_check; a diagnostic)"
-    tables = {"cells": cells, "summary": summary, "cold": cold}
-    v2.write_judgement(out, NAME, session, how, runs, tables, factors | terms, note)
+    summary = v4.write_out(out, None, session, how, runs, cells, counts, (shapes, factors, reg), REPORTED, NAME, note)
     graphs, ratios, decision = per_graph(cells), compare(cells, earlier), decide(cells)
     write_csv(graphs, out / f"{NAME}_graphs.csv")
     write_csv(ratios, out / f"{NAME}_earlier.csv")

@@ -233,18 +233,20 @@ def write_judgement(out: Path, name: str, session: Path, how: dict, runs, tables
     write_text(json.dumps(source_of(runs, out) | {"note": note}, indent=2) + "\n", out / "source.json")
 
 
-def finish(out: Path, n: int, session, how, runs, cells, counts, fit, rules, cold_rules, term_keys) -> pd.DataFrame:
+def finish(out: Path, n, session, how, runs, cells, counts, fit, rules, cold_rules, term_keys, name=None,
+           note=None) -> pd.DataFrame:  # fmt: skip
     """Capped validation n's end: the summary over `rules`, the call's cold cells by the same shapes and factors
     (`cold_rules`), and write_judgement with the registered terms `term_keys`. `fit` is (shapes, factors,
-    registered). Returns the summary."""
+    registered). `name` and `note` (default: capped validation n's) name the tables and the source record of a call
+    that is not a numbered validation (the graph-or-machine check). Returns the summary."""
     shapes, factors, reg = fit
     summary = summarise(cells, rules=rules)
     cold_counts = counts.drop(columns=["tail_whole", "tail_split"], errors="ignore")  # the tail: capped cells only
     cold = uvm_validation4.predict(cold_cells(runs, cold_counts), shapes, factors, None, cold_rules)
     tables = {"cells": cells, "summary": summary, "cold": cold}
-    note = f"issue 21 uvm-capped, capped validation {n} (model.uvm_capped_validation{n})"
+    note = note or f"issue 21 uvm-capped, capped validation {n} (model.uvm_capped_validation{n})"
     terms = {k: reg[k] for k in term_keys}
-    write_judgement(out, f"capped_validation{n}", session, how, runs, tables, factors | terms, note)
+    write_judgement(out, name or f"capped_validation{n}", session, how, runs, tables, factors | terms, note)
     return summary
 
 

@@ -120,11 +120,13 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     return write_out(out, 4, session, how, runs, cells, counts, (shapes, factors, reg), REPORTED)
 
 
-def write_out(out: Path, n: int, session, how, runs, cells, counts, fit, reported) -> pd.DataFrame:
-    """Capped validations 4 and 5's end (v2.finish): RULES judged and `reported` beside, the cold cells by RULES
-    and the pageable f, the terms of capped validation 4's registration."""
+def write_out(out: Path, n, session, how, runs, cells, counts, fit, reported, name=None, note=None) -> pd.DataFrame:
+    """Capped validations 4 and 5's end (v2.finish), and the graph-or-machine check's (its own `name` and `note`):
+    RULES judged and `reported` beside, the cold cells by RULES and the pageable f, the terms of capped validation
+    4's registration."""
     terms = ("capped_terms", "pooled", "validation3_terms")
-    return v2.finish(out, n, session, how, runs, cells, counts, fit, (*RULES, *reported), (*RULES, "pageable"), terms)
+    return v2.finish(out, n, session, how, runs, cells, counts, fit, (*RULES, *reported), (*RULES, "pageable"), terms,
+                     name, note)  # fmt: skip
 
 
 def main(argv=None) -> int:
