@@ -36,6 +36,10 @@ ORDER = (
 )  # fmt: skip
 CENTRED, OVER = 0.05, 0.10  # |signed median| < CENTRED: centred; signed median > OVER: over-predicted
 MIN_CELLS = 36  # of a urand graph's 48 capped cells, judged, for a decision
+# The machine of the earlier calls. On another one (only H200s are lent since 2026-11-28) a shift of every graph's
+# error carries the machine change too, so the decision is on the difference s35 - s33 alone (registered amendment,
+# docs/uvm-capped-validations.md, written before any data of this check).
+EARLIER_GPU = "NVIDIA H100 80GB HBM3"
 RULES, REPORTED, REGISTERED = v4.RULES, v4.REPORTED, v4.REGISTERED  # capped validation 4's rule, unchanged
 ARCHIVE = Path(__file__).resolve().parents[1] / "archive"
 # the earlier calls of each graph (their judged cells); validation 5's capped_ms is the median of 3 process medians
@@ -59,15 +63,19 @@ def per_graph(cells: pd.DataFrame, rule: str = "unit") -> pd.DataFrame:
     return pd.DataFrame(table).reset_index()
 
 
-def decide(cells: pd.DataFrame) -> dict:
-    """The registered decision on the unit rule's signed median per urand graph (s33, s35): `graph` if |s33| < 5%
-    and s35 > +10%; `machines` if both > +10%; else `inconclusive` (so too if either has < MIN_CELLS judged)."""
+def decide(cells: pd.DataFrame, gpu: str = EARLIER_GPU) -> dict:
+    """The registered decision on the unit rule's signed median per urand graph (s33, s35). On the earlier calls'
+    GPU: `graph` if |s33| < 5% and s35 > +10%; `machines` if both > +10%; else `inconclusive`. On another GPU, on
+    d = s35 - s33 only: `graph` if d > +10 points, `machines` if |d| < 5 points, else `inconclusive`. Always
+    `inconclusive` if either urand graph has < MIN_CELLS judged."""
     table = per_graph(cells).set_index("graph")
     n = {g: int(table["n"].get(g, 0)) for g in QUESTION}
     s = {g: float(table["signed_median"].get(g, np.nan)) for g in QUESTION}
     s33, s35 = s["urand20s33"], s["urand20s35"]
     if min(n.values()) < MIN_CELLS:
         verdict, why = "inconclusive", f"too few judged cells ({n}; {MIN_CELLS} needed per urand graph)"
+    elif gpu != EARLIER_GPU:
+        verdict, why = _decide_on_difference(s35 - s33, gpu)
     elif abs(s33) < CENTRED and s35 > OVER:
         verdict, why = "graph", "urand20s33 centred while urand20s35 over-predicted in the same call"
     elif s33 > OVER and s35 > OVER:
@@ -75,7 +83,16 @@ def decide(cells: pd.DataFrame) -> dict:
     else:
         verdict, why = "inconclusive", "neither pattern of the registered rule"
     signed = {g: None if np.isnan(v) else v for g, v in s.items()}  # JSON has no NaN
-    return {"decision": verdict, "why": why, "signed_median": signed, "cells": n}
+    return {"decision": verdict, "why": why, "signed_median": signed, "cells": n, "gpu": gpu}
+
+
+def _decide_on_difference(d: float, gpu: str) -> tuple[str, str]:
+    """Another GPU than the earlier calls': only the same call's difference between the two urand graphs counts."""
+    if d > OVER:
+        return "graph", f"on {gpu}: urand20s35 over-predicted {d:+.1%} beyond urand20s33 in the same call"
+    if abs(d) < CENTRED:
+        return "machines", f"on {gpu}: the two urand graphs within {CENTRED:.0%} of each other ({d:+.1%})"
+    return "inconclusive", f"on {gpu}: the difference {d:+.1%} is in neither band of the amended rule"
 
 
 def compare(cells: pd.DataFrame, earlier: dict = EARLIER) -> pd.DataFrame:
@@ -108,7 +125,11 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     cells = v4.predict(v2.measured_cells(runs, counts), shapes, factors, reg)
     note = "issue 21 uvm-capped, graph-or-machine check (model.uvm_capped_graph_check; a diagnostic)"
     summary = v4.write_out(out, None, session, how, runs, cells, counts, (shapes, factors, reg), REPORTED, NAME, note)
-    graphs, ratios, decision = per_graph(cells), compare(cells, earlier), decide(cells)
+    gpus = sorted(set(runs["gpu"]))
+    if len(gpus) != 1:
+        raise ValueError(f"{session}: one GPU expected in the call's runs, found {gpus}")
+    gpu = gpus[0]
+    graphs, ratios, decision = per_graph(cells), compare(cells, earlier), decide(cells, gpu)
     write_csv(graphs, out / f"{NAME}_graphs.csv")
     write_csv(ratios, out / f"{NAME}_earlier.csv")
     write_text(json.dumps(decision, indent=2) + "\n", out / f"{NAME}_decision.json")

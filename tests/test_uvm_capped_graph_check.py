@@ -196,3 +196,20 @@ def test_judge_a_synthetic_call_regenerating_with_each_graphs_seed(tmp_path, cap
         assert (out / f"capped_graph_check_{name}.csv").exists(), name
     assert "graph-or-machine" in json.loads((out / "source.json").read_text())["note"]
     assert "DECISION: inconclusive" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("s33", "s35", "decision"),
+    [
+        (0.15, 0.30, "graph"),  # the same call's difference +15 points
+        (0.15, 0.18, "machines"),  # both shifted alike: not the graph
+        (-0.10, -0.06, "machines"),
+        (0.02, 0.10, "inconclusive"),  # +8 points: neither band
+        (0.02, 0.18, "graph"),
+    ],
+)
+def test_on_another_gpu_only_the_difference_decides(s33, s35, decision):
+    got = GC.decide(_cells(s33, s35), "NVIDIA H200")
+    assert got["decision"] == decision and got["gpu"] == "NVIDIA H200"
+    assert "NVIDIA H200" in got["why"] or decision == "inconclusive"
+    assert GC.decide(_cells(s33, s35))["gpu"] == GC.EARLIER_GPU
