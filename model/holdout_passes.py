@@ -62,6 +62,12 @@ def _check_train(tables: list[pd.DataFrame], train: str) -> None:
             raise PassError(f"pass {i}: its train cells differ from pass 1's (another train session or fit)")
 
 
+def over_passes(m: pd.DataFrame) -> pd.DataFrame:
+    """Per cell (a row of m: each pass's min, a column a pass) the median over the passes (a pass lacking the cell
+    left out) and process_range (max / min − 1, the spread of the processes); model.process_repeat's too."""
+    return pd.DataFrame({"median": m.median(axis=1), "process_range": m.max(axis=1) / m.min(axis=1) - 1})
+
+
 def combine(tables: list[pd.DataFrame], train: str, statistic: str = "median", same_prediction: bool = True):
     """The judged table over the passes (the module docstring's holdout_cells.csv). same_prediction: the registered
     link (each held-out cell's prediction equal in every pass, checked); else each pass's own link, the prediction
@@ -78,8 +84,9 @@ def combine(tables: list[pd.DataFrame], train: str, statistic: str = "median", s
         raise PassError(f"{bad}: the registered prediction differs between passes (it must not depend on them)")
     m = held.pivot(index=KEY, columns="_pass", values="measured_ms")
     m.columns = [f"m_p{c}" for c in m.columns]
+    stat = over_passes(m)
     out = held.drop_duplicates(KEY).set_index(KEY).drop(columns="_pass")
-    out["measured_ms"] = g["measured_ms"].median()
+    out["measured_ms"] = stat["median"]
     out["predicted_ms"] = pred.median()
     out["error"] = out["predicted_ms"] / out["measured_ms"] - 1
     out["reps"] = g["reps"].sum()
@@ -89,7 +96,7 @@ def combine(tables: list[pd.DataFrame], train: str, statistic: str = "median", s
     out["commit"] = g["commit"].agg(lambda c: ",".join(sorted(set(map(str, c)))))
     out = out.join(m)
     out["passes"] = m.notna().sum(axis=1)
-    out["process_range"] = m.max(axis=1) / m.min(axis=1) - 1
+    out["process_range"] = stat["process_range"]
     trained = tables[0][tables[0]["split"] == train].set_index(KEY)
     return pd.concat([trained, out]).reset_index(drop=True)
 

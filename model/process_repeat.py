@@ -24,6 +24,7 @@ import pandas as pd
 
 from model import noise_floor as nf
 from model.holdout import CELL, read_runs, summary
+from model.holdout_passes import over_passes
 
 GROUP = nf.GROUP
 PASSES = ("p1", "p2", "p3")
@@ -57,10 +58,10 @@ def cell_table(judged, own, v12_cells, v12_own) -> pd.DataFrame:
             raise ValueError(f"{name}: registered prediction differs from the v12 call's")
     base = base.drop(columns=[f"r_{n}" for n in PASSES])
     m = base[[f"m_{n}" for n in PASSES]]
-    base["m_median3"], base["m_min3"] = m.median(axis=1), m.min(axis=1)
-    q = base[[f"q_{n}" for n in PASSES]]
-    base["q_median3"] = base["q_min3"] = q.median(axis=1)
-    base["process_range"] = m.max(axis=1) / m.min(axis=1) - 1
+    stat = over_passes(m)  # model.holdout_passes's statistic: the median over passes of each pass's min
+    base["m_median3"], base["m_min3"] = stat["median"], m.min(axis=1)
+    base["q_median3"] = base["q_min3"] = over_passes(base[[f"q_{n}" for n in PASSES]])["median"]
+    base["process_range"] = stat["process_range"]
     return base
 
 

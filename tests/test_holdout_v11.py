@@ -196,7 +196,9 @@ def test_the_device_script_makes_what_the_split_registers():
         ". tools/device/holdout_combined.sh  # derive and judge: the combined session\nsplit_main"
     )
     shared = (ROOT / "tools" / "device" / "holdout_combined.sh").read_text()
-    assert 'model.holdout_combine --split "$SPLIT"' in shared and '--parameters "$S/parameters.json"' in shared
+    judge = (ROOT / "tools" / "device" / "holdout_judge.sh").read_text()  # the judge's one place
+    assert 'model.holdout_combine --split "$SPLIT"' in shared and ". tools/device/holdout_judge.sh" in shared
+    assert 'judge_both "$C" "$S/parameters.json" "$ST"' in shared and '--parameters "$own"' in judge
     env = {k: v for k, v in os.environ.items() if k not in ("EMOGI_COMMIT", "RUN_ORDER")}
     done = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env | {"OUT": "/nonexistent"}, capture_output=True,
                           text=True)  # fmt: skip

@@ -10,6 +10,7 @@
 #     session (model.holdout_combine), the held-out graphs' workloads derived once (pass 1's session: every pass
 #     measures the same graph files), each pass judged alone (model.holdout --split SPLIT, the registered link, and
 #     with the pass's own link), then the passes' statistic (model.holdout_passes) and its figure.
+. tools/device/holdout_judge.sh  # judge_both: a pass's registered judgement and its own link
 passes_session() {  # the parent process: one child process per pass
   local p r rc=0 t0=${CALL_T0:-$(date +%s)}
   log "$PASSES passes, each its own process (budget ${BUDGET_S} s for the whole call)"
@@ -38,13 +39,7 @@ judge() {  # each pass alone (registered link; its own link beside), then the re
   local p c work=("$TRAIN"/workloads/* "$ROOT"/work/*) judged=() own=()
   for p in $(seq 1 "$PASSES"); do
     c=$ROOT/p$p/combined
-    python3 -m model.holdout --split "$SPLIT" --runs "$c" --graphs "$c/graphs" --l2 "$c/micro/l2.csv" \
-      --workloads "${work[@]}" --out-dir "$ROOT/p$p/judged" > "$ROOT/p$p/judge.log" 2>&1 \
-      || { tail -3 "$ROOT/p$p/judge.log"; return 1; }
-    python3 -m model.holdout --split "$SPLIT" --runs "$c" --graphs "$c/graphs" --l2 "$c/micro/l2.csv" \
-      --parameters "$ROOT/p$p/call/session/parameters.json" --workloads "${work[@]}" \
-      --out-dir "$ROOT/p$p/judged_call_link" > "$ROOT/p$p/judge_call_link.log" 2>&1 \
-      || tail -3 "$ROOT/p$p/judge_call_link.log"
+    judge_both "$c" "$ROOT/p$p/call/session/parameters.json" "$ROOT/p$p" "${work[@]}" || return 1
     judged+=("$ROOT/p$p/judged") own+=("$ROOT/p$p/judged_call_link")
   done
   python3 -m model.holdout_passes --split "$SPLIT" --judged "${judged[@]}" --own "${own[@]}" \
