@@ -15,7 +15,8 @@ commit and reps over the passes) and m_p1, m_p2, ... (each pass's min), passes (
 process_range (max / min over the passes − 1). D/holdout_summary.csv: model.holdout.summary of it, the registered
 judgement. D/passes_summary.csv: the held-out cells judged per pass alone (one process's min, v12's rule) beside the
 median, secondary. D/source.json: pass 1's, the statistic and the passes added. With --own (each pass judged with
-its own `--parameters`), D/judged_call_link/ the same against the median of the passes' own predictions (secondary).
+its own `--parameters`), D/judged_call_link/ the same against the median of the passes' own predictions (secondary;
+its train rows pass 1's, whose predictions use pass 1's link).
 A cell some pass lacks takes the median of the passes that have it, none is dropped (`passes` says it). Refused,
 one line, exit 2: a pass whose train cells or registered predictions differ from pass 1's, a judgement missing or
 judged with another split.
@@ -53,11 +54,13 @@ def _keyed(t: pd.DataFrame) -> pd.DataFrame:
     return t.assign(**{KEY: key})
 
 
-def _check_train(tables: list[pd.DataFrame], train: str) -> None:
-    """Every pass's train cells are pass 1's: the same train session and fit (measured and predicted equal)."""
-    first = tables[0][tables[0]["split"] == train].set_index(KEY)[["measured_ms", "predicted_ms"]].sort_index()
+def _check_train(tables: list[pd.DataFrame], train: str, same_prediction: bool = True) -> None:
+    """Every pass's train cells are pass 1's: the same train session (measured equal) and, with the registered
+    link, the same fit (predicted equal too). With each pass's own link the train predictions differ by design."""
+    columns = ["measured_ms", "predicted_ms"] if same_prediction else ["measured_ms"]
+    first = tables[0][tables[0]["split"] == train].set_index(KEY)[columns].sort_index()
     for i, t in enumerate(tables[1:], 2):
-        mine = t[t["split"] == train].set_index(KEY)[["measured_ms", "predicted_ms"]].sort_index()
+        mine = t[t["split"] == train].set_index(KEY)[columns].sort_index()
         if not mine.index.equals(first.index) or not np.allclose(mine, first, rtol=1e-12, atol=0):
             raise PassError(f"pass {i}: its train cells differ from pass 1's (another train session or fit)")
 
@@ -75,7 +78,7 @@ def combine(tables: list[pd.DataFrame], train: str, statistic: str = "median", s
     if statistic != "median":
         raise PassError(f"statistic {statistic}: only the median over passes is registered")
     tables = [_keyed(t) for t in tables]
-    _check_train(tables, train)
+    _check_train(tables, train, same_prediction)
     held = pd.concat([t[t["split"] != train].assign(_pass=i) for i, t in enumerate(tables, 1)], ignore_index=True)
     g = held.groupby(KEY, sort=False)
     pred = g["predicted_ms"]

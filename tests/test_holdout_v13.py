@@ -207,6 +207,12 @@ def test_the_passes_judge_refuses_what_cannot_be_one_judgement():
         holdout_passes.combine([ok, _judged([1.0], [1.0], train=(2.0, 3.5))], "train")
     own = holdout_passes.combine([ok, _judged([1.2], [1.1]), _judged([1.1], [1.3])], "train", same_prediction=False)
     assert own["predicted_ms"].iloc[-1] == pytest.approx(1.1) and own["measured_ms"].iloc[-1] == pytest.approx(1.1)
+    # each pass's own link: its train predictions differ from pass 1's too (the same measured train cells)
+    other_link = _judged([1.2], [1.1]).assign(predicted_ms=lambda t: t["predicted_ms"] * 1.02)
+    own = holdout_passes.combine([ok, other_link], "train", same_prediction=False)
+    assert own[own["split"] == "train"]["predicted_ms"].tolist() == ok[ok["split"] == "train"]["predicted_ms"].tolist()
+    with pytest.raises(holdout_passes.PassError, match="train cells differ"):  # another train session, own link
+        holdout_passes.combine([ok, _judged([1.0], [1.0], train=(2.0, 3.5))], "train", same_prediction=False)
 
 
 def test_the_passes_cli_writes_the_judgement_and_refuses_another_split(tmp_path):
