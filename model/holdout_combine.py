@@ -13,13 +13,16 @@ train session (the fit's link and L2 capacity: the call's own are in H, for the 
 (`call_ms`), the train session's (`train_ms`) and `drift` = call / train − 1; OUT/combined.json: where each graph
 came from and both sessions' link parameters. Refused with one line on stderr, exit 2, nothing written: a held-out
 graph with runs in the train session, a registered graph lacking a runs table where it must come from, a graph in
-the call the split does not list.
+the call the split does not list. With --same-gpu (v13 on the lent machine, docs/holdout-v13.md: the train session
+measured again on the held-out call's machine), also a train session measured on another GPU than the call: the
+runs tables' `gpu` must be one and the same name, and host.txt's `nvidia-smi -L` one and the same UUID.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -82,14 +85,40 @@ def drift(sp, train_session: Path, call: Path, log=print) -> pd.DataFrame:
     return t[cols].sort_values(CELL).reset_index(drop=True)
 
 
+GPU_UUID = re.compile(r"^GPU \d+: (.+) \(UUID: (GPU-[0-9a-fA-F-]+)\)\s*$", re.M)  # `nvidia-smi -L`
+
+
+def gpu_of(session: Path) -> dict:
+    """The GPU names a session's runs tables record and the UUIDs its host.txt records (holdout_session.sh's
+    provenance: every call's `nvidia-smi -L`)."""
+    names = set()
+    for p in sorted((session / "runs").glob("*.csv")):
+        names |= set(pd.read_csv(p, usecols=["gpu"])["gpu"].dropna().astype(str))
+    host = session / "host.txt"
+    uuids = {m.group(2) for m in GPU_UUID.finditer(host.read_text())} if host.is_file() else set()
+    return {"names": sorted(names), "uuids": sorted(uuids)}
+
+
+def same_gpu(train_session: Path, call: Path) -> dict:
+    """The one GPU both sessions were measured on (name and UUID); HoldoutError where they differ or say none."""
+    train, mine = gpu_of(train_session), gpu_of(call)
+    for what, key in (("GPU", "names"), ("GPU UUID (host.txt, nvidia-smi -L)", "uuids")):
+        if len(train[key]) != 1 or train[key] != mine[key]:
+            raise HoldoutError(f"not the same {what}: the train session {train_session} has {train[key] or 'none'}, "
+                               f"the call {call} {mine[key] or 'none'}")  # fmt: skip
+    return {"name": train["names"][0], "uuid": train["uuids"][0]}
+
+
 def link(path: Path) -> dict:
     """W and N_max of a session's parameters.json (for the record; the judge reads the whole file)."""
     p = json.loads(path.read_text())
     return {k: p[k]["value"] for k in LINK_KEYS if isinstance(p.get(k), dict) and "value" in p[k]}
 
 
-def combine(sp, train_session: Path, call: Path, out: Path, log=print) -> dict:
+def combine(sp, train_session: Path, call: Path, out: Path, log=print, gpu: bool = False) -> dict:
+    """gpu: refuse a train session measured on another GPU than the call (--same-gpu)."""
     source = plan(sp, train_session, call)
+    machine = same_gpu(train_session, call) if gpu else None
     d = drift(sp, train_session, call, log)
     if out.exists():
         shutil.rmtree(out)
@@ -109,7 +138,7 @@ def combine(sp, train_session: Path, call: Path, out: Path, log=print) -> dict:
               "remeasured": sorted(set(d["graph"])),
               "link": {"train session": link(train_session / "parameters.json"),
                        "call": link(call / "parameters.json") if (call / "parameters.json").is_file() else None},
-              }  # fmt: skip
+              } | ({"gpu": machine} if machine else {})  # fmt: skip
     write_text(json.dumps(record, indent=2) + "\n", out / "combined.json")
     log(f"{out}: {len(source)} graphs ({sum(s == call for s in source.values())} from the call)")
     return record
@@ -121,11 +150,12 @@ def main(argv=None) -> int:
     p.add_argument("--call", required=True, type=Path, help="the new call's session folder (runs/, graphs/)")
     p.add_argument("--out", required=True, type=Path)
     p.add_argument("--train-session", type=Path, help="default: the split's TRAIN_SESSION/session")
+    p.add_argument("--same-gpu", action="store_true", help="refuse a train session measured on another GPU")
     a = p.parse_args(argv)
     sp = SPLITS[a.split]
     train = a.train_session or Path(sp.TRAIN_SESSION) / "session"
     try:
-        combine(sp, train, a.call, a.out)
+        combine(sp, train, a.call, a.out, gpu=a.same_gpu)
     except (HoldoutError, OSError, ValueError) as e:
         print(f"model.holdout_combine: {e}", file=sys.stderr)
         return 2

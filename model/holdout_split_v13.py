@@ -23,6 +23,9 @@ PASSES = 3  # a held-out cell is measured by 3 separate processes (the session p
 PASS_STATISTIC = "median"  # over the passes' mins (model/holdout_passes.py); train cells: one process's min
 RUN_ORDER = v12.RUN_ORDER  # `emogi run --run-order rounds`, as v9 to v12
 TRAIN_SESSION = "archive/holdout-v12-h100-2026-11-28"  # the train graphs' runs, microbenchmarks and workloads
+# v13 on the lent machine ("v13h", docs/holdout-v13.md, registered before any H200 data): this split unchanged, the
+# train session measured again on the held-out call's machine (tools/device/holdout_v13h.sh, model.holdout_combine
+# --same-gpu); the train graphs' workloads still TRAIN_SESSION's (they depend only on the graph files)
 SEEN = tuple(v12.GRAPHS)  # every graph of the v12 combined session, its held-out four among them
 REMEASURED: tuple[str, ...] = ()  # no train graph is measured again
 _gen = v2._generated

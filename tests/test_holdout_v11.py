@@ -151,9 +151,9 @@ def test_the_combination_refuses(tmp_path, case, match):
     assert_combination_refuses(tmp_path, case, match, "v11", HELD, ARCHIVE_V10 / "session", _call)
 
 
-def assert_combination_refuses(tmp_path, case, match, split, held, train, make_call):
-    """model.holdout_combine --split `split` on a call (`make_call(tmp_path, held=...)`) lacking a held-out graph,
-    with a stray graph, or with a held-out graph leaked into the train session `train`."""
+def assert_combination_refuses(tmp_path, case, match, split, held, train, make_call, extra=()):
+    """model.holdout_combine --split `split` (and the arguments `extra`) on a call (`make_call(tmp_path, held=...)`)
+    lacking a held-out graph, with a stray graph, or with a held-out graph leaked into the train session `train`."""
     call = make_call(tmp_path, held=held[:3] if case == "missing" else held)
     runs = f"bfs.{held[0]}.w8.csv"
     if case == "stray":
@@ -163,7 +163,7 @@ def assert_combination_refuses(tmp_path, case, match, split, held, train, make_c
         train = tmp_path / "train"
         shutil.copy(call / "runs" / runs, train / "runs")
     out = tmp_path / "combined"
-    args = ["--split", split, "--call", str(call), "--out", str(out), "--train-session", str(train)]
+    args = ["--split", split, "--call", str(call), "--out", str(out), "--train-session", str(train), *extra]
     done = subprocess.run(["python", "-m", "model.holdout_combine", *args], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and match in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()

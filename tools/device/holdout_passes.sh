@@ -7,9 +7,10 @@
 #     goes under ROOT/pP/session, packed as $OUT/${TGZ_BASE}_pP.tgz, its output in $OUT/${TGZ_BASE}_pP.log. The
 #     time guard (BUDGET_S) counts the whole call: each pass starts its clock at the call's start (CALL_T0).
 #   derive (CPU, TGZS=DIR: the folder holding the passes' tgz): each pass unpacked and assembled with the train
-#     session (model.holdout_combine), the held-out graphs' workloads derived once (pass 1's session: every pass
-#     measures the same graph files), each pass judged alone (model.holdout --split SPLIT, the registered link, and
-#     with the pass's own link), then the passes' statistic (model.holdout_passes) and its figure.
+#     session (model.holdout_combine; SAME_GPU=1 adds --same-gpu: each pass and the train session on one GPU),
+#     the held-out graphs' workloads derived once (pass 1's session: every pass measures the same graph files),
+#     each pass judged alone (model.holdout --split SPLIT, the registered link, and with the pass's own link),
+#     then the passes' statistic (model.holdout_passes) and its figure.
 . tools/device/holdout_judge.sh  # judge_both: a pass's registered judgement and its own link
 passes_session() {  # the parent process: one child process per pass
   local p r rc=0 t0=${CALL_T0:-$(date +%s)}
@@ -29,7 +30,7 @@ derive() {  # CPU: the passes assembled, the held-out graphs' workloads derived 
     c=$ROOT/p$p
     rm -rf "$c/call" && mkdir -p "$c/call" && tar xzf "$TGZS/${TGZ_BASE}_p$p.tgz" -C "$c/call" || return 1
     python3 -m model.holdout_combine --split "$SPLIT" --train-session "$TRAIN/session" --call "$c/call/session" \
-      --out "$c/combined" > "$c/combine.log" 2>&1 || { cat "$c/combine.log"; return 1; }
+      --out "$c/combined" ${SAME_GPU:+--same-gpu} > "$c/combine.log" 2>&1 || { cat "$c/combine.log"; return 1; }
     cat "$c/combine.log"
   done
   for name in $HELD_GRAPHS; do derive_graph "$name" "$ROOT/p1/combined"; done

@@ -5,9 +5,9 @@
 variants_of() { case $1 in bfs) echo merged-aligned,direction-optimizing ;; sssp) echo merged-aligned,frontier ;;
   cc) echo merged-aligned,afforest ;; pagerank) echo merged-aligned,gauss-seidel ;; esac; }
 
-provenance() {
-  { date -u; nvidia-smi; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; nproc; free -g; df -h /tmp; } \
-    >> "$S/host.txt" 2>&1
+provenance() {  # `nvidia-smi -L`: the GPU's UUID, so that two sessions can be shown to share one GPU (holdout_combine)
+  { date -u; nvidia-smi; nvidia-smi -L; echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; nproc
+    free -g; df -h /tmp; } >> "$S/host.txt" 2>&1
 }
 
 # One cell group: ALGORITHM on NAME at WIDTH bytes, device and zero-copy, into $S/runs/ALGORITHM.NAME.wWIDTH.csv

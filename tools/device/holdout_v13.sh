@@ -5,7 +5,9 @@
 # once per pass, each a new process), and judged on the median over the passes of each pass's min of 5 timed runs
 # after 1 warm-up (model/holdout_passes.py); every `emogi run` given `--run-order rounds` (as v9 to v12). The train
 # table is NOT measured again: it is the archived v12 combined session's (archive/holdout-v12-h100-2026-11-28/session,
-# 25 graphs). This call measures ONLY the four held-out graphs, three times.
+# 25 graphs). This call measures ONLY the four held-out graphs, three times. On an H200 (the only machine lent since
+# 2026-11-28) v13 runs as v13h: holdout_v13h.sh measures the train session first on the same warm machine, and its
+# derive runs this script's with TRAIN and SAME_GPU set (docs/holdout-v13.md, "v13 on an H200").
 #   (device, best detached) EMOGI_COMMIT=<commit> EMOGI_WHEELS=none DETACH_WAIT=560 \
 #            bash tools/device/detached.sh start ho13 bash tools/device/holdout_v13.sh
 #            Per pass: build (check), host.txt, the link microbenchmarks + model.fit, the L2 table (l2.csv); the
@@ -40,7 +42,7 @@
 #     --own $H13/p1/judged_call_link $H13/p2/judged_call_link $H13/p3/judged_call_link --out-dir D
 # Options: PARTS, PASSES=3, REPS=5, WARMUP=1, RUN_ORDER=rounds, BUDGET_S=540, GRAPHS (another list, for a dry run),
 # EMOGI_BINARY (a prebuilt binary), H13 (state), TGZS (derive), JOBS, KEEP_GRAPHS (as holdout_v5.sh), TRAIN (the
-# train session's archive, default the split's TRAIN_SESSION).
+# train session's archive, default the split's TRAIN_SESSION), SAME_GPU (derive: model.holdout_combine --same-gpu).
 set -uo pipefail
 . tools/device/require_commit.sh  # EMOGI_COMMIT, required for a session part
 . tools/device/setup.sh
