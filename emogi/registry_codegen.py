@@ -31,12 +31,10 @@ def _names_array(name: str, entries) -> str:
     return f"constexpr std::array<const char*, {len(entries)}> {name} = {{{names}}};"
 
 
-def _flag_switch(function: str, enum: str, entries, flag: str) -> str:
-    cases = [f"    case {enum}::{e.enum}:" for e in entries if getattr(e, flag)]
-    body = "\n".join(cases + ["      return true;"] if cases else [])
-    return (
-        f"constexpr bool {function}({enum} x) {{\n  switch (x) {{\n{body}\n    default:\n      return false;\n  }}\n}}"
-    )
+def _flag_test(function: str, enum: str, entries, flag: str) -> str:
+    """`function`(x): whether x is one of the entries whose registry `flag` is set (none: always false)."""
+    test = " || ".join(f"x == {enum}::{e.enum}" for e in entries if getattr(e, flag)) or "(void)x, false"
+    return f"constexpr bool {function}({enum} x) {{ return {test}; }}"
 
 
 def _requirement_checks(v: Vocabulary) -> str:
@@ -103,16 +101,16 @@ inline const char* name_of(MemoryMode m) {{ return kModeNames[static_cast<int>(m
 inline const char* name_of(AutoOrder o) {{ return kAutoOrderNames[static_cast<int>(o)]; }}
 
 // The modes whose edge list is managed memory that migrates to the GPU on fault.
-{_flag_switch("is_uvm", "MemoryMode", modes, "migrates")}
+{_flag_test("is_uvm", "MemoryMode", modes, "migrates")}
 // The modes that allocate managed memory, which the oversubscription guard covers.
-{_flag_switch("is_managed", "MemoryMode", modes, "managed")}
+{_flag_test("is_managed", "MemoryMode", modes, "managed")}
 // The variants that are access policies (access.cuh), combined with every algorithm that has them; the others
 // are an algorithm's own kernel.
-{_flag_switch("is_access_variant", "Variant", variants, "access")}
+{_flag_test("is_access_variant", "Variant", variants, "access")}
 // The variants that read in-neighbours: on a directed graph, from its transpose file (csr_transpose.hpp).
-{_flag_switch("reads_in_lists", "Variant", variants, "in_lists")}
+{_flag_test("reads_in_lists", "Variant", variants, "in_lists")}
 // The algorithms that run from a source vertex.
-{_flag_switch("is_rooted", "Algorithm", algorithms, "rooted")}
+{_flag_test("is_rooted", "Algorithm", algorithms, "rooted")}
 
 // Bytes an algorithm reads beside each neighbour id (SSSP's weight).
 constexpr unsigned weight_bytes(Algorithm a) {{

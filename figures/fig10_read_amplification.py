@@ -83,18 +83,8 @@ def draw(table: pd.DataFrame, source: dict):
     x = np.arange(len(groups))
     for i, mode in enumerate(modes):
         rows = per[per["mode"] == mode].set_index(["graph", "edge_bytes"]).reindex(groups)
-        pos = x + (i - (len(modes) - 1) / 2) * bar_w
         vals = rows["amplification"].to_numpy(dtype=float)
-        ax.bar(
-            pos,
-            vals,
-            bar_w,
-            color=style.MODE_COLORS[mode],
-            hatch=style.MODE_HATCHES[mode],
-            edgecolor="black",
-            linewidth=0.4,
-            zorder=2,
-        )
+        pos = style.group_bars(ax, x, i, len(modes), bar_w, vals, style.MODE_COLORS[mode], style.MODE_HATCHES[mode])
         style.label_bars(ax, pos, vals, ".2f", lambda v: v + 0.03)
         dots = rows["payload_amplification"].to_numpy(dtype=float)
         ax.plot(pos, dots, "o", color="black", markersize=3, zorder=4)

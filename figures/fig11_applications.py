@@ -124,17 +124,7 @@ def draw(table: pd.DataFrame, source: dict):
         ax, rows = axes[0][col], table[table["graph"] == graph]
         for i, bar in enumerate(BARS):
             vals = np.array([_value(rows, a, bar) for a in algorithms])
-            pos = x + (i - (len(BARS) - 1) / 2) * bar_w
-            ax.bar(
-                pos,
-                vals,
-                bar_w,
-                color=BAR_COLORS[bar],
-                hatch=BAR_HATCHES[bar],
-                edgecolor="black",
-                linewidth=0.4,
-                zorder=2,
-            )
+            pos = style.group_bars(ax, x, i, len(BARS), bar_w, vals, BAR_COLORS[bar], BAR_HATCHES[bar])
             style.label_bars(ax, pos, vals, style.speedup_text, lambda v: v * 1.04)
             if bar in NAMED_BARS:
                 named += [(ax, p, v, _variant(rows, a, bar)) for p, v, a in zip(pos, vals, algorithms)]

@@ -51,7 +51,13 @@ import pandas as pd
 from emogi.schema import VARIANTS, ZERO_COPY_MODES
 from figures import cli, style
 from figures.inputs import FigureDataError, load_summary
-from figures.latency_delayed import LATENCY_EMULATION_INPUT, delayed_rows, draw_delayed, measured_delays
+from figures.latency_delayed import (
+    LATENCY_EMULATION_INPUT,
+    delayed_rows,
+    draw_delayed,
+    measured_and_predicted,
+    measured_delays,
+)
 from model.littles_law import LinkParams, max_L
 
 FIGURE = "fig_added_latency"
@@ -295,27 +301,9 @@ def draw(table: pd.DataFrame, source: dict):
                     y = float(np.interp(tol, line["added_us"], line["normalised"]))
                     ax.plot([tol], [y], "|", color=color, markersize=8, markeredgewidth=1.4, zorder=3)
                 pts = e[e["variant"] == v]
-                ax.plot(
-                    pts["added_us"],
-                    pts["normalised"],
-                    style.VARIANT_MARKERS[v],
-                    color=color,
-                    markeredgecolor="black",
-                    markeredgewidth=0.4,
-                    markersize=4.5,
-                    linestyle="none",
-                    zorder=4,
-                )
-                ax.plot(
-                    pts["added_us"],
-                    pts["predicted_normalised"],
-                    style.VARIANT_MARKERS[v],
-                    color="none",
-                    markeredgecolor=color,
-                    markeredgewidth=1.0,
-                    markersize=5.5,
-                    linestyle="none",
-                    zorder=4,
+                marker = style.VARIANT_MARKERS[v]
+                measured_and_predicted(
+                    ax, pts["added_us"], pts, marker, marker, color, size=4.5, ring_size=5.5, edge=0.4, zorder=4
                 )
                 draw_delayed(ax, dl[dl["variant"] == v], v, color)
             ax.axhline(1.0, color="#888888", linewidth=0.7, zorder=1)

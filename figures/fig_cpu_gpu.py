@@ -69,10 +69,8 @@ def _time_panel(ax, rows: pd.DataFrame, graph: str) -> None:
     x = np.arange(len(algorithms))
     width = 0.85 / len(DRAWN)
     for i, bar in enumerate(DRAWN):
-        pos = x + (i - (len(DRAWN) - 1) / 2) * width
         vals = [rows[(rows["algorithm"] == a) & (rows["bar"] == bar)]["time_ms"].mean() for a in algorithms]
-        ax.bar(pos, vals, width, color=COLORS[bar], hatch=HATCHES[cpu_data.BAR_REGIME[bar]], edgecolor="black",
-               linewidth=0.4, zorder=2)  # fmt: skip
+        pos = style.group_bars(ax, x, i, len(DRAWN), width, vals, COLORS[bar], HATCHES[cpu_data.BAR_REGIME[bar]])
         for p, v in zip(pos, vals):
             if np.isfinite(v):
                 ax.text(p, v * 1.08, f"{v:.3g}" if v < 1000 else f"{v:.0f}", ha="center", va="bottom", rotation=90,

@@ -79,8 +79,7 @@ def draw(table: pd.DataFrame, source: dict):
                 got = [pick[pick["variant"] == v] for v in variants]
                 vals = np.array([g[value].iloc[0] if len(g) else np.nan for g in got], float)
                 vals = vals / 2**30 if c == 1 else vals
-                pos = x + (i - (len(bars) - 1) / 2) * width
-                ax.bar(pos, vals, width, color=color, hatch=hatch, edgecolor="black", linewidth=0.4, zorder=2)
+                pos = style.group_bars(ax, x, i, len(bars), width, vals, color, hatch)
                 sweeps = [g["sweeps"].iloc[0] if len(g) else np.nan for g in got]
                 for p, v, n in zip(pos, vals, sweeps):
                     if np.isfinite(v) and v > 0:  # the value on the time bars, the sweeps on the bytes bars

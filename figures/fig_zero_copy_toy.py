@@ -113,19 +113,11 @@ def draw(table: pd.DataFrame, source: dict):
     for ax, eb in zip(axes[0], widths):
         t = table[table["element_bytes"] == eb]
         for i, mode in enumerate(modes):
-            pos = x + (i - (len(modes) - 1) / 2) * bar_w
             r = t[t["mode"] == mode].set_index("pattern").reindex(TOY_PATTERNS)
             val = r["timed_gbps"].to_numpy(dtype=float)
             shown = np.minimum(val, top * 0.97)  # device bars: off the link's scale
-            ax.bar(
-                pos,
-                shown,
-                bar_w,
-                color=style.MODE_COLORS[mode],
-                hatch=style.MODE_HATCHES[mode],
-                edgecolor="black",
-                linewidth=0.4,
-                zorder=2,
+            pos = style.group_bars(
+                ax, x, i, len(modes), bar_w, shown, style.MODE_COLORS[mode], style.MODE_HATCHES[mode]
             )
             clipped = val > top * 0.97
             lo = np.where(clipped, np.nan, val - r["timed_gbps_q25"].to_numpy(dtype=float))

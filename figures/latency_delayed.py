@@ -143,6 +143,33 @@ def delayed_rows(delays: pd.DataFrame, line_of: dict, rule: str, max_added_us: f
     return rows
 
 
+def measured_and_predicted(ax, x, pts: pd.DataFrame, marker, ring, color, *, size, ring_size, edge, zorder) -> None:
+    """`pts`' measured values as filled `marker`s (black edge `edge` wide) and the model's value at each as a hollow
+    `ring` marker in `color`, at `x`."""
+    ax.plot(
+        x,
+        pts["normalised"],
+        marker,
+        color=color,
+        markeredgecolor="black",
+        markeredgewidth=edge,
+        markersize=size,
+        linestyle="none",
+        zorder=zorder,
+    )
+    ax.plot(
+        x,
+        pts["predicted_normalised"],
+        ring,
+        color="none",
+        markeredgecolor=color,
+        markeredgewidth=1.0,
+        markersize=ring_size,
+        linestyle="none",
+        zorder=zorder,
+    )
+
+
 def draw_delayed(ax, pts: pd.DataFrame, variant: str, color: str) -> None:
     """Delayed runs: at the measured added latency (bar: the chase's reps), larger than the throttled runs, with
     the model line's value there as a ring."""
@@ -151,25 +178,5 @@ def draw_delayed(ax, pts: pd.DataFrame, variant: str, color: str) -> None:
     x = pts["added_us"].to_numpy(float)
     xerr = np.vstack([x - pts["added_lo_us"].to_numpy(float), pts["added_hi_us"].to_numpy(float) - x]).clip(0)
     ax.errorbar(x, pts["normalised"], xerr=xerr, fmt="none", ecolor="#333333", elinewidth=0.7, capsize=1.5, zorder=4)
-    ax.plot(
-        x,
-        pts["normalised"],
-        style.VARIANT_MARKERS[variant],
-        color=color,
-        markeredgecolor="black",
-        markeredgewidth=0.6,
-        markersize=6.5,
-        linestyle="none",
-        zorder=5,
-    )
-    ax.plot(
-        x,
-        pts["predicted_normalised"],
-        "o",
-        color="none",
-        markeredgecolor=color,
-        markeredgewidth=1.0,
-        markersize=8,
-        linestyle="none",
-        zorder=5,
-    )
+    marker = style.VARIANT_MARKERS[variant]
+    measured_and_predicted(ax, x, pts, marker, "o", color, size=6.5, ring_size=8, edge=0.6, zorder=5)

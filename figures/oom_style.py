@@ -32,9 +32,8 @@ def grouped_bars(ax, groups: list[str], series: list[dict], fmt=style.speedup_te
     x = np.arange(len(groups))
     width = 0.8 / max(len(series), 1)
     for i, s in enumerate(series):
-        pos = x + (i - (len(series) - 1) / 2) * width
         vals = np.asarray(s["values"], dtype=float)
-        ax.bar(pos, vals, width, color=s["color"], hatch=s["hatch"], edgecolor="black", linewidth=0.4, zorder=2)
+        pos = style.group_bars(ax, x, i, len(series), width, vals, s["color"], s["hatch"])
         style.label_bars(ax, pos, vals, fmt, (lambda v: v * 1.05) if log else (lambda v: v + 0.02))
     ax.set_xticks(x, groups)
     if log:

@@ -209,6 +209,14 @@ def label_bars(ax, positions, values, fmt, offset) -> None:
             )
 
 
+def group_bars(ax, x, i: int, count: int, width: float, values, color, hatch):
+    """Bar `i` of `count` side by side in each group at `x`, each `width` wide, black-edged under the labels and
+    markers; returns the bars' positions."""
+    pos = x + (i - (count - 1) / 2) * width
+    ax.bar(pos, values, width, color=color, hatch=hatch, edgecolor="black", linewidth=0.4, zorder=2)
+    return pos
+
+
 def variant_short(variant: str) -> str:
     """A variant's name as written on a bar: its registry `short`, else its label, else its name."""
     return VARIANT_SHORT.get(variant) or VARIANT_NAMES.get(variant, variant)
@@ -288,17 +296,7 @@ def variant_mode_bars(table: pd.DataFrame, value: str, modes: list[str], fmt, of
         for i, mode in enumerate(modes):
             vals = [rows.loc[(rows["variant"] == v) & (rows["mode"] == mode), value] for v in VARIANTS]
             vals = np.array([s.iloc[0] if len(s) else np.nan for s in vals])
-            pos = x + (i - (len(modes) - 1) / 2) * bar_w
-            ax.bar(
-                pos,
-                vals,
-                bar_w,
-                color=MODE_COLORS[mode],
-                hatch=MODE_HATCHES[mode],
-                edgecolor="black",
-                linewidth=0.4,
-                zorder=2,
-            )
+            pos = group_bars(ax, x, i, len(modes), bar_w, vals, MODE_COLORS[mode], MODE_HATCHES[mode])
             label_bars(ax, pos, vals, fmt, offset)
         ax.set_xticks(x, [VARIANT_TICKS[v] for v in VARIANTS])
         panels.append((ax, key, rows, c))

@@ -30,31 +30,21 @@ def roots_of(path, count=3):
     return sorted(picks)[:count]
 
 
+def run_args(binary, algorithm, path, *options, roots=slice(0, 1)):
+    """`emogi run` of `algorithm` on `path` with `options`, then, for a rooted algorithm, `--roots` the `roots`
+    slice of roots_of(path)."""
+    args = [binary, "run", "--algorithm", algorithm, "--graph", path, *options]
+    if algorithm in ROOTED:
+        args += ["--roots", ",".join(map(str, roots_of(path)[roots]))]
+    return args
+
+
 def run_matrix(binary, path, algorithm, tmp_path, modes=PLAIN_MODES, reps=1, extra=(), variants=None, roots=3):
     out = tmp_path / f"{algorithm}.csv"
     variants = variants or VARIANTS[algorithm]
-    args = [
-        binary,
-        "run",
-        "--algorithm",
-        algorithm,
-        "--graph",
-        path,
-        "--variants",
-        ",".join(variants),
-        "--modes",
-        modes,
-        "--reps",
-        reps,
-        "--warmup",
-        "1" if "uvm-warm" in modes else "0",
-        "--out",
-        out,
-        *extra,
-    ]
-    if algorithm in ROOTED:
-        args += ["--roots", ",".join(map(str, roots_of(path)[-roots:]))]
-    done = run(args)
+    warmup = "1" if "uvm-warm" in modes else "0"
+    options = ["--variants", ",".join(variants), "--modes", modes, "--reps", reps, "--warmup", warmup, "--out", out]
+    done = run(run_args(binary, algorithm, path, *options, *extra, roots=slice(-roots, None)))
     assert done.returncode == 0, done.stderr[-3000:]
     rows = pd.read_csv(out)
     rows.attrs["stderr"] = done.stderr
@@ -137,12 +127,6 @@ def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, 
 
     def placed(*options):
         args = [
-            emogi_binary,
-            "run",
-            "--algorithm",
-            algorithm,
-            "--graph",
-            path,
             "--variants",
             "merged-aligned",
             "--modes",
@@ -153,13 +137,8 @@ def test_auto_order_default_per_algorithm(emogi_binary, small_graphs, tmp_path, 
             "1",
             "--warmup",
             "0",
-            "--out",
-            tmp_path / "d.csv",
-            *options,
         ]
-        if algorithm in ROOTED:
-            args += ["--roots", roots_of(path)[0]]
-        done = run(args)
+        done = run(run_args(emogi_binary, algorithm, path, *args, "--out", tmp_path / "d.csv", *options))
         assert done.returncode == 0, done.stderr[-2000:]
         return next(line for line in done.stderr.splitlines() if ": placed " in line)
 
@@ -226,24 +205,11 @@ def test_cc_on_a_single_vertex(emogi_binary, tmp_path):
 def test_a_wrong_result_fails_the_run(emogi_binary, small_graphs, tmp_path, algorithm):
     path = small_graphs[-2]
     out = tmp_path / "x.csv"
-    args = [
-        emogi_binary,
-        "run",
-        "--algorithm",
-        algorithm,
-        "--graph",
-        path,
-        "--modes",
-        "device",
-        "--reps",
-        "1",
-        "--test-corrupt-result",
-        "--out",
-        out,
-    ]
-    if algorithm in ROOTED:
-        args += ["--roots", roots_of(path)[0]]
-    done = run(args)
+    done = run(
+        run_args(
+            emogi_binary, algorithm, path, "--modes", "device", "--reps", "1", "--test-corrupt-result", "--out", out
+        )
+    )
     assert done.returncode == 1 and "result mismatch" in done.stderr and not out.exists(), done.stderr[-2000:]
 
 
@@ -304,27 +270,8 @@ def test_a_graph_over_one_gib(emogi_binary, large_graph, tmp_path, algorithm):
         ["auto", "--auto-order", "longest-first", "--gpu-memory-budget", "1G", "--auto-reserve", "0"],
     ):
         out = tmp_path / "big.csv"
-        args = [
-            emogi_binary,
-            "run",
-            "--algorithm",
-            algorithm,
-            "--graph",
-            large_graph,
-            "--variants",
-            fast,
-            "--modes",
-            *modes,
-            "--reps",
-            "1",
-            "--warmup",
-            "0",
-            "--out",
-            out,
-        ]
-        if algorithm in ROOTED:
-            args += ["--roots", roots_of(large_graph)[-1]]
-        done = run(args)
+        options = ["--variants", fast, "--modes", *modes, "--reps", "1", "--warmup", "0", "--out", out]
+        done = run(run_args(emogi_binary, algorithm, large_graph, *options, roots=slice(-1, None)))
         assert done.returncode == 0, done.stderr[-3000:]
         assert pd.read_csv(out)["verified"].all()
 
@@ -375,32 +322,11 @@ SANITIZER_PLACEMENTS = {
 @pytest.mark.parametrize("algorithm", sorted(VARIANTS))
 def test_sanitizer_is_clean(emogi_binary, small_graphs, tmp_path, tool, placement, algorithm):
     path = small_graphs[-3]  # urand12
-    args = [
-        "compute-sanitizer",
-        "--tool",
-        tool,
-        "--error-exitcode",
-        "9",
-        emogi_binary,
-        "run",
-        "--algorithm",
-        algorithm,
-        "--graph",
-        path,
-        "--variants",
-        ",".join(VARIANTS[algorithm]),
-        *SANITIZER_PLACEMENTS[placement],
-        "--reps",
-        "1",
-        "--warmup",
-        "0",
-        "--out",
-        tmp_path / "s.csv",
-    ]
+    options = ["--variants", ",".join(VARIANTS[algorithm]), *SANITIZER_PLACEMENTS[placement]]
+    options += ["--reps", "1", "--warmup", "0", "--out", tmp_path / "s.csv"]
     if placement == "longest-first":
-        args += ["--gpu-memory-budget", csr.read_header(path).num_edges * 12 // 3]
-    if algorithm in ROOTED:
-        args += ["--roots", roots_of(path)[0]]
-    done = run(args)
+        options += ["--gpu-memory-budget", csr.read_header(path).num_edges * 12 // 3]
+    sanitizer = ["compute-sanitizer", "--tool", tool, "--error-exitcode", "9"]
+    done = run([*sanitizer, *run_args(emogi_binary, algorithm, path, *options)])
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert SANITIZER_CLEAN[tool] in done.stdout + done.stderr

@@ -2,8 +2,6 @@
 guard refuses before allocating; the link probe and the profiler produce physically sensible numbers."""
 
 import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -12,6 +10,7 @@ import pytest
 from conftest import run
 from emogi import csr, schema
 from emogi.datasets import generators
+from tests.profiled import profile
 
 pytestmark = pytest.mark.gpu
 
@@ -31,6 +30,11 @@ def graphs(tmp_path_factory):
         roots = np.flatnonzero(degrees)[[0, len(degrees) // 3 % np.count_nonzero(degrees), -1]]
         made[kind] = (wide, narrow, [int(r) for r in roots])
     return made
+
+
+def bfs(binary, graph, root, *options, out):
+    """`emogi bfs` on `graph` from `root` with `options`, its table to `out`."""
+    return run([binary, "bfs", "--graph", graph, "--roots", root, *options, "--out", out])
 
 
 @pytest.mark.parametrize("kind", ["kron", "urand"])
@@ -69,23 +73,8 @@ def test_every_variant_and_mode_is_verified(emogi_binary, graphs, tmp_path, kind
 def test_a_wrong_result_fails_the_run(emogi_binary, graphs, tmp_path):
     """Verification can fail: one depth flipped before the check must stop the run and leave no table."""
     wide, _, roots = graphs["kron"]
-    done = run(
-        [
-            emogi_binary,
-            "bfs",
-            "--graph",
-            wide,
-            "--roots",
-            roots[0],
-            "--modes",
-            "device",
-            "--variants",
-            "merged",
-            "--test-corrupt-result",
-            "--out",
-            tmp_path / "x.csv",
-        ]
-    )
+    options = ["--modes", "device", "--variants", "merged", "--test-corrupt-result"]
+    done = bfs(emogi_binary, wide, roots[0], *options, out=tmp_path / "x.csv")
     assert done.returncode == 1 and "BFS result mismatch" in done.stderr and "1 vertices differ" in done.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -93,7 +82,7 @@ def test_a_wrong_result_fails_the_run(emogi_binary, graphs, tmp_path):
 def test_roots_without_out_edges_are_refused(emogi_binary, graphs, tmp_path):
     wide, _, _ = graphs["kron"]
     isolated = int(np.flatnonzero(np.diff(csr.read_csr(wide).offsets) == 0)[0])
-    done = run([emogi_binary, "bfs", "--graph", wide, "--roots", str(isolated), "--out", tmp_path / "x.csv"])
+    done = bfs(emogi_binary, wide, str(isolated), out=tmp_path / "x.csv")
     assert done.returncode == 1 and "not a vertex with out-edges" in done.stderr
     assert not (tmp_path / "x.csv").exists()
 
@@ -103,22 +92,7 @@ def test_roots_without_out_edges_are_refused(emogi_binary, graphs, tmp_path):
 @pytest.mark.parametrize("mode", ["uvm", "uvm-warm"])
 def test_managed_guard_refuses_before_allocating(emogi_binary, graphs, tmp_path, mode):
     wide, _, roots = graphs["urand"]
-    done = run(
-        [
-            emogi_binary,
-            "bfs",
-            "--graph",
-            wide,
-            "--roots",
-            roots[0],
-            "--modes",
-            mode,
-            "--gpu-memory-budget",
-            "1M",
-            "--out",
-            tmp_path / "x.csv",
-        ]
-    )
+    done = bfs(emogi_binary, wide, roots[0], "--modes", mode, "--gpu-memory-budget", "1M", out=tmp_path / "x.csv")
     assert done.returncode == 1
     assert "refusing to allocate" in done.stderr and "--allow-managed-oversubscription" in done.stderr
     assert not (tmp_path / "x.csv").exists()
@@ -126,24 +100,8 @@ def test_managed_guard_refuses_before_allocating(emogi_binary, graphs, tmp_path,
 
 def test_pinned_mode_is_not_limited_by_the_managed_guard(emogi_binary, graphs, tmp_path):
     wide, _, roots = graphs["urand"]
-    done = run(
-        [
-            emogi_binary,
-            "bfs",
-            "--graph",
-            wide,
-            "--roots",
-            roots[0],
-            "--modes",
-            "zerocopy-pinned",
-            "--gpu-memory-budget",
-            "1M",
-            "--reps",
-            "1",
-            "--out",
-            tmp_path / "x.csv",
-        ]
-    )
+    options = ["--modes", "zerocopy-pinned", "--gpu-memory-budget", "1M", "--reps", "1"]
+    done = bfs(emogi_binary, wide, roots[0], *options, out=tmp_path / "x.csv")
     assert done.returncode == 0, done.stderr
 
 
@@ -159,33 +117,10 @@ def test_link_probe(emogi_binary, tmp_path):
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_profile_counters_are_physical(emogi_binary, graphs, tmp_path):
     wide, _, roots = graphs["kron"]
-    out = tmp_path / "profile.csv"
-    cmd = [
-        sys.executable,
-        "-m",
-        "emogi.profile",
-        "bfs",
-        "--binary",
-        emogi_binary,
-        "--report",
-        tmp_path / "r.ncu-rep",
-        "--out",
-        out,
-        "--",
-        "--graph",
-        wide,
-        "--name",
-        "kron",
-        "--roots",
-        roots[0],
-        "--variants",
-        "naive,merged-aligned",
-        "--modes",
-        "device,zerocopy,uvm",
-    ]
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    p = pd.read_csv(out).set_index(["variant", "mode"])
+    args = ["--graph", wide, "--name", "kron", "--roots", roots[0]]
+    args += ["--variants", "naive,merged-aligned", "--modes", "device,zerocopy,uvm"]
+    p = profile(emogi_binary, "bfs", tmp_path / "r.ncu-rep", tmp_path / "profile.csv", *args)
+    p = p.set_index(["variant", "mode"])
     edge_bytes = csr.read_header(wide).num_edges * 8
     # zero-copy reads come from system memory; merged+aligned makes requests larger than the naive 32-byte ones
     assert (
@@ -204,37 +139,13 @@ def test_profile_launches_add_up_to_the_run(emogi_binary, graphs, tmp_path):
     """`emogi.profile run --launches`: one row per kernel launch (a level's list build and expansion), which sum
     to the run's own row."""
     wide, _, roots = graphs["kron"]
-    out, launches = tmp_path / "profile.csv", tmp_path / "launches.csv"
-    cmd = [
-        sys.executable,
-        "-m",
-        "emogi.profile",
-        "run",
-        "--binary",
-        emogi_binary,
-        "--report",
-        tmp_path / "r.ncu-rep",
-        "--out",
-        out,
-        "--launches",
-        launches,
-        "--",
-        "--algorithm",
-        "bfs",
-        "--graph",
-        wide,
-        "--name",
-        "kron",
-        "--roots",
-        roots[0],
-        "--variants",
-        "frontier",
-        "--modes",
-        "zerocopy",
-    ]
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    run_row, per_launch = pd.read_csv(out).iloc[0], pd.read_csv(launches)
+    launches = tmp_path / "launches.csv"
+    args = ["--algorithm", "bfs", "--graph", wide, "--name", "kron", "--roots", roots[0]]
+    args += ["--variants", "frontier", "--modes", "zerocopy"]
+    table = profile(
+        emogi_binary, "run", tmp_path / "r.ncu-rep", tmp_path / "profile.csv", *args, options=["--launches", launches]
+    )
+    run_row, per_launch = table.iloc[0], pd.read_csv(launches)
     assert len(per_launch) == run_row["launches"] > 2 and list(per_launch["launch"]) == list(range(len(per_launch)))
     assert per_launch["kernel"].str.contains("expand_worklist").any()
     for column in ("sysmem_read_sectors", "pcie_read_bytes", "gpu_time_ns"):

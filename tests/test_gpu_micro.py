@@ -2,7 +2,6 @@
 line) and reports numbers with the physical ordering the model relies on."""
 
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -12,6 +11,7 @@ import pytest
 from conftest import run
 from emogi import csr
 from graphs import EDGE_CASES, write_generated, write_undirected
+from tests.profiled import profile
 
 pytestmark = pytest.mark.gpu
 
@@ -149,29 +149,8 @@ def test_lists_reads_every_list_once_and_counts_its_requests(emogi_binary, tmp_p
 
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_toy_profile_sees_request_sizes(emogi_binary, tmp_path):
-    out = tmp_path / "toy_profile.csv"
-    cmd = [
-        sys.executable,
-        "-m",
-        "emogi.profile",
-        "toy",
-        "--binary",
-        emogi_binary,
-        "--report",
-        tmp_path / "t.ncu-rep",
-        "--out",
-        out,
-        "--",
-        "--bytes",
-        "64M",
-        "--modes",
-        "zerocopy",
-        "--elements",
-        "8",
-    ]
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    p = pd.read_csv(out).set_index("pattern")
+    args = ["--bytes", "64M", "--modes", "zerocopy", "--elements", "8"]
+    p = profile(emogi_binary, "toy", tmp_path / "t.ncu-rep", tmp_path / "toy_profile.csv", *args).set_index("pattern")
     assert p.loc["strided", "avg_request_bytes"] < 40  # 32-byte sectors, one per request
     assert p.loc["merged-aligned", "avg_request_bytes"] > 120  # whole 128-byte lines
     assert 40 < p.loc["merged-misaligned", "avg_request_bytes"] < 120
@@ -214,35 +193,10 @@ def test_throttled_bfs_is_verified_and_slower(emogi_binary, tmp_path):
 
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_concurrency_profile_sees_the_requested_sizes(emogi_binary, tmp_path):
-    out = tmp_path / "concurrency_profile.csv"
-    cmd = [
-        sys.executable,
-        "-m",
-        "emogi.profile",
-        "concurrency",
-        "--binary",
-        emogi_binary,
-        "--report",
-        tmp_path / "c.ncu-rep",
-        "--out",
-        out,
-        "--",
-        "--modes",
-        "zerocopy",
-        "--footprints",
-        "64M",
-        "--request-bytes",
-        "32,128",
-        "--warps",
-        "256",
-        "--reads-per-warp",
-        "1",
-        "--iterations",
-        "64",
-    ]
-    done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    p = pd.read_csv(out).set_index("request_bytes")
+    args = ["--modes", "zerocopy", "--footprints", "64M", "--request-bytes", "32,128", "--warps", "256"]
+    args += ["--reads-per-warp", "1", "--iterations", "64"]
+    p = profile(emogi_binary, "concurrency", tmp_path / "c.ncu-rep", tmp_path / "concurrency_profile.csv", *args)
+    p = p.set_index("request_bytes")
     assert (p["reads"] == 256 * 64).all()
     assert 30 <= p.loc[32, "avg_request_bytes"] <= 34 and 120 <= p.loc[128, "avg_request_bytes"] <= 128
     # every read reaches host memory: at least one link request each

@@ -24,6 +24,12 @@ def reference(binary, path, tmp_path, algorithm, dtype, **options):
     return np.fromfile(out, dtype=dtype), done.stdout
 
 
+def check_values(binary, path, algorithm, vector, values, *options):
+    """The binary's check of `vector` as `algorithm`'s result on `path` (written to the file `values` as it is)."""
+    vector.tofile(values)
+    return run([binary, "reference", "--graph", path, "--algorithm", algorithm, "--values", values, *options])
+
+
 def scipy_distances(path, root):
     dist = dijkstra(scipy_matrix(path, weighted=True), indices=root)
     return np.where(np.isinf(dist), UNREACHED, dist).astype(np.uint32)
@@ -96,20 +102,8 @@ def test_pagerank_check_accepts_the_fixed_point_and_rejects_others(emogi_binary,
     values = tmp_path / "x.f32"
 
     def check(vector):
-        vector.astype(np.float32).tofile(values)
-        return run(
-            [
-                emogi_binary,
-                "reference",
-                "--graph",
-                path,
-                "--algorithm",
-                "pagerank",
-                "--values",
-                values,
-                "--out",
-                tmp_path / "unused",
-            ]
+        return check_values(
+            emogi_binary, path, "pagerank", vector.astype(np.float32), values, "--out", tmp_path / "unused"
         )
 
     done = check(x)
@@ -133,20 +127,8 @@ def test_pagerank_check_allows_float32_rounding_by_in_degree(emogi_binary, tmp_p
         x = numpy_pagerank(path)
         x[0] *= 1 + relative
         values = tmp_path / "x.f32"
-        x.astype(np.float32).tofile(values)
-        return run(
-            [
-                emogi_binary,
-                "reference",
-                "--graph",
-                path,
-                "--algorithm",
-                "pagerank",
-                "--values",
-                values,
-                "--out",
-                tmp_path / "unused",
-            ]
+        return check_values(
+            emogi_binary, path, "pagerank", x.astype(np.float32), values, "--out", tmp_path / "unused"
         ).returncode
 
     assert star_check(1 << 20, 2e-3) == 0  # 2^20 in-neighbours: up to 2^-4 allowed, of value + pushed
@@ -176,9 +158,7 @@ def test_spmv_check_accepts_scipys_product_and_rejects_others(emogi_binary, tmp_
     values = tmp_path / "y.f64"
 
     def check(vector):
-        vector.astype(np.float64).tofile(values)
-        args = [emogi_binary, "reference", "--graph", path, "--algorithm", "spmv", "--values", values]
-        return run(args)
+        return check_values(emogi_binary, path, "spmv", vector.astype(np.float64), values)
 
     done = check(y)
     assert done.returncode == 0 and json.loads(done.stdout)["ok"], done.stderr

@@ -16,6 +16,21 @@ def snakemake(workdir, *args):
     return run([*SNAKEMAKE, "--cores", "2", *args], cwd=workdir)
 
 
+def paper_dry_run(workdir, measurements):
+    """A dry run of config/paper.yaml in place of the default config; asserts it plans."""
+    done = snakemake(
+        workdir,
+        "-n",
+        "--configfile",
+        "config/paper.yaml",
+        "--replace-workflow-config",
+        "--config",
+        f"measurements={measurements}",
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    return done
+
+
 def test_lint_is_clean(workdir):
     done = snakemake(workdir, "--lint")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -62,16 +77,7 @@ def test_dry_run_previews_the_gpu_plan(workdir):
 
 def test_dry_run_of_the_papers_study(workdir):
     """config/paper.yaml's six datasets resolve through the catalog (downloads and all) into one plan."""
-    done = snakemake(
-        workdir,
-        "-n",
-        "--configfile",
-        "config/paper.yaml",
-        "--replace-workflow-config",
-        "--config",
-        "measurements=fresh",
-    )
-    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    done = paper_dry_run(workdir, "fresh")
     for rule in (
         "generate_graph",
         "download_dataset",

@@ -27,60 +27,16 @@ inline const char* name_of(MemoryMode m) { return kModeNames[static_cast<int>(m)
 inline const char* name_of(AutoOrder o) { return kAutoOrderNames[static_cast<int>(o)]; }
 
 // The modes whose edge list is managed memory that migrates to the GPU on fault.
-constexpr bool is_uvm(MemoryMode x) {
-  switch (x) {
-    case MemoryMode::Uvm:
-    case MemoryMode::UvmWarm:
-    case MemoryMode::UvmCapped:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr bool is_uvm(MemoryMode x) { return x == MemoryMode::Uvm || x == MemoryMode::UvmWarm || x == MemoryMode::UvmCapped; }
 // The modes that allocate managed memory, which the oversubscription guard covers.
-constexpr bool is_managed(MemoryMode x) {
-  switch (x) {
-    case MemoryMode::ZeroCopy:
-    case MemoryMode::Uvm:
-    case MemoryMode::UvmWarm:
-    case MemoryMode::UvmCapped:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr bool is_managed(MemoryMode x) { return x == MemoryMode::ZeroCopy || x == MemoryMode::Uvm || x == MemoryMode::UvmWarm || x == MemoryMode::UvmCapped; }
 // The variants that are access policies (access.cuh), combined with every algorithm that has them; the others
 // are an algorithm's own kernel.
-constexpr bool is_access_variant(Variant x) {
-  switch (x) {
-    case Variant::Naive:
-    case Variant::Merged:
-    case Variant::MergedAligned:
-    case Variant::Chunked:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr bool is_access_variant(Variant x) { return x == Variant::Naive || x == Variant::Merged || x == Variant::MergedAligned || x == Variant::Chunked; }
 // The variants that read in-neighbours: on a directed graph, from its transpose file (csr_transpose.hpp).
-constexpr bool reads_in_lists(Variant x) {
-  switch (x) {
-    case Variant::DirectionOptimizing:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr bool reads_in_lists(Variant x) { return x == Variant::DirectionOptimizing; }
 // The algorithms that run from a source vertex.
-constexpr bool is_rooted(Algorithm x) {
-  switch (x) {
-    case Algorithm::Bfs:
-    case Algorithm::Sssp:
-      return true;
-    default:
-      return false;
-  }
-}
+constexpr bool is_rooted(Algorithm x) { return x == Algorithm::Bfs || x == Algorithm::Sssp; }
 
 // Bytes an algorithm reads beside each neighbour id (SSSP's weight).
 constexpr unsigned weight_bytes(Algorithm a) {

@@ -60,9 +60,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 }
 
 int run_cc(const CliArgs& args) {
-  apply_openmp_options(args);
-  apply_memory_options(args);
-  kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
+  prepare_kernel_command(args);
   const MappedCsr g(args.get("graph"));
   if (g.directed()) throw std::invalid_argument(g.path() + " is directed: CC needs an undirected graph");
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
@@ -71,15 +69,14 @@ int run_cc(const CliArgs& args) {
 }  // namespace
 
 CommandSpec cc_command() {
-  std::vector<OptionSpec> options = {required("graph", "PATH", "the graph file (emogi CSR, undirected)"),
-                                     option("max-iterations", "INT", "rounds before giving up (an error)", "100000"),
-                                     option("reps", "INT", "timed runs per kernel (the median is reported)", "3"),
-                                     option("warmup", "INT", "untimed runs first", "1"),
-                                     flag("no-verify", "skip the comparison with the reference labels")};
-  for (OptionSpec& o : segment_options()) options.push_back(o);
-  for (OptionSpec& o : memory_options()) options.push_back(o);
-  for (OptionSpec& o : openmp_options()) options.push_back(o);
-  return {"cc", "pull label-propagation CC, unblocked and cache-blocked, timed and verified, as CSV", options, run_cc};
+  const std::vector<OptionSpec> options = {
+      required("graph", "PATH", "the graph file (emogi CSR, undirected)"),
+      option("max-iterations", "INT", "rounds before giving up (an error)", "100000"),
+      option("reps", "INT", "timed runs per kernel (the median is reported)", "3"),
+      option("warmup", "INT", "untimed runs first", "1"),
+      flag("no-verify", "skip the comparison with the reference labels")};
+  return {"cc", "pull label-propagation CC, unblocked and cache-blocked, timed and verified, as CSV",
+          kernel_command_options(options), run_cc};
 }
 
 }  // namespace emogi::cpu

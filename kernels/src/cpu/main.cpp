@@ -117,6 +117,18 @@ std::vector<KernelRun> kernel_runs(const CliArgs& args, uint64_t num_vertices, u
   return runs;
 }
 
+std::vector<OptionSpec> kernel_command_options(std::vector<OptionSpec> own) {
+  for (const auto& more : {segment_options(), memory_options(), openmp_options()})
+    own.insert(own.end(), more.begin(), more.end());
+  return own;
+}
+
+void prepare_kernel_command(const CliArgs& args) {
+  apply_openmp_options(args);
+  apply_memory_options(args);
+  kernel_runs(args, 1, 1);
+}
+
 CommandSpec machine_command() {
   return {"machine", "the LLC, NUMA nodes and OpenMP's threads and pinning, as JSON", openmp_options(), run_machine};
 }

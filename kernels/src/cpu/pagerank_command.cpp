@@ -169,9 +169,7 @@ int run_on(const MappedCsr& g, const CliArgs& args) {
 }
 
 int run_pagerank(const CliArgs& args) {
-  apply_openmp_options(args);
-  apply_memory_options(args);
-  kernel_runs(args, 1, 1);  // refuses bad kernels and segment counts before the graph is read
+  prepare_kernel_command(args);
   const MappedCsr g(args.get("graph"));
   return g.index_bytes() == 4 ? run_on<uint32_t>(g, args) : run_on<uint64_t>(g, args);
 }
@@ -179,7 +177,7 @@ int run_pagerank(const CliArgs& args) {
 }  // namespace
 
 CommandSpec pagerank_command() {
-  std::vector<OptionSpec> options = {
+  const std::vector<OptionSpec> options = {
       required("graph", "PATH",
                "the graph file (emogi CSR); a directed one's in-lists come from its transpose file (G.t.csr beside "
                "it, or --transpose), else are built in memory"),
@@ -208,10 +206,8 @@ CommandSpec pagerank_command() {
       option("warmup", "INT", "untimed runs first", "1"),
       option("out", "PATH", "write the last kernel's values here, V float32"),
       flag("no-verify", "skip the check against the fixed point")};
-  for (OptionSpec& o : segment_options()) options.push_back(o);
-  for (OptionSpec& o : memory_options()) options.push_back(o);
-  for (OptionSpec& o : openmp_options()) options.push_back(o);
-  return {"pagerank", "pull PageRank, unblocked and cache-blocked, timed and verified, as CSV", options, run_pagerank};
+  return {"pagerank", "pull PageRank, unblocked and cache-blocked, timed and verified, as CSV",
+          kernel_command_options(options), run_pagerank};
 }
 
 }  // namespace emogi::cpu

@@ -43,6 +43,10 @@ void place_lists(InLists<Index>& in, const CliArgs& args) {
 
 // The options of the blocked kernels' segment counts (--segments, --llc, --llc-fraction) and of the kernels.
 std::vector<OptionSpec> segment_options();
+// A pull kernel command's options: its own, then the segment, memory and OpenMP options.
+std::vector<OptionSpec> kernel_command_options(std::vector<OptionSpec> own);
+// Applies the OpenMP and memory options and refuses bad kernels and segment counts: before the graph is read.
+void prepare_kernel_command(const CliArgs& args);
 // One timed kernel: unblocked (segments 0) or blocked at a segment count.
 struct KernelRun {
   std::string kernel;
