@@ -11,6 +11,7 @@ import pytest
 
 from model import holdout
 from model import holdout_split as hs
+from tests.holdout_checks import PARAMETERS, make_tiny_graphs, run_row, tiny_cells, tiny_registry, write_session
 
 
 def test_the_split_is_the_registered_one():
@@ -46,60 +47,19 @@ def test_a_graph_is_checked_against_how_it_was_made():
 # here from known GPU-work costs (max form) and the link model, with 1% noise: made-up times, never archived ---
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
-TINY = {"kron8": "train", "kron9": "train", "urand8": "train", "urand9": "train", "kron10": "held-out",
-        "urand10": "held-out"}  # fmt: skip
+TINY = {"kron8": ("train", 24), "kron9": ("train", 24), "urand8": ("train", 24), "urand9": ("train", 24),
+        "kron10": ("held-out", 24), "urand10": ("held-out", 24)}  # fmt: skip
 TRUE_COSTS = (0.0, 2e-5, 4e-6, 3e-4)  # a, b, c, s in ms; a = 0.01 for frontier
 
 
-def _tiny_registry():
-    out = {}
-    for name, split in TINY.items():
-        kind, scale = name.rstrip("0123456789"), int(name.lstrip("kronuad"))
-        spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": 8, "seed": 24}
-        out[name] = {"split": split, "source": spec | ({"initiator": hs.GRAPH500} if kind == "kron" else {})}
-    return out
-
-
-def _make_graphs(gdir: Path):
-    from emogi import csr
-    from emogi.datasets import generators
-
-    gdir.mkdir()
-    for name in TINY:
-        kind, scale = name.rstrip("0123456789"), name.lstrip("kronuad")
-        w8 = gdir / f"{name}.w8.csr"
-        argv = ["--kind", kind, "--scale", scale, "--edge-factor", "8", "--seed", "24", "--weights-seed", "24"]
-        assert generators.main([*argv, "--out", str(w8), "--meta", str(w8.with_suffix(".json"))]) == 0
-        w4 = gdir / f"{name}.w4.csr"
-        assert csr.main(["narrow", str(w8), "--out", str(w4), "--meta", str(w4.with_suffix(".json"))]) == 0
-
-
-def _roots(path, n=2):
-    from emogi.csr import read_csr
-
-    deg = np.diff(read_csr(path).offsets.astype(np.int64))
-    return [int(v) for v in np.argsort(-deg, kind="stable")[:n]]
-
-
-def _fabricate_runs(gdir: Path, rdir: Path, rng) -> pd.DataFrame:
+def _fabricate_runs(gdir: Path, rdir: Path, rng, roots: dict) -> pd.DataFrame:
     """The runs table of the session: each cell's workload derived as the judge derives it, its device time from
     TRUE_COSTS, its zero-copy time from the link model; each cell's 3 reps share one draw of 1% noise."""
     from model.graph_predict import floor_ms, predict
     from model.presets import MEASURED, get_preset
 
     params = get_preset(MEASURED, PARAMETERS)
-    cells = []
-    for name in TINY:
-        roots = _roots(gdir / f"{name}.w8.csr")
-        for algorithm, variants in hs.VARIANTS.items():
-            for variant in variants:
-                for root in roots if algorithm in ("bfs", "sssp") else [-1]:
-                    for mode in hs.MODES:
-                        for width in hs.WIDTHS:
-                            cells.append(dict(graph=name, algorithm=algorithm, variant=variant, mode=mode,
-                                              edge_bytes=width, root=root))  # fmt: skip
-    cells = pd.DataFrame(cells)
+    cells = tiny_cells(TINY, roots, hs)
     metas = holdout.read_metadata(gdir, TINY, [4, 8])
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     rows = []
@@ -111,28 +71,17 @@ def _fabricate_runs(gdir: Path, rdir: Path, rng) -> pd.DataFrame:
         w = c._asdict() | {"floor_ms": floor_ms(per, p)}
         truth = predict(w, c.mode, params)
         noise = float(rng.normal(0, 0.01))
-        for rep in range(3):
-            rows.append({"gpu": "synthetic (test)", "driver": "-", "cuda": "-", "commit": "test", "date": "2026-11-27",
-                         "graph": c.graph, "algorithm": c.algorithm, "variant": c.variant, "mode": c.mode,
-                         "edge_bytes": c.edge_bytes, "max_warps": 0, "root": c.root if c.root >= 0 else np.nan,
-                         "rep": rep, "time_ms": truth * (1 + noise), "edges_traversed": 0, "levels": 0,
-                         "iterations": 0, "components": 0, "verified": True, "truth_ms": truth,
-                         "noise": noise})  # fmt: skip
-    runs = pd.DataFrame(rows)
-    (rdir / "runs").mkdir(parents=True)
-    for (a, g, w), part in runs.groupby(["algorithm", "graph", "edge_bytes"]):
-        part.drop(columns=["truth_ms", "noise"]).to_csv(rdir / "runs" / f"{a}.{g}.w{w}.csv", index=False)
-    (rdir / "parameters.json").write_text(PARAMETERS.read_text())
-    return runs
+        rows += [run_row(c, rep, truth * (1 + noise), truth, noise=noise) for rep in range(3)]
+    return write_session(pd.DataFrame(rows), rdir, hidden=("truth_ms", "noise"))
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     mp = pytest.MonkeyPatch()
-    mp.setattr(hs, "GRAPHS", _tiny_registry())
+    mp.setattr(hs, "GRAPHS", tiny_registry(TINY))
     base = tmp_path_factory.mktemp("holdout")
-    _make_graphs(base / "graphs")
-    runs = _fabricate_runs(base / "graphs", base / "session", np.random.default_rng(24))
+    roots = make_tiny_graphs(base / "graphs", TINY)
+    runs = _fabricate_runs(base / "graphs", base / "session", np.random.default_rng(24), roots)
     yield base, runs
     mp.undo()
 

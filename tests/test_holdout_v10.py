@@ -21,6 +21,7 @@ from model import holdout_split_v9 as hs9
 from model import holdout_split_v10 as hs10
 from model.presets import MEASURED, get_preset
 from tests import test_holdout_v8 as t8
+from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
 )
@@ -58,16 +59,10 @@ def test_the_split_is_the_registered_one():
 
 
 def test_no_held_out_graph_in_training():
-    hs10.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron20ef6", "urand20ef8", "kron20", "kron19ef8"):
-        with pytest.raises(hs10.SplitError, match="fit set"):
-            hs10.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "kron", "scale": 19, "edge_factor": 3, "seed": 32,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs10.split_of("kron19ef3", made) == hs10.HELD_OUT
-    with pytest.raises(hs10.SplitError, match="seed"):
-        hs10.split_of("kron19ef3", made | {"seed": 31})
-    assert hs9.split_of("kron21ef3") == hs9.HELD_OUT and hs10.split_of("kron21ef3") == hs10.TRAIN
+    refused = (*HELD, "kron20ef6", "urand20ef8", "kron20", "kron19ef8")
+    assert_fit_set_and_provenance(hs10, TRAIN, "kron17", refused, "kron19ef3", made, {"seed": 31}, hs9, "kron21ef3")
 
 
 def test_a_held_out_graph_in_the_training_table_fails(monkeypatch):
@@ -96,12 +91,12 @@ def test_the_v10_judge_is_v8s_term(monkeypatch):
 
 def test_the_archived_v9_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, the same tables (split v10's additions leave v9 as it was)."""
-    t8.assert_archived_judgement(ARCHIVE_V9, "v9", tmp_path / "v9", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V9, "v9", tmp_path / "v9", monkeypatch)
 
 
 def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
     """v10's own session, as its archive's commands.sh judges it, the same tables."""
-    t8.assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
 
 
 # --- the device script ---

@@ -27,6 +27,7 @@ from model import holdout_split_v9 as hs9
 from model import holdout_split_v10 as hs10
 from model import holdout_split_v11 as hs11
 from tests import test_holdout_v8 as t8
+from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -68,16 +69,10 @@ def test_the_split_is_the_registered_one():
 
 
 def test_no_held_out_graph_in_training():
-    hs11.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron20ef6", "kron19ef8", "kron20"):
-        with pytest.raises(hs11.SplitError, match="fit set"):
-            hs11.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "kron", "scale": 19, "edge_factor": 6, "seed": 33,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs11.split_of("kron19ef6", made) == hs11.HELD_OUT
-    with pytest.raises(hs11.SplitError, match="seed"):
-        hs11.split_of("kron19ef6", made | {"seed": 32})
-    assert hs10.split_of("kron19ef14") == hs10.HELD_OUT and hs11.split_of("kron19ef14") == hs11.TRAIN
+    refused = (*HELD, "kron20ef6", "kron19ef8", "kron20")
+    assert_fit_set_and_provenance(hs11, TRAIN, "kron17", refused, "kron19ef6", made, {"seed": 32}, hs10, "kron19ef14")
 
 
 def test_the_v11_judge_is_v8s_term(monkeypatch):
@@ -92,7 +87,7 @@ def test_the_statistic_is_v8s():
 
 def test_the_archived_v10_judgement_is_unchanged(tmp_path, monkeypatch):
     """v10's session, as its archive's commands.sh judges it, the same tables (split v11's additions leave it)."""
-    t8.assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V10, "v10", tmp_path / "v10", monkeypatch)
 
 
 # --- the session assembled from two (SYNTHETIC call folders: v10's archived tables copied under other names or
@@ -123,15 +118,10 @@ def _call(tmp_path: Path, held=HELD, again=("kron17",), scale=1.02, src: Path = 
 def test_the_combined_session_takes_train_runs_from_v10_and_held_out_ones_from_the_call(tmp_path):
     call, out = _call(tmp_path), tmp_path / "combined"
     record = holdout_combine.combine(hs11, ARCHIVE_V10 / "session", call, out, log=lambda m: None)
-    src = ARCHIVE_V10 / "session"
-    for p in (src / "runs").glob("*.csv"):  # every train table unchanged, byte for byte
-        assert (out / "runs" / p.name).read_bytes() == p.read_bytes(), p.name
+    assert_train_session_kept(out, ARCHIVE_V10 / "session", 21 * 8)
     for p in (call / "runs").glob("*.csv"):
         g = p.name.split(".")[1]
         assert ((out / "runs" / p.name).read_bytes() == p.read_bytes()) == (g in HELD), p.name
-    assert len(list((out / "runs").glob("*.csv"))) == 21 * 8
-    assert (out / "parameters.json").read_bytes() == (src / "parameters.json").read_bytes()
-    assert (out / "micro" / "l2.csv").read_bytes() == (src / "micro" / "l2.csv").read_bytes()
     assert {g for g, w in record["graphs"].items() if w == "call"} == set(HELD) and record["remeasured"] == ["kron17"]
     assert record["link"]["call"]["W_gbps"] == 40.0 and record["link"]["train session"]["W_gbps"] == 53.2355
     drift = pd.read_csv(out / "drift.csv")
@@ -149,6 +139,16 @@ def test_the_combination_refuses(tmp_path, case, match):
     """A held-out graph the call lacks, a graph the split does not list, a held-out graph in the train session:
     one line, exit 2, nothing written."""
     assert_combination_refuses(tmp_path, case, match, "v11", HELD, ARCHIVE_V10 / "session", _call)
+
+
+def assert_train_session_kept(out: Path, src: Path, tables: int) -> None:
+    """The combined session `out` holds every runs table of the train session `src` unchanged, byte for byte,
+    `tables` runs tables in all, and `src`'s link parameters and L2 table."""
+    for p in (src / "runs").glob("*.csv"):
+        assert (out / "runs" / p.name).read_bytes() == p.read_bytes(), p.name
+    assert len(list((out / "runs").glob("*.csv"))) == tables
+    assert (out / "parameters.json").read_bytes() == (src / "parameters.json").read_bytes()
+    assert (out / "micro" / "l2.csv").read_bytes() == (src / "micro" / "l2.csv").read_bytes()
 
 
 def assert_combination_refuses(tmp_path, case, match, split, held, train, make_call, extra=()):

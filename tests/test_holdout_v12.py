@@ -30,6 +30,7 @@ from model import holdout_split_v12 as hs12
 from model.presets import MEASURED, get_preset
 from tests import test_holdout_v8 as t8
 from tests import test_holdout_v11 as t11
+from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -72,15 +73,11 @@ def test_the_split_is_the_registered_one():
 
 
 def test_no_held_out_graph_in_training():
-    hs12.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron19ef8", "kron20"):
-        with pytest.raises(hs12.SplitError, match="fit set"):
-            hs12.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "urand", "scale": 19, "edge_factor": 11, "seed": 34}
-    assert hs12.split_of("urand19ef11", made) == hs12.HELD_OUT
-    with pytest.raises(hs12.SplitError, match="seed"):
-        hs12.split_of("urand19ef11", made | {"seed": 33})
-    assert hs11.split_of("urand19ef14") == hs11.HELD_OUT and hs12.split_of("urand19ef14") == hs12.TRAIN
+    refused = (*HELD, "kron19ef8", "kron20")
+    assert_fit_set_and_provenance(
+        hs12, TRAIN, "kron17", refused, "urand19ef11", made, {"seed": 33}, hs11, "urand19ef14"
+    )
 
 
 def test_the_v12_floor_is_v8s(monkeypatch):
@@ -140,7 +137,7 @@ def test_the_v12_judge_on_the_archived_session_keeps_a_held_out_graph_out_of_bot
 
 def test_the_archived_v11_judgement_is_unchanged(tmp_path, monkeypatch):
     """v11's combined session, as its archive's commands.sh judges it, the same tables (split v12 leaves it)."""
-    t8.assert_archived_judgement(ARCHIVE_V11, "v11", tmp_path / "v11", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V11, "v11", tmp_path / "v11", monkeypatch)
 
 
 # --- the session assembled from two (SYNTHETIC call folders: the v11 archive's tables copied under other names,
@@ -153,14 +150,9 @@ _call = partial(t11._call, held=HELD, again=(), src=ARCHIVE_V11 / "session")  # 
 def test_the_combined_session_takes_train_runs_from_v11_and_held_out_ones_from_the_call(tmp_path):
     call, out = _call(tmp_path), tmp_path / "combined"
     record = holdout_combine.combine(hs12, ARCHIVE_V11 / "session", call, out, log=lambda m: None)
-    src = ARCHIVE_V11 / "session"
-    for p in (src / "runs").glob("*.csv"):  # every train table unchanged, byte for byte (v11's held out among them)
-        assert (out / "runs" / p.name).read_bytes() == p.read_bytes(), p.name
+    t11.assert_train_session_kept(out, ARCHIVE_V11 / "session", 25 * 8)  # v11's held out among its train tables
     for p in (call / "runs").glob("*.csv"):
         assert (out / "runs" / p.name).read_bytes() == p.read_bytes(), p.name
-    assert len(list((out / "runs").glob("*.csv"))) == 25 * 8
-    assert (out / "parameters.json").read_bytes() == (src / "parameters.json").read_bytes()
-    assert (out / "micro" / "l2.csv").read_bytes() == (src / "micro" / "l2.csv").read_bytes()
     assert {g for g, w in record["graphs"].items() if w == "call"} == set(HELD) and record["remeasured"] == []
     assert record["link"]["call"]["W_gbps"] == 40.0 and record["link"]["train session"]["W_gbps"] == 53.2355
     assert len(pd.read_csv(out / "drift.csv")) == 0

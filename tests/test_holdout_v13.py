@@ -32,6 +32,7 @@ from model import holdout_split_v11 as hs11
 from model import holdout_split_v12 as hs12
 from model import holdout_split_v13 as hs13
 from tests import test_holdout_v11 as t11
+from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -75,15 +76,11 @@ def test_the_split_is_the_registered_one():
 def test_no_held_out_graph_in_training():
     """The fit set refuses a held-out graph, and the train table (the v12 archive's session and workloads) has none
     of them and exactly the train graphs."""
-    hs13.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron19ef8", "kron20"):
-        with pytest.raises(hs13.SplitError, match="fit set"):
-            hs13.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "urand", "scale": 19, "edge_factor": 13, "seed": 35}
-    assert hs13.split_of("urand19ef13", made) == hs13.HELD_OUT
-    with pytest.raises(hs13.SplitError, match="seed"):
-        hs13.split_of("urand19ef13", made | {"seed": 34})
-    assert hs12.split_of("urand19ef11") == hs12.HELD_OUT and hs13.split_of("urand19ef11") == hs13.TRAIN
+    refused = (*HELD, "kron19ef8", "kron20")
+    assert_fit_set_and_provenance(
+        hs13, TRAIN, "kron17", refused, "urand19ef13", made, {"seed": 34}, hs12, "urand19ef11"
+    )
     assert holdout_combine.graphs_in(ROOT / hs13.TRAIN_SESSION / "session" / "runs") == set(TRAIN)
     assert {p.name for p in (ROOT / hs13.TRAIN_SESSION / "workloads").iterdir()} == set(TRAIN)
 
@@ -133,9 +130,7 @@ def _session() -> dict:
 
 def test_the_archived_v12_judgement_is_unchanged(tmp_path, monkeypatch):
     """v12's archived judgement, as its commands.sh makes it, the same tables (split v13 shares its term)."""
-    from tests import test_holdout_v8 as t8
-
-    t8.assert_archived_judgement(ARCHIVE_V12, "v12", tmp_path / "v12", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V12, "v12", tmp_path / "v12", monkeypatch)
 
 
 # --- the session assembled from two (SYNTHETIC call folders: the v12 archive's tables copied under other names,
@@ -147,12 +142,7 @@ _call = partial(t11._call, held=HELD, again=(), src=ARCHIVE_V12 / "session")  # 
 def test_the_combined_session_takes_train_runs_from_v12_and_held_out_ones_from_the_call(tmp_path):
     call, out = _call(tmp_path), tmp_path / "combined"
     record = holdout_combine.combine(hs13, ARCHIVE_V12 / "session", call, out, log=lambda m: None)
-    src = ARCHIVE_V12 / "session"
-    for p in (src / "runs").glob("*.csv"):  # every train table unchanged, byte for byte (v12's held out among them)
-        assert (out / "runs" / p.name).read_bytes() == p.read_bytes(), p.name
-    assert len(list((out / "runs").glob("*.csv"))) == 29 * 8
-    assert (out / "parameters.json").read_bytes() == (src / "parameters.json").read_bytes()
-    assert (out / "micro" / "l2.csv").read_bytes() == (src / "micro" / "l2.csv").read_bytes()
+    t11.assert_train_session_kept(out, ARCHIVE_V12 / "session", 29 * 8)  # v12's held out among its train tables
     assert {g for g, w in record["graphs"].items() if w == "call"} == set(HELD) and record["remeasured"] == []
 
 

@@ -14,10 +14,18 @@ from model import gpu_work_v3 as v3
 from model import holdout, l2_capacity
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
+from tests.holdout_checks import (
+    PARAMETERS,
+    judge_tiny_session,
+    make_tiny_graphs,
+    run_row,
+    tiny_cells,
+    tiny_registry,
+    write_session,
+)
 from tests.same_tables import assert_same_tables
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE = ROOT / "archive" / "holdout-h100-2026-11-27"
 # the registered tables, as imported (the synthetic session below swaps in its own for a while)
 GRAPHS, WIDTHS_OF, ALGORITHMS_OF = dict(hs3.GRAPHS), dict(hs3.WIDTHS_OF), dict(hs3.ALGORITHMS_OF)
@@ -126,49 +134,12 @@ L2_BYTES = 2048.0
 TRUE = (0.004, 2e-5, 4e-6, 1.2e-5, 3e-4)  # a, b, c, m, s in ms: made up
 
 
-def _registry():
-    out = {}
-    for name, (split, seed) in TINY.items():
-        kind, scale = name.rstrip("0123456789"), int(name.lstrip("kronuad"))
-        spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": 8, "seed": seed}
-        out[name] = {"split": split, "source": spec | ({"initiator": hs.GRAPH500} if kind == "kron" else {})}
-    return out
-
-
 def _make_session(base: Path, rng):
-    from emogi import csr
-    from emogi.csr import read_csr
-    from emogi.datasets import generators
     from model.graph_predict import predict
     from model.presets import MEASURED, get_preset
 
     gdir, sdir = base / "graphs", base / "session"
-    gdir.mkdir()
-    roots = {}
-    for name, (_, seed) in TINY.items():
-        kind, scale = name.rstrip("0123456789"), name.lstrip("kronuad")
-        w8 = gdir / f"{name}.w8.csr"
-        argv = [
-            "--kind",
-            kind,
-            "--scale",
-            scale,
-            "--edge-factor",
-            "8",
-            "--seed",
-            str(seed),
-            "--weights-seed",
-            str(seed),
-        ]
-        assert generators.main([*argv, "--out", str(w8), "--meta", str(w8.with_suffix(".json"))]) == 0
-        w4 = gdir / f"{name}.w4.csr"
-        assert csr.main(["narrow", str(w8), "--out", str(w4), "--meta", str(w4.with_suffix(".json"))]) == 0
-        deg = np.diff(read_csr(w8).offsets.astype(np.int64))
-        roots[name] = [int(v) for v in np.argsort(-deg, kind="stable")[:2]]
-    cells = pd.DataFrame([dict(graph=g, algorithm=a, variant=v, mode=m, edge_bytes=w, root=r)
-                          for g in TINY for a, vs in hs3.VARIANTS.items() for v in vs
-                          for r in (roots[g] if a in ("bfs", "sssp") else [-1]) for m in hs3.MODES
-                          for w in hs3.WIDTHS])  # fmt: skip
+    cells = tiny_cells(TINY, make_tiny_graphs(gdir, TINY), hs3)
     metas = holdout.read_metadata(gdir, TINY, [4, 8], hs3)
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     mu = v3.mu_table(cells, {g: metas[g, 8]["num_vertices"] for g in TINY}, L2_BYTES)
@@ -181,24 +152,14 @@ def _make_session(base: Path, rng):
     for c, f in zip(table.itertuples(index=False), floor, strict=True):
         truth = predict(c._asdict() | {"floor_ms": f}, c.mode, params)
         noise = float(rng.normal(0, 0.01))
-        for rep in range(3):
-            rows.append({"gpu": "synthetic (test)", "driver": "-", "cuda": "-", "commit": "test", "date": "2026-11-27",
-                         "graph": c.graph, "algorithm": c.algorithm, "variant": c.variant, "mode": c.mode,
-                         "edge_bytes": c.edge_bytes, "max_warps": 0, "root": c.root if c.root >= 0 else np.nan,
-                         "rep": rep, "time_ms": truth * (1 + noise), "edges_traversed": 0, "levels": 0,
-                         "iterations": 0, "components": 0, "verified": True, "truth_ms": truth})  # fmt: skip
-    runs = pd.DataFrame(rows)
-    (sdir / "runs").mkdir(parents=True)
-    for (a, g, w), part in runs.groupby(["algorithm", "graph", "edge_bytes"]):
-        part.drop(columns=["truth_ms"]).to_csv(sdir / "runs" / f"{a}.{g}.w{w}.csv", index=False)
-    (sdir / "parameters.json").write_text(PARAMETERS.read_text())
-    return runs
+        rows += [run_row(c, rep, truth * (1 + noise), truth) for rep in range(3)]
+    return write_session(pd.DataFrame(rows), sdir)
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     mp = pytest.MonkeyPatch()
-    mp.setattr(hs3, "GRAPHS", _registry())
+    mp.setattr(hs3, "GRAPHS", tiny_registry(TINY))
     mp.setattr(hs3, "WIDTHS_OF", {})
     mp.setattr(hs3, "ALGORITHMS_OF", {})
     base = tmp_path_factory.mktemp("holdout_v3")
@@ -208,16 +169,7 @@ def session(tmp_path_factory):
 
 
 def test_the_v3_judge_recovers_the_costs(session):
-    base, runs = session
-    out = base / "judged"
-    args = ["--split", "v3", "--runs", str(base / "session"), "--graphs", str(base / "graphs")]
-    assert holdout.main([*args, "--l2-bytes", str(L2_BYTES), "--out-dir", str(out)]) == 0
-    table = pd.read_csv(out / "holdout_cells.csv")
-    truth = runs.groupby(holdout.CELL[:-1] + ["root"], dropna=False)["truth_ms"].first().reset_index()
-    truth["root"] = truth["root"].fillna(-1).astype(int)
-    both = table.merge(truth, on=holdout.CELL)
-    assert len(both) == len(table) == len(truth)
-    assert set(table["split"]) == {"train", "held-out"}
+    out, both = judge_tiny_session(session, "v3", L2_BYTES)
     # held-out cells (a scale inside, and one past, the train range) near the noiseless truth: 2% at the median;
     # 5 costs from 5 train cells of 1% noise (CC, PageRank: one cell a graph) leave a worst cell of about 11%
     held = both[both["split"] == "held-out"]

@@ -11,7 +11,7 @@ from figures import fig_holdout, fig_holdout_v3
 from figures.fig_holdout import split_graphs_text
 from figures.inputs import ReportFigure
 from model import holdout
-from tests.same_tables import assert_same_tables
+from tests.holdout_checks import assert_archived_judgement
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE = ROOT / "archive" / "holdout-v3-h100-2026-11-27"
@@ -21,13 +21,7 @@ JUDGED = ("holdout_cells.csv", "holdout_costs.csv", "holdout_summary.csv", "sour
 def test_the_archived_v3_judgement_is_reproduced(tmp_path, monkeypatch):
     """Judged again from the archive folder as its commands.sh does (relative paths: source.json records the L2
     table's path as given), the four files come out the same."""
-    monkeypatch.chdir(ARCHIVE)
-    out = tmp_path / "v3"
-    assert holdout.main(["--split", "v3", "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv",
-                         "--workloads", *sorted(str(p.relative_to(ARCHIVE)) for p in (ARCHIVE / "workloads").iterdir()),
-                         "--archive-id", ARCHIVE.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    assert_same_tables(out, ARCHIVE, JUDGED)
+    assert_archived_judgement(ARCHIVE, "v3", tmp_path / "v3", monkeypatch, JUDGED)
     source = json.loads((ARCHIVE / "source.json").read_text())
     assert source["split"] == "v3" and source["source"] == "archive" and source["archive_id"] == ARCHIVE.name
     assert source["l2_from"] == "session/micro/l2.csv" and source["commit"] == "b6b390c"

@@ -19,9 +19,17 @@ from model import holdout
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
+from tests.holdout_checks import (
+    PARAMETERS,
+    judge_tiny_session,
+    make_tiny_graphs,
+    run_row,
+    tiny_cells,
+    tiny_registry,
+    write_session,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 GRAPHS = dict(hs4.GRAPHS)  # as registered (the synthetic session swaps in its own for a while)
 
 
@@ -152,38 +160,11 @@ TRUE = (0.004, 2e-5, 4e-6, 1.2e-5, 3e-4)  # a, b, c, m, s in ms: made up
 TRUE_LINK = (0.9, 0.3)  # η, g: made up
 
 
-def _registry():
-    out = {}
-    for name, (split, seed) in TINY.items():
-        kind, scale = name.rstrip("0123456789"), int(name.lstrip("kronuad"))
-        spec = {"type": "generator", "kind": kind, "scale": scale, "edge_factor": 8, "seed": seed}
-        out[name] = {"split": split, "source": spec | ({"initiator": hs.GRAPH500} if kind == "kron" else {})}
-    return out
-
-
 def _make_session(base: Path, rng):
-    from emogi import csr
-    from emogi.csr import read_csr
-    from emogi.datasets import generators
     from model.presets import MEASURED, get_preset
 
     gdir, sdir = base / "graphs", base / "session"
-    gdir.mkdir()
-    roots = {}
-    for name, (_, seed) in TINY.items():
-        kind, scale = name.rstrip("0123456789"), name.lstrip("kronuad")
-        w8 = gdir / f"{name}.w8.csr"
-        argv = ["--kind", kind, "--scale", scale, "--edge-factor", "8", "--seed", str(seed), "--weights-seed",
-                str(seed)]  # fmt: skip
-        assert generators.main([*argv, "--out", str(w8), "--meta", str(w8.with_suffix(".json"))]) == 0
-        w4 = gdir / f"{name}.w4.csr"
-        assert csr.main(["narrow", str(w8), "--out", str(w4), "--meta", str(w4.with_suffix(".json"))]) == 0
-        deg = np.diff(read_csr(w8).offsets.astype(np.int64))
-        roots[name] = [int(v) for v in np.argsort(-deg, kind="stable")[:2]]
-    cells = pd.DataFrame([dict(graph=g, algorithm=a, variant=v, mode=m, edge_bytes=w, root=r)
-                          for g in TINY for a, vs in hs4.VARIANTS.items() for v in vs
-                          for r in (roots[g] if a in ("bfs", "sssp") else [-1]) for m in hs4.MODES
-                          for w in hs4.WIDTHS])  # fmt: skip
+    cells = tiny_cells(TINY, make_tiny_graphs(gdir, TINY), hs4)
     metas = holdout.read_metadata(gdir, TINY, [4, 8], hs4)
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     vertices = {g: metas[g, 8]["num_vertices"] for g in TINY}
@@ -200,24 +181,14 @@ def _make_session(base: Path, rng):
     rows = []
     for c, t in zip(table.itertuples(index=False), truth, strict=True):
         noise = float(rng.normal(0, 0.01))
-        for rep in range(3):
-            rows.append({"gpu": "synthetic (test)", "driver": "-", "cuda": "-", "commit": "test", "date": "2026-11-27",
-                         "graph": c.graph, "algorithm": c.algorithm, "variant": c.variant, "mode": c.mode,
-                         "edge_bytes": c.edge_bytes, "max_warps": 0, "root": c.root if c.root >= 0 else np.nan,
-                         "rep": rep, "time_ms": t * (1 + noise), "edges_traversed": 0, "levels": 0,
-                         "iterations": 0, "components": 0, "verified": True, "truth_ms": t})  # fmt: skip
-    runs = pd.DataFrame(rows)
-    (sdir / "runs").mkdir(parents=True)
-    for (a, g, w), part in runs.groupby(["algorithm", "graph", "edge_bytes"]):
-        part.drop(columns=["truth_ms"]).to_csv(sdir / "runs" / f"{a}.{g}.w{w}.csv", index=False)
-    (sdir / "parameters.json").write_text(PARAMETERS.read_text())
-    return runs
+        rows += [run_row(c, rep, t * (1 + noise), t) for rep in range(3)]
+    return write_session(pd.DataFrame(rows), sdir)
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     mp = pytest.MonkeyPatch()
-    mp.setattr(hs4, "GRAPHS", _registry())
+    mp.setattr(hs4, "GRAPHS", tiny_registry(TINY))
     mp.setattr(v4, "RESIDENT_WARPS", 4)  # 128 vertices a wave: scales 8-11 mix both traces
     base = tmp_path_factory.mktemp("holdout_v4")
     runs = _make_session(base, np.random.default_rng(26))
@@ -228,16 +199,7 @@ def session(tmp_path_factory):
 def test_the_v4_judge_recovers_the_costs(session):
     import json
 
-    base, runs = session
-    out = base / "judged"
-    args = ["--split", "v4", "--runs", str(base / "session"), "--graphs", str(base / "graphs")]
-    assert holdout.main([*args, "--l2-bytes", str(L2_BYTES), "--out-dir", str(out)]) == 0
-    table = pd.read_csv(out / "holdout_cells.csv")
-    truth = runs.groupby(holdout.CELL[:-1] + ["root"], dropna=False)["truth_ms"].first().reset_index()
-    truth["root"] = truth["root"].fillna(-1).astype(int)
-    both = table.merge(truth, on=holdout.CELL)
-    assert len(both) == len(table) == len(truth)
-    assert set(table["split"]) == {"train", "held-out"}
+    out, both = judge_tiny_session(session, "v4", L2_BYTES)
     err = both["predicted_ms"] / both["truth_ms"] - 1
     assert err[both["split"] == "held-out"].abs().median() < 0.02
     assert err[both["split"] == "held-out"].abs().max() < 0.15

@@ -20,14 +20,13 @@ from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
 from model import holdout_split_v5 as hs5
 from model.presets import MEASURED, get_preset
-from tests.same_tables import assert_same_tables
+from tests.holdout_checks import PARAMETERS, assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE_V4 = ROOT / "archive" / "holdout-v4-h100-2026-11-27"
 TRAIN = ["kron17", "kron18", "kron20", "rmat21ef24", "urand17", "urand18", "urand20", "urand21ef8"]
 HELD = ["kron19ef24", "kron20ef8", "kron21ef4", "urand19ef24", "urand19ef8", "urand20ef4"]
@@ -54,16 +53,12 @@ def test_the_split_is_the_registered_one():
 
 
 def test_a_held_out_graph_in_the_fit_set_is_refused():
-    hs5.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron19", "urand19", "kron22", "rmat22ef32"):
-        with pytest.raises(hs5.SplitError, match="fit set"):
-            hs5.check_fit_set(["kron18", bad])
     made = {"type": "generator", "kind": "kron", "scale": 21, "edge_factor": 4, "seed": 27,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs5.split_of("kron21ef4", made) == hs5.HELD_OUT
-    with pytest.raises(hs5.SplitError, match="edge_factor"):
-        hs5.split_of("kron21ef4", made | {"edge_factor": 8})
-    assert hs4.split_of("urand21ef8") == hs4.HELD_OUT and hs5.split_of("urand21ef8") == hs5.TRAIN
+    refused = (*HELD, "kron19", "urand19", "kron22", "rmat22ef32")
+    assert_fit_set_and_provenance(
+        hs5, TRAIN, "kron18", refused, "kron21ef4", made, {"edge_factor": 8}, hs4, "urand21ef8"
+    )
 
 
 # --- the term on a synthetic table (made-up counts and costs) ---
@@ -145,13 +140,8 @@ def test_the_v5_judge_recovers_the_costs_and_never_fits_a_held_out_cell():
 
 def test_the_archived_v4_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it (relative paths), the same tables."""
-    monkeypatch.chdir(ARCHIVE_V4)
     out = tmp_path / "v4"
-    wdirs = sorted(str(p.relative_to(ARCHIVE_V4)) for p in (ARCHIVE_V4 / "workloads").iterdir())
-    assert holdout.main(["--split", "v4", "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
-                         "--archive-id", ARCHIVE_V4.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    assert_same_tables(out, ARCHIVE_V4)
+    assert_archived_judgement(ARCHIVE_V4, "v4", out, monkeypatch)
     assert json.loads((out / "source.json").read_text())["split"] == "v4"
 
 

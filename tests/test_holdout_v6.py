@@ -4,7 +4,6 @@ Gauss-Seidel's warp steps) on synthetic rows and a synthetic table (made-up coun
 judge with --split v6 on it, v6's fit on the archived v5 session (in sample: the exploration's numbers, roughly),
 the archived v5 judgement unchanged by v6, the device script's structure, and the figure and report section."""
 
-import glob
 import json
 import os
 import re
@@ -25,7 +24,12 @@ from model import holdout_split_v4 as hs4
 from model import holdout_split_v5 as hs5
 from model import holdout_split_v6 as hs6
 from model.presets import MEASURED, get_preset
-from tests.same_tables import assert_same_tables
+from tests.holdout_checks import (
+    PARAMETERS,
+    assert_archived_judgement,
+    assert_fit_set_and_provenance,
+    judge_archived_session,
+)
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -33,7 +37,6 @@ from tests.test_holdout_v4 import (
 from tests.test_holdout_v5 import _synthetic as v5_synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE_V5 = ROOT / "archive" / "holdout-v5-h100-2026-11-27"
 TRAIN = ["kron17", "kron19ef24", "kron20", "kron20ef8", "kron21ef4", "urand17", "urand19ef24", "urand19ef8", "urand20",
          "urand20ef4"]  # fmt: skip
@@ -63,16 +66,10 @@ def test_the_split_is_the_registered_one():
 
 def test_no_held_out_graph_in_training():
     assert not {g for g, e in hs6.GRAPHS.items() if e["split"] == hs6.TRAIN} & set(HELD)
-    hs6.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron18", "urand21ef8", "rmat21ef24", "kron22"):
-        with pytest.raises(hs6.SplitError, match="fit set"):
-            hs6.check_fit_set(["kron20", bad])
     made = {"type": "generator", "kind": "kron", "scale": 20, "edge_factor": 4, "seed": 28,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs6.split_of("kron20ef4", made) == hs6.HELD_OUT
-    with pytest.raises(hs6.SplitError, match="seed"):
-        hs6.split_of("kron20ef4", made | {"seed": 27})
-    assert hs5.split_of("kron21ef4") == hs5.HELD_OUT and hs6.split_of("kron21ef4") == hs6.TRAIN
+    refused = (*HELD, "kron18", "urand21ef8", "rmat21ef24", "kron22")
+    assert_fit_set_and_provenance(hs6, TRAIN, "kron20", refused, "kron20ef4", made, {"seed": 27}, hs5, "kron21ef4")
 
 
 # --- the term on synthetic rows and a synthetic table (made-up counts and costs) ---
@@ -138,19 +135,9 @@ def test_the_v6_judge_recovers_the_costs_and_never_fits_a_held_out_cell():
 # --- the archived v5 session (real H100 data, archive/holdout-v5-h100-2026-11-27) ---
 
 
-def _judge_v5_session(split: str, out: Path, monkeypatch) -> pd.DataFrame:
-    monkeypatch.chdir(ARCHIVE_V5)
-    wdirs = sorted(glob.glob("workloads/*"))
-    assert holdout.main(["--split", split, "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
-                         "--archive-id", ARCHIVE_V5.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    return pd.read_csv(out / "holdout_cells.csv")
-
-
 def test_the_archived_v5_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, the same tables (v6 reuses v5's sums and fit)."""
-    _judge_v5_session("v5", tmp_path / "v5", monkeypatch)
-    assert_same_tables(tmp_path / "v5", ARCHIVE_V5)
+    assert_archived_judgement(ARCHIVE_V5, "v5", tmp_path / "v5", monkeypatch)
     assert json.loads((tmp_path / "v5" / "source.json").read_text())["split"] == "v5"
 
 
@@ -165,8 +152,8 @@ def test_v6_in_sample_on_the_v5_session(tmp_path, monkeypatch):
     monkeypatch.setattr(hs6, "GRAPHS", every)
     err = {}
     for split in ("v5", "v6"):
-        c = _judge_v5_session(split, tmp_path / split, monkeypatch).assign(abs=lambda f: f["error"].abs())
-        err[split] = c
+        c = judge_archived_session(ARCHIVE_V5, split, tmp_path / split, monkeypatch)
+        err[split] = c.assign(abs=lambda f: f["error"].abs())
     dev5, dev6 = (err[s][err[s]["mode"] == "device"] for s in ("v5", "v6"))
     assert dev6["abs"].median() == pytest.approx(0.042, abs=0.005) and dev6["abs"].median() < dev5["abs"].median()
     zc6 = err["v6"][err["v6"]["mode"] == "zerocopy"]["abs"].median()

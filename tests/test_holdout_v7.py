@@ -4,7 +4,6 @@ tables (made-up counts and times, never archived), the judge with --split v7 on 
 session (in sample: the exploration's number), the archived v6 judgement unchanged, the device script's structure,
 and the figure and report section."""
 
-import glob
 import json
 import os
 import re
@@ -27,7 +26,12 @@ from model import holdout_split_v5 as hs5
 from model import holdout_split_v6 as hs6
 from model import holdout_split_v7 as hs7
 from model.presets import MEASURED, get_preset
-from tests.same_tables import assert_same_tables
+from tests.holdout_checks import (
+    PARAMETERS,
+    assert_archived_judgement,
+    assert_fit_set_and_provenance,
+    judge_archived_session,
+)
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -35,7 +39,6 @@ from tests.test_holdout_v4 import (
 from tests.test_holdout_v5 import _synthetic as v5_synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE_V6 = ROOT / "archive" / "holdout-v6-h100-2026-11-27"
 TRAIN = ["kron17", "kron19ef8", "kron20", "kron20ef4", "kron21ef4", "urand17", "urand20", "urand20ef4", "urand20ef8",
          "urand21ef4"]  # fmt: skip
@@ -66,16 +69,10 @@ def test_the_split_is_the_registered_one():
 
 def test_no_held_out_graph_in_training():
     assert not {g for g, e in hs7.GRAPHS.items() if e["split"] == hs7.TRAIN} & set(HELD)
-    hs7.check_fit_set(TRAIN)
-    for bad in (*HELD, "urand19ef8", "kron20ef8", "urand19ef24", "kron19ef24", "kron22"):
-        with pytest.raises(hs7.SplitError, match="fit set"):
-            hs7.check_fit_set(["kron20", bad])
     made = {"type": "generator", "kind": "kron", "scale": 20, "edge_factor": 6, "seed": 29,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs7.split_of("kron20ef6", made) == hs7.HELD_OUT
-    with pytest.raises(hs7.SplitError, match="seed"):
-        hs7.split_of("kron20ef6", made | {"seed": 28})
-    assert hs6.split_of("kron20ef4") == hs6.HELD_OUT and hs7.split_of("kron20ef4") == hs7.TRAIN
+    refused = (*HELD, "urand19ef8", "kron20ef8", "urand19ef24", "kron19ef24", "kron22")
+    assert_fit_set_and_provenance(hs7, TRAIN, "kron20", refused, "kron20ef6", made, {"seed": 28}, hs6, "kron20ef4")
 
 
 # --- the trimmed fit on synthetic tables (made-up counts and costs) ---
@@ -137,19 +134,9 @@ def test_the_v7_judge_recovers_the_costs_and_never_fits_a_held_out_cell():
 # --- the archived v6 session (real H100 data, archive/holdout-v6-h100-2026-11-27) ---
 
 
-def _judge_v6_session(split: str, out: Path, monkeypatch) -> pd.DataFrame:
-    monkeypatch.chdir(ARCHIVE_V6)
-    wdirs = sorted(glob.glob("workloads/*"))
-    assert holdout.main(["--split", split, "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
-                         "--archive-id", ARCHIVE_V6.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    return pd.read_csv(out / "holdout_cells.csv")
-
-
 def test_the_archived_v6_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, the same tables (v7 reuses v6's columns and v5's fit)."""
-    _judge_v6_session("v6", tmp_path / "v6", monkeypatch)
-    assert_same_tables(tmp_path / "v6", ARCHIVE_V6)
+    assert_archived_judgement(ARCHIVE_V6, "v6", tmp_path / "v6", monkeypatch)
 
 
 def test_v7_in_sample_on_the_v6_session(tmp_path, monkeypatch):
@@ -157,7 +144,7 @@ def test_v7_in_sample_on_the_v6_session(tmp_path, monkeypatch):
     exploration's qb): DO BFS in device memory with 4-byte ids drops its two anomalous train cells (kron19ef24 and
     urand19ef24, −41% / −49%) and its held-out worst falls from 41.6% to 25.8%, the exploration's number."""
     monkeypatch.setattr(hs7, "GRAPHS", hs6.GRAPHS)
-    c = _judge_v6_session("v7", tmp_path / "v7", monkeypatch)
+    c = judge_archived_session(ARCHIVE_V6, "v7", tmp_path / "v7", monkeypatch)
     costs = pd.read_csv(tmp_path / "v7" / "holdout_costs.csv").set_index(["algorithm", "variant", "edge_bytes"])
     assert costs.loc[("bfs", "direction-optimizing", 4), "trimmed"] == 2
     do = c[(c["variant"] == "direction-optimizing") & (c["mode"] == "device") & (c["edge_bytes"] == 4)]

@@ -26,7 +26,7 @@ from model import holdout_split_v6 as hs6
 from model import holdout_split_v7 as hs7
 from model import holdout_split_v8 as hs8
 from model.presets import MEASURED, get_preset
-from tests.same_tables import assert_same_tables
+from tests.holdout_checks import PARAMETERS, assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -34,7 +34,6 @@ from tests.test_holdout_v4 import (
 from tests.test_holdout_v5 import _synthetic as v5_synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
-PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"  # a real H100 link fit
 ARCHIVE_V7 = ROOT / "archive" / "holdout-v7-h100-2026-11-27"
 TRAIN = ["kron17", "kron19ef12", "kron19ef8", "kron20ef4", "kron20ef6", "urand17", "urand19ef12", "urand20ef6",
          "urand20ef8", "urand21ef4"]  # fmt: skip
@@ -60,16 +59,10 @@ def test_the_split_is_the_registered_one():
 
 
 def test_no_held_out_graph_in_training():
-    hs8.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron20", "urand20", "kron21ef4", "urand20ef4"):
-        with pytest.raises(hs8.SplitError, match="fit set"):
-            hs8.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "kron", "scale": 20, "edge_factor": 5, "seed": 30,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs8.split_of("kron20ef5", made) == hs8.HELD_OUT
-    with pytest.raises(hs8.SplitError, match="seed"):
-        hs8.split_of("kron20ef5", made | {"seed": 29})
-    assert hs7.split_of("kron20ef6") == hs7.HELD_OUT and hs8.split_of("kron20ef6") == hs8.TRAIN
+    refused = (*HELD, "kron20", "urand20", "kron21ef4", "urand20ef4")
+    assert_fit_set_and_provenance(hs8, TRAIN, "kron17", refused, "kron20ef5", made, {"seed": 29}, hs7, "kron20ef6")
 
 
 # --- the statistic, a parameter of the judge (made-up runs) ---
@@ -160,16 +153,6 @@ def test_the_v8_judge_fits_do_bfs_per_degree_class(monkeypatch):
 
 
 # --- the archived v7 session (real H100 data): its judgement unchanged ---
-
-
-def assert_archived_judgement(archive: Path, split: str, out: Path, monkeypatch) -> None:
-    """A split's archived session judged again as its commands.sh judges it: the archived tables."""
-    monkeypatch.chdir(archive)
-    wdirs = sorted(str(p) for p in Path("workloads").glob("*"))
-    assert holdout.main(["--split", split, "--runs", "session", "--graphs", "session/graphs",
-                         "--l2", "session/micro/l2.csv", "--workloads", *wdirs,
-                         "--archive-id", archive.name, "--out-dir", str(out)]) == 0  # fmt: skip
-    assert_same_tables(out, archive)
 
 
 def test_the_archived_v7_judgement_is_unchanged(tmp_path, monkeypatch):

@@ -24,6 +24,7 @@ from model import holdout_split_v8 as hs8
 from model import holdout_split_v9 as hs9
 from model.presets import MEASURED, get_preset
 from tests import test_holdout_v8 as t8
+from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -57,16 +58,10 @@ def test_the_split_is_the_registered_one():
 
 
 def test_no_held_out_graph_in_training():
-    hs9.check_fit_set(TRAIN)
-    for bad in (*HELD, "kron20ef6", "urand20ef8", "kron20", "urand20ef4"):
-        with pytest.raises(hs9.SplitError, match="fit set"):
-            hs9.check_fit_set(["kron17", bad])
     made = {"type": "generator", "kind": "kron", "scale": 21, "edge_factor": 3, "seed": 31,
             "initiator": {"a": 0.57, "b": 0.19, "c": 0.19, "d": 0.05}}  # fmt: skip
-    assert hs9.split_of("kron21ef3", made) == hs9.HELD_OUT
-    with pytest.raises(hs9.SplitError, match="seed"):
-        hs9.split_of("kron21ef3", made | {"seed": 30})
-    assert hs8.split_of("kron20ef5") == hs8.HELD_OUT and hs9.split_of("kron20ef5") == hs9.TRAIN
+    refused = (*HELD, "kron20ef6", "urand20ef8", "kron20", "urand20ef4")
+    assert_fit_set_and_provenance(hs9, TRAIN, "kron17", refused, "kron21ef3", made, {"seed": 30}, hs8, "kron20ef5")
 
 
 def test_the_statistic_is_v8s():
@@ -99,7 +94,7 @@ def test_the_v9_judge_is_v8s_term(monkeypatch):
 
 def test_the_archived_v8_judgement_is_unchanged(tmp_path, monkeypatch):
     """As the archive's commands.sh judges it, the same tables (split v9's additions leave v8 as it was)."""
-    t8.assert_archived_judgement(ARCHIVE_V8, "v8", tmp_path / "v8", monkeypatch)
+    assert_archived_judgement(ARCHIVE_V8, "v8", tmp_path / "v8", monkeypatch)
 
 
 # --- the device script ---
