@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation4, uvm_validation9, uvm_validation10
-from tests.test_uvm_validation4 import synthetic_call
-from tests.test_uvm_validation7 import SCALES, _with_end_copies
+from tests.test_uvm_validation7 import SCALES
+from tests.uvm_validation_checks import assert_figure_draws, judge_synthetic_call
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,34 +30,23 @@ EVERY = {f"{a}/{v}": 1.25 for a in ("bfs", "cc") for v in uvm_validation3.VARIAN
 def test_judge_a_synthetic_call_by_f_1_and_the_algorithm_term(tmp_path):
     """The SYNTHETIC call's cold times are at factor 1.25: f = 1 with every pair's multiplier registered at 1.25 is
     exact whatever the copies say (start 4, end 6 GB/s) and whatever the pooled constant (1.1) is."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 10, 33, SCALES)
-    tarball = _with_end_copies(tmp_path, 4.0, 6.0, 10)
-    summary = uvm_validation10.judge(tarball, gdir, tmp_path / "out", 1, _registered(registered, EVERY), how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, _ = judge_synthetic_call(
+        tmp_path, uvm_validation10, 10, 33, SCALES, 4.0, 6.0, lambda r: _registered(r, EVERY)
+    )
     assert list(every.index) == [*uvm_validation10.RULES, "floor"]
     assert every.loc["none", "factor"] == 1.0 and every.loc["none", "worst"] < 1e-9
     assert every.loc["pooled", "factor"] == pytest.approx(1.1) and every.loc["pooled", "worst"] > 1e-3
-    out = tmp_path / "out"
     cells = pd.read_csv(out / "validation10_cells.csv")
     assert (cells["migration_term"] == 1.25).all() and (cells["uvm_runs"] == 9).all()
     factors = json.loads((out / "validation10_factors.json").read_text())
     assert factors["none"] == 1.0 and factors["pooled"] == 1.1 and factors["pageable_gbps"] == pytest.approx(5.0)
-    assert "validation 10" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("cells", "summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation10_{name}.csv").exists()
     assert "none" in set(pd.read_csv(out / "validation10_by_run.csv")["rule"])
-    from figures import fig_uvm_validation10
-
-    png = tmp_path / "fig.png"
-    args = ["--cells", str(out / "validation10_cells.csv"), "--source", str(out / "source.json"), "--out", str(png)]
-    assert fig_uvm_validation10.main(args) == 0 and png.stat().st_size > 0
+    assert_figure_draws(out, tmp_path, 10)
 
 
 def test_the_term_is_per_algorithm_and_variant_and_1_for_a_missing_pair(tmp_path):
-    _, gdir, registered, how = synthetic_call(tmp_path, 10, 33, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0, 10)
     only = {"bfs/merged-aligned": 1.25, "bfs/naive": 1.25, "cc/naive": 0.5}  # cc/merged-aligned: none registered
-    uvm_validation10.judge(tarball, gdir, tmp_path / "out", 1, _registered(registered, only), how)
+    judge_synthetic_call(tmp_path, uvm_validation10, 10, 33, SCALES, 5.0, 15.0, lambda r: _registered(r, only))
     cells = pd.read_csv(tmp_path / "out/validation10_cells.csv").set_index(["algorithm", "variant"])
     bfs = cells.loc["bfs"]
     assert (bfs["migration_term"] == 1.25).all() and np.abs(bfs["error_none"]).max() < 1e-9

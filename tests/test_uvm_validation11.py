@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation10, uvm_validation11
-from tests.test_uvm_validation4 import synthetic_call
-from tests.test_uvm_validation7 import SCALES, _with_end_copies
+from tests.test_uvm_validation7 import SCALES
 from tests.test_uvm_validation10 import EVERY, _registered
+from tests.uvm_validation_checks import assert_figure_draws, judge_synthetic_call
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,23 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_judge_a_synthetic_call_as_validation_10_does(tmp_path):
     """The SYNTHETIC call's cold times are at factor 1.25: f = 1 with every pair's multiplier at 1.25 is exact, and
     every file is named validation11_*."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 11, 34, SCALES)
-    tarball = _with_end_copies(tmp_path, 4.0, 6.0, 11)
-    summary = uvm_validation11.judge(tarball, gdir, tmp_path / "out", 1, _registered(registered, EVERY), how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, _ = judge_synthetic_call(
+        tmp_path, uvm_validation11, 11, 34, SCALES, 4.0, 6.0, lambda r: _registered(r, EVERY)
+    )
     assert list(every.index) == [*uvm_validation10.RULES, "floor"]
     assert every.loc["none", "factor"] == 1.0 and every.loc["none", "worst"] < 1e-9
-    out = tmp_path / "out"
     cells = pd.read_csv(out / "validation11_cells.csv")
     assert (cells["migration_term"] == 1.25).all() and (cells["uvm_runs"] == 9).all()
-    assert "validation 11" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation11_{name}.csv").exists()
-    from figures import fig_uvm_validation11
-
-    png = tmp_path / "fig.png"
-    args = ["--cells", str(out / "validation11_cells.csv"), "--source", str(out / "source.json"), "--out", str(png)]
-    assert fig_uvm_validation11.main(args) == 0 and png.stat().st_size > 0
+    assert_figure_draws(out, tmp_path, 11)
 
 
 def test_the_rule_is_validation_10s_registration_unchanged():

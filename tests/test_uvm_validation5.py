@@ -11,6 +11,7 @@ import pytest
 
 from model import uvm_access_shape, uvm_run_spread, uvm_validation3, uvm_validation4, uvm_validation5
 from tests.test_uvm_validation4 import synthetic_call
+from tests.uvm_validation_checks import figure_and_report_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 V4 = ROOT / "archive/uvm-validation4-h100-2026-11-27"
@@ -50,16 +51,10 @@ def _figure_and_report_blocks(out: Path, tmp_path: Path):
     """fig_uvm_validation5 draws the judged SYNTHETIC cells, a panel per rule; the report's table gives each rule's
     verdict (the primary met on this exact synthetic call, the floor no prediction)."""
     from figures import fig_uvm_validation5, uvm_validation_report
-    from figures.inputs import ReportFigure
 
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "validation5_cells.csv"), "--source", str(out / "source.json")]
-    assert fig_uvm_validation5.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig_uvm_validation5.RULES)
-    _, table = uvm_validation_report.blocks(fig_uvm_validation5.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
+    verdicts = figure_and_report_blocks(out, tmp_path, 5)
     assert verdicts == {"pageable": "met", "none": verdicts["none"], "floor": "not a prediction"}
-    assert "validation 5" in table["caption"] and uvm_validation_report.blocks(fig_uvm_validation5.FIGURE, None) == []
+    assert uvm_validation_report.blocks(fig_uvm_validation5.FIGURE, None) == []
 
 
 def test_registered_params_are_the_refit_with_validations_3_and_4():

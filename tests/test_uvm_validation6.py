@@ -3,40 +3,28 @@ here is a measurement), its registered parameters (archive/uvm-validation5-analy
 
 import json
 import re
-import tarfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation4, uvm_validation5, uvm_validation6
-from tests.test_uvm_validation4 import _link, _session, synthetic_call
+from tests.uvm_validation_checks import (
+    factors_without_and_with_the_closing_copy,
+    figure_and_report_blocks,
+    judge_synthetic_call,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SCALES = (0.9, 0.95, 1.0, 1.0, 1.0, 1.05, 1.3)  # each cell's seven SYNTHETIC timed runs: median exact
 
 
-def _with_end_copies(tmp_path: Path, start: float, end: float | None) -> Path:
-    """synthetic_call's tarball with its pageable copies at `start` GB/s and (where given) `end` at the close."""
-    sess = tmp_path / "uvm6"
-    _link(start).to_csv(sess / "micro/link.csv", index=False)
-    if end is not None:
-        _link(end).to_csv(sess / "micro/link_end.csv", index=False)
-    with tarfile.open(tmp_path / "uvm6.tgz", "w:gz") as tar:
-        tar.add(sess, arcname="uvm6")
-    return tmp_path / "uvm6.tgz"
-
-
 def test_judge_a_synthetic_call_by_the_median_of_start_and_end_copies(tmp_path):
     """Start 5 and end 15 GB/s: the primary reads 10 GB/s, the synthetic rule's exact factor (1.25) there."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 6, 28, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0)
-    summary = uvm_validation6.judge(tarball, gdir, tmp_path / "out", 1, registered, how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, _ = judge_synthetic_call(tmp_path, uvm_validation6, 6, 28, SCALES, 5.0, 15.0)
     assert set(every.index) == {"pageable", "none", "pageable_start", "micro_start", "floor"}
     assert every.loc["pageable", "factor"] == pytest.approx(1.25) and every.loc["pageable", "worst"] < 1e-9
     assert every.loc["pageable", "meets_targets"] and every.loc["micro_start", "factor"] == pytest.approx(1.25)
-    out = tmp_path / "out"
     factors = json.loads((out / "validation6_factors.json").read_text())
     assert factors["pageable_gbps"] == pytest.approx(10.0) and factors["pageable_from"] == "start and end"
     _, v5_rule = uvm_validation4.load_access(uvm_validation5.REGISTERED)
@@ -45,35 +33,11 @@ def test_judge_a_synthetic_call_by_the_median_of_start_and_end_copies(tmp_path):
     assert (cells["uvm_runs"] == 7).all()
     noise = pd.read_csv(out / "validation6_noise.csv").iloc[0]
     assert noise["reps"] == 7 and noise["judged_cells"] == 4
-    assert "validation 6" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("cells", "summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation6_{name}.csv").exists()
-    _figure_and_report_blocks(out, tmp_path)
+    figure_and_report_blocks(out, tmp_path, 6)
 
 
 def test_without_the_closing_copy_the_start_alone_is_used(tmp_path):
-    _session(tmp_path, {"start": 1.1, "end": 1.0}, gbps=10.0)
-    rule = {"c": 0.0, "k": 0.8, "p_ref_gbps": 10.0}
-    factors, _ = uvm_validation6.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
-    assert factors["pageable"] == pytest.approx(1.0) and factors["pageable_end_gbps"] is None
-    assert factors["pageable_from"].startswith("start only")
-    _link(40.0).to_csv(tmp_path / "micro/link_end.csv", index=False)
-    factors, _ = uvm_validation6.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
-    assert factors["pageable_gbps"] == pytest.approx(25.0) and factors["pageable"] == pytest.approx(0.4**0.8)
-
-
-def _figure_and_report_blocks(out: Path, tmp_path: Path):
-    from figures import fig_uvm_validation6, uvm_validation_report
-    from figures.inputs import ReportFigure
-
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "validation6_cells.csv"), "--source", str(out / "source.json")]
-    assert fig_uvm_validation6.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig_uvm_validation6.RULES)
-    _, table = uvm_validation_report.blocks(fig_uvm_validation6.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
-    assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
-    assert "validation 6" in table["caption"]
+    factors_without_and_with_the_closing_copy(tmp_path, uvm_validation6)
 
 
 def test_registered_params_are_validation5s_shapes_and_the_loso_chosen_rule():

@@ -4,42 +4,29 @@ script."""
 
 import json
 import re
-import tarfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation4, uvm_validation5, uvm_validation6, uvm_validation7
-from tests.test_uvm_validation4 import _link, _session, synthetic_call
+from tests.uvm_validation_checks import (
+    factors_without_and_with_the_closing_copy,
+    figure_and_report_blocks,
+    judge_synthetic_call,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SCALES = (0.9, 0.95, 0.97, 1.0, 1.0, 1.0, 1.03, 1.05, 1.3)  # each cell's nine SYNTHETIC timed runs: median exact
 
 
-def _with_end_copies(tmp_path: Path, start: float, end: float | None, n: int = 7) -> Path:
-    """synthetic_call's tarball (validation `n`) with its pageable copies at `start` GB/s and (where given) `end`
-    at the close."""
-    sess = tmp_path / f"uvm{n}"
-    _link(start).to_csv(sess / "micro/link.csv", index=False)
-    if end is not None:
-        _link(end).to_csv(sess / "micro/link_end.csv", index=False)
-    with tarfile.open(tmp_path / f"uvm{n}.tgz", "w:gz") as tar:
-        tar.add(sess, arcname=f"uvm{n}")
-    return tmp_path / f"uvm{n}.tgz"
-
-
 def test_judge_a_synthetic_call_by_the_median_of_start_and_end_copies(tmp_path):
     """Start 5 and end 15 GB/s: the primary reads 10 GB/s, the synthetic rule's exact factor (1.25) there; the
     start-only rule is the same c and k at 5 GB/s; the noise table has the block-of-3 perfect predictor."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 7, 29, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0)
-    summary = uvm_validation7.judge(tarball, gdir, tmp_path / "out", 1, registered, how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, registered = judge_synthetic_call(tmp_path, uvm_validation7, 7, 29, SCALES, 5.0, 15.0)
     assert set(every.index) == {"pageable", "none", "pageable_start", "micro_start", "floor"}
     assert every.loc["pageable", "factor"] == pytest.approx(1.25) and every.loc["pageable", "worst"] < 1e-9
     assert every.loc["pageable", "meets_targets"] and every.loc["micro_start", "factor"] == pytest.approx(1.25)
-    out = tmp_path / "out"
     factors = json.loads((out / "validation7_factors.json").read_text())
     assert factors["pageable_gbps"] == pytest.approx(10.0) and factors["pageable_from"] == "start and end"
     _, rule = uvm_validation4.load_access(registered)
@@ -51,36 +38,13 @@ def test_judge_a_synthetic_call_by_the_median_of_start_and_end_copies(tmp_path):
     for key in ("block3_worst_p50", "block3_worst_p90", "block3_p_worst_over_25"):
         assert 0.0 <= noise[key] <= 1.0
     assert noise["block3_worst_p50"] <= noise["block3_worst_p90"]
-    assert "validation 7" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("cells", "summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation7_{name}.csv").exists()
-    _figure_and_report_blocks(out, tmp_path)
+    figure_and_report_blocks(out, tmp_path, 7)
 
 
 def test_without_the_closing_copy_the_start_alone_is_used(tmp_path):
-    _session(tmp_path, {"start": 1.1, "end": 1.0}, gbps=10.0)
-    rule = {"c": 0.0, "k": 0.8, "p_ref_gbps": 10.0}
-    factors, _ = uvm_validation7.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
-    assert factors["pageable"] == pytest.approx(1.0) and factors["pageable_end_gbps"] is None
-    assert factors["pageable_from"].startswith("start only") and factors["pageable_start"] == pytest.approx(1.0)
-    _link(40.0).to_csv(tmp_path / "micro/link_end.csv", index=False)
-    factors, _ = uvm_validation7.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
-    assert factors["pageable_gbps"] == pytest.approx(25.0) and factors["pageable"] == pytest.approx(0.4**0.8)
-    assert factors["pageable_start"] == pytest.approx(1.0)  # the same c and k on the start copies (10 GB/s)
-
-
-def _figure_and_report_blocks(out: Path, tmp_path: Path):
-    from figures import fig_uvm_validation7, uvm_validation_report
-    from figures.inputs import ReportFigure
-
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "validation7_cells.csv"), "--source", str(out / "source.json")]
-    assert fig_uvm_validation7.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig_uvm_validation7.RULES)
-    _, table = uvm_validation_report.blocks(fig_uvm_validation7.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
-    assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
-    assert "validation 7" in table["caption"]
+    alone, both = factors_without_and_with_the_closing_copy(tmp_path, uvm_validation7)
+    assert alone["pageable_start"] == pytest.approx(1.0)
+    assert both["pageable_start"] == pytest.approx(1.0)  # the same c and k on the start copies (10 GB/s)
 
 
 def test_registered_params_are_the_refitted_shapes_and_mid_rule():

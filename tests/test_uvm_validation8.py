@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation4, uvm_validation7, uvm_validation8
-from tests.test_uvm_validation4 import synthetic_call
-from tests.test_uvm_validation7 import SCALES, _with_end_copies
+from tests.test_uvm_validation7 import SCALES
+from tests.uvm_validation_checks import assert_figure_draws, judge_synthetic_call
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,31 +27,20 @@ def _registered_with_term(registered: Path, multiplier: float) -> Path:
 
 def test_judge_a_synthetic_call_without_an_rmat_graph_leaves_every_cell_exact(tmp_path):
     """The SYNTHETIC call's graph is a kron graph: the term (0.5 here) applies to no cell, the rule is exact."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 8, 30, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0, 8)
-    summary = uvm_validation8.judge(tarball, gdir, tmp_path / "out", 1, _registered_with_term(registered, 0.5), how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, _ = judge_synthetic_call(
+        tmp_path, uvm_validation8, 8, 30, SCALES, 5.0, 15.0, lambda r: _registered_with_term(r, 0.5)
+    )
     assert every.loc["pageable", "factor"] == pytest.approx(1.25) and every.loc["pageable", "worst"] < 1e-9
-    out = tmp_path / "out"
     cells = pd.read_csv(out / "validation8_cells.csv")
     assert (cells["migration_term"] == 1.0).all() and (cells["uvm_runs"] == 9).all()
-    assert "validation 8" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("cells", "summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation8_{name}.csv").exists()
-    from figures import fig_uvm_validation8
-
-    png = tmp_path / "fig.png"
-    args = ["--cells", str(out / "validation8_cells.csv"), "--source", str(out / "source.json"), "--out", str(png)]
-    assert fig_uvm_validation8.main(args) == 0 and png.stat().st_size > 0
+    assert_figure_draws(out, tmp_path, 8)
 
 
 def test_the_term_scales_the_migration_of_rmat_bfs_cells_only(tmp_path, monkeypatch):
     """With the SYNTHETIC graph taken as R-MAT, BFS cells get the term (0.5) on their migration and every rule uses
     the product; CC cells stay exact."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 8, 30, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0, 8)
     monkeypatch.setattr(uvm_validation8, "rmat_bfs", lambda cells, how: (cells["algorithm"] == "bfs").to_numpy())
-    uvm_validation8.judge(tarball, gdir, tmp_path / "out", 1, _registered_with_term(registered, 0.5), how)
+    judge_synthetic_call(tmp_path, uvm_validation8, 8, 30, SCALES, 5.0, 15.0, lambda r: _registered_with_term(r, 0.5))
     cells = pd.read_csv(tmp_path / "out/validation8_cells.csv")
     bfs, cc = cells[cells["algorithm"] == "bfs"], cells[cells["algorithm"] == "cc"]
     assert (bfs["migration_term"] == 0.5).all() and (cc["migration_term"] == 1.0).all()

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from model import uvm_validation3, uvm_validation4, uvm_validation8, uvm_validation9
-from tests.test_uvm_validation4 import synthetic_call
-from tests.test_uvm_validation7 import SCALES, _with_end_copies
+from tests.test_uvm_validation7 import SCALES
+from tests.uvm_validation_checks import assert_figure_draws, judge_synthetic_call
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,35 +26,24 @@ def _registered(registered: Path, pooled: float, multiplier: float = 0.5) -> Pat
 def test_judge_a_synthetic_call_by_the_pooled_factor(tmp_path):
     """The SYNTHETIC call's cold times are at factor 1.25: the pooled rule registered at 1.25 is exact whatever the
     copies say (start 4, end 6 GB/s: the pageable rule reads 5 GB/s, not its exact 10); the kron graph gets no term."""
-    _, gdir, registered, how = synthetic_call(tmp_path, 9, 31, SCALES)
-    tarball = _with_end_copies(tmp_path, 4.0, 6.0, 9)
-    summary = uvm_validation9.judge(tarball, gdir, tmp_path / "out", 1, _registered(registered, 1.25), how)
-    every = summary[summary["group"] == "all"].set_index("rule")
+    every, out, _ = judge_synthetic_call(
+        tmp_path, uvm_validation9, 9, 31, SCALES, 4.0, 6.0, lambda r: _registered(r, 1.25)
+    )
     assert list(every.index) == [*uvm_validation9.RULES, "floor"]
     assert every.loc["pooled", "factor"] == pytest.approx(1.25) and every.loc["pooled", "worst"] < 1e-9
     assert every.loc["pageable", "factor"] != pytest.approx(1.25) and every.loc["pageable", "worst"] > 1e-3
-    out = tmp_path / "out"
     cells = pd.read_csv(out / "validation9_cells.csv")
     assert (cells["migration_term"] == 1.0).all() and (cells["uvm_runs"] == 9).all()
     factors = json.loads((out / "validation9_factors.json").read_text())
     assert factors["pooled"] == 1.25 and factors["pageable_gbps"] == pytest.approx(5.0)
-    assert "validation 9" in json.loads((out / "source.json").read_text())["note"]
-    for name in ("cells", "summary", "micro", "missing", "runs", "by_run", "noise"):
-        assert (out / f"validation9_{name}.csv").exists()
     assert "pooled" in set(pd.read_csv(out / "validation9_by_run.csv")["rule"])
     assert "error_pooled" in pd.read_csv(out / "validation9_runs.csv").columns
-    from figures import fig_uvm_validation9
-
-    png = tmp_path / "fig.png"
-    args = ["--cells", str(out / "validation9_cells.csv"), "--source", str(out / "source.json"), "--out", str(png)]
-    assert fig_uvm_validation9.main(args) == 0 and png.stat().st_size > 0
+    assert_figure_draws(out, tmp_path, 9)
 
 
 def test_the_term_scales_the_pooled_prediction_of_rmat_bfs_cells_only(tmp_path, monkeypatch):
-    _, gdir, registered, how = synthetic_call(tmp_path, 9, 31, SCALES)
-    tarball = _with_end_copies(tmp_path, 5.0, 15.0, 9)
     monkeypatch.setattr(uvm_validation8, "rmat_bfs", lambda cells, how: (cells["algorithm"] == "bfs").to_numpy())
-    uvm_validation9.judge(tarball, gdir, tmp_path / "out", 1, _registered(registered, 1.25), how)
+    judge_synthetic_call(tmp_path, uvm_validation9, 9, 31, SCALES, 5.0, 15.0, lambda r: _registered(r, 1.25))
     cells = pd.read_csv(tmp_path / "out/validation9_cells.csv")
     bfs, cc = cells[cells["algorithm"] == "bfs"], cells[cells["algorithm"] == "cc"]
     assert (bfs["migration_term"] == 0.5).all() and (cc["migration_term"] == 1.0).all()

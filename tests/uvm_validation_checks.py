@@ -1,0 +1,85 @@
+"""What the UVM validations' tests (tests/test_uvm_validation5.py to 11) share: tests/test_uvm_validation4.py's
+SYNTHETIC call with pageable copies at the start and the close, judged by a validation module, the files the judge
+writes, and its figure. Each validation's rule, seed and numbers stay in its own test file."""
+
+import importlib
+import json
+import tarfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.test_uvm_validation4 import _link, synthetic_call
+
+WRITTEN = ("cells", "summary", "micro", "missing", "runs", "by_run", "noise")  # validation{n}_{name}.csv
+
+
+def with_end_copies(tmp_path: Path, start: float, end: float | None, n: int) -> Path:
+    """synthetic_call's tarball (validation `n`) with its pageable copies at `start` GB/s and (where given) `end`
+    at the close."""
+    sess = tmp_path / f"uvm{n}"
+    _link(start).to_csv(sess / "micro/link.csv", index=False)
+    if end is not None:
+        _link(end).to_csv(sess / "micro/link_end.csv", index=False)
+    with tarfile.open(tmp_path / f"uvm{n}.tgz", "w:gz") as tar:
+        tar.add(sess, arcname=f"uvm{n}")
+    return tmp_path / f"uvm{n}.tgz"
+
+
+def judge_synthetic_call(tmp_path: Path, module, n: int, seed: int, scales, start: float, end: float, edit=None):
+    """synthetic_call (validation `n`, seed `seed`, timed runs `scales`) with copies at `start` and `end` GB/s,
+    judged by `module` with its registered JSON (changed by `edit` where given); checked: every file written,
+    the note names validation `n`. Returns (the summary's "all" rows by rule, the output folder, the JSON)."""
+    _, gdir, registered, how = synthetic_call(tmp_path, n, seed, scales)
+    tarball = with_end_copies(tmp_path, start, end, n)
+    registered = edit(registered) if edit else registered
+    out = tmp_path / "out"
+    summary = module.judge(tarball, gdir, out, 1, registered, how)
+    assert f"validation {n}" in json.loads((out / "source.json").read_text())["note"]
+    for name in WRITTEN:
+        assert (out / f"validation{n}_{name}.csv").exists()
+    return summary[summary["group"] == "all"].set_index("rule"), out, registered
+
+
+def assert_figure_draws(out: Path, tmp_path: Path, n: int) -> None:
+    """figures/fig_uvm_validation{n}.py draws a figure from the judged cells in `out`."""
+    fig = importlib.import_module(f"figures.fig_uvm_validation{n}")
+    png = tmp_path / "fig.png"
+    args = ["--cells", str(out / f"validation{n}_cells.csv"), "--source", str(out / "source.json"), "--out", str(png)]
+    assert fig.main(args) == 0 and png.stat().st_size > 0
+
+
+def figure_and_report_blocks(out: Path, tmp_path: Path, n: int) -> dict:
+    """Validation `n`'s figure (its rules in order) and report table from the judged cells in `out`: the pageable
+    rule met, the floor not a prediction, the caption naming validation `n`. Returns each rule's verdict."""
+    from figures import uvm_validation_report
+    from figures.inputs import ReportFigure
+
+    fig = importlib.import_module(f"figures.fig_uvm_validation{n}")
+    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
+    args = ["--cells", str(out / f"validation{n}_cells.csv"), "--source", str(out / "source.json")]
+    assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
+    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
+    _, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
+    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
+    assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
+    assert f"validation {n}" in table["caption"]
+    return verdicts
+
+
+def factors_without_and_with_the_closing_copy(tmp_path: Path, module) -> tuple[dict, dict]:
+    """`module`'s session factors on a session copied at 10 GB/s at the start, first without a closing copy (the
+    start alone is used), then with one at 40 GB/s (the median of the two, 25 GB/s); both back."""
+    from model import uvm_validation4
+    from tests.test_uvm_validation4 import _session
+
+    _session(tmp_path, {"start": 1.1, "end": 1.0}, gbps=10.0)
+    rule = {"c": 0.0, "k": 0.8, "p_ref_gbps": 10.0}
+    alone, _ = module.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
+    assert alone["pageable"] == pytest.approx(1.0) and alone["pageable_end_gbps"] is None
+    assert alone["pageable_from"].startswith("start only")
+    _link(40.0).to_csv(tmp_path / "micro/link_end.csv", index=False)
+    both, _ = module.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
+    assert both["pageable_gbps"] == pytest.approx(25.0) and both["pageable"] == pytest.approx(0.4**0.8)
+    return alone, both
