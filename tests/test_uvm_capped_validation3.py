@@ -61,27 +61,44 @@ def test_the_fit_refuses_held_out_graphs_and_recovers_its_terms():
             V3.fit_rule(cells.assign(graph=np.where(np.arange(40) < 20, "kron24", held)))
 
 
-def test_the_set_is_new_seed_31_and_the_design_is_validation_2s():
-    assert V3.SEED == 31 and all(name.endswith("s31") for name in V3.SET)
-    earlier = set(uvm_capped_validation2.SET) | set(V3.FIT_GRAPHS)
-    for n in range(3, 9):
+def assert_a_new_set(v, seed: int, earlier: set, last_uvm: int) -> None:
+    """Capped validation module `v`'s set: validation 2's graphs made with seed `seed`, none of them in `earlier`
+    nor in UVM validations 3 to `last_uvm`'s sets."""
+    assert v.SEED == seed and all(name.endswith(f"s{seed}") for name in v.SET)
+    for n in range(3, last_uvm + 1):
         earlier |= set(__import__(f"model.uvm_validation{n}", fromlist=["SET"]).SET)
-    assert not set(V3.SET) & earlier
-    assert list(V3.SET.values()) == list(uvm_capped_validation2.SET.values())
-    assert (V3.ALGORITHMS, V3.VARIANTS, V3.FRACTIONS, V3.SUBLAUNCHES, V3.REPS) == (
-        uvm_capped_validation2.ALGORITHMS, uvm_capped_validation2.VARIANTS, uvm_capped_validation2.FRACTIONS,
-        uvm_capped_validation2.SUBLAUNCHES, uvm_capped_validation2.REPS)  # fmt: skip
+    assert not set(v.SET) & earlier
+    assert list(v.SET.values()) == list(uvm_capped_validation2.SET.values())
+
+
+def assert_validation_2s_design(v) -> None:
+    v2 = uvm_capped_validation2
+    assert (v.ALGORITHMS, v.VARIANTS, v.FRACTIONS, v.SUBLAUNCHES, v.REPS) == (
+        v2.ALGORITHMS, v2.VARIANTS, v2.FRACTIONS, v2.SUBLAUNCHES, v2.REPS)  # fmt: skip
+
+
+def assert_registered_and_reproduced(v, previous, kept: str, cells: int) -> tuple[dict, dict]:
+    """`v`'s committed registration: `previous`'s shapes and pageable rule, its capped terms kept as `kept`, new
+    terms fitted on `cells` cells of `v`'s fit graphs, and the fit again from the committed cells gives them.
+    Returns (the registration, the fit again)."""
+    reg = json.loads(v.REGISTERED.read_text())
+    prev = json.loads(previous.REGISTERED.read_text())
+    assert reg["shapes"] == prev["shapes"] and reg["pageable_rule"] == prev["pageable_rule"]
+    assert reg[kept] == prev["capped_terms"] and set(reg["capped_terms"]) == set(v.TERMS)
+    assert reg["capped_fit"]["cells"] == cells and set(reg["capped_fit"]["graphs"]) == set(v.FIT_GRAPHS)
+    again = v.register(pd.read_csv(v.HERE / "cells.csv"), prev)
+    for term in v.TERMS:
+        assert again["capped_terms"][term] == pytest.approx(reg["capped_terms"][term], rel=1e-6)
+    return reg, again
+
+
+def test_the_set_is_new_seed_31_and_the_design_is_validation_2s():
+    assert_a_new_set(V3, 31, set(uvm_capped_validation2.SET) | set(V3.FIT_GRAPHS), 8)
+    assert_validation_2s_design(V3)
 
 
 def test_registered_params_are_committed_and_reproduced():
-    reg = json.loads(V3.REGISTERED.read_text())
-    v2 = json.loads(uvm_capped_validation2.REGISTERED.read_text())
-    assert reg["shapes"] == v2["shapes"] and reg["pageable_rule"] == v2["pageable_rule"]
-    assert reg["validation2_terms"] == v2["capped_terms"] and set(reg["capped_terms"]) == set(V3.TERMS)
-    assert reg["capped_fit"]["cells"] == 156 and set(reg["capped_fit"]["graphs"]) == set(V3.FIT_GRAPHS)
-    again = V3.register(pd.read_csv(V3.HERE / "cells.csv"), v2)
-    for term in V3.TERMS:
-        assert again["capped_terms"][term] == pytest.approx(reg["capped_terms"][term], rel=1e-6)
+    assert_registered_and_reproduced(V3, uvm_capped_validation2, "validation2_terms", 156)
 
 
 def _price(c, t, g, v, k):

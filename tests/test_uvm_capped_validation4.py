@@ -12,7 +12,13 @@ import pytest
 
 from model import uvm_capped, uvm_capped_validation2, uvm_capped_validation3, uvm_capped_validation4
 from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, script_text
-from tests.test_uvm_capped_validation3 import E_T, _price
+from tests.test_uvm_capped_validation3 import (
+    E_T,
+    _price,
+    assert_a_new_set,
+    assert_registered_and_reproduced,
+    assert_validation_2s_design,
+)
 
 V4 = uvm_capped_validation4
 E_MS = 0.01  # the SYNTHETIC cost per evicted chunk (as capped validation 2's tests)
@@ -43,27 +49,14 @@ def test_the_fits_recover_their_terms_and_refuse_held_out_graphs():
 
 
 def test_the_set_is_new_seed_33_and_the_design_is_validation_2s():
-    assert V4.SEED == 33 and all(name.endswith("s33") for name in V4.SET)
-    earlier = set(uvm_capped_validation2.SET) | set(uvm_capped_validation3.SET) | set(V4.FIT_GRAPHS)
-    for n in range(3, 10):
-        earlier |= set(__import__(f"model.uvm_validation{n}", fromlist=["SET"]).SET)
-    assert not set(V4.SET) & earlier
-    assert list(V4.SET.values()) == list(uvm_capped_validation2.SET.values())
-    assert (V4.ALGORITHMS, V4.VARIANTS, V4.FRACTIONS, V4.SUBLAUNCHES, V4.REPS) == (
-        uvm_capped_validation2.ALGORITHMS, uvm_capped_validation2.VARIANTS, uvm_capped_validation2.FRACTIONS,
-        uvm_capped_validation2.SUBLAUNCHES, uvm_capped_validation2.REPS)  # fmt: skip
+    assert_a_new_set(V4, 33, set(uvm_capped_validation2.SET) | set(uvm_capped_validation3.SET) | set(V4.FIT_GRAPHS), 9)
+    assert_validation_2s_design(V4)
 
 
 def test_registered_params_are_committed_and_reproduced():
-    reg = json.loads(V4.REGISTERED.read_text())
-    v3 = json.loads(uvm_capped_validation3.REGISTERED.read_text())
-    assert reg["shapes"] == v3["shapes"] and reg["pageable_rule"] == v3["pageable_rule"]
-    assert reg["validation3_terms"] == v3["capped_terms"] and set(reg["capped_terms"]) == set(V4.TERMS)
-    assert reg["capped_fit"]["cells"] == 252 and set(reg["capped_fit"]["graphs"]) == set(V4.FIT_GRAPHS)
+    reg, again = assert_registered_and_reproduced(V4, uvm_capped_validation3, "validation3_terms", 252)
     assert len(reg["capped_fit"]["calls"]) == 4
-    again = V4.register(pd.read_csv(V4.HERE / "cells.csv"), v3)
     for term in V4.TERMS:
-        assert again["capped_terms"][term] == pytest.approx(reg["capped_terms"][term], rel=1e-6)
         assert again["pooled"]["terms"][term] == pytest.approx(reg["pooled"]["terms"][term], rel=1e-6)
     assert again["pooled"]["factor"] == pytest.approx(reg["pooled"]["factor"], rel=1e-6)
 

@@ -13,7 +13,7 @@ import pytest
 
 from model import uvm_capped_validation2, uvm_capped_validation3, uvm_capped_validation4, uvm_capped_validation5
 from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, script_text
-from tests.test_uvm_capped_validation3 import E_T, _price
+from tests.test_uvm_capped_validation3 import E_T, _price, assert_a_new_set
 
 V5, V4 = uvm_capped_validation5, uvm_capped_validation4
 E_MS = 0.01  # the SYNTHETIC cost per evicted chunk (as capped validation 2's tests)
@@ -21,12 +21,8 @@ SLOW = 1.5  # the SYNTHETIC pass 1: a whole process this much slower than the ot
 
 
 def test_the_set_is_new_seed_35_and_the_rule_is_validation_4s():
-    assert V5.SEED == 35 and all(name.endswith("s35") for name in V5.SET)
     earlier = set(uvm_capped_validation2.SET) | set(uvm_capped_validation3.SET) | set(V4.SET) | set(V4.FIT_GRAPHS)
-    for n in range(3, 10):
-        earlier |= set(__import__(f"model.uvm_validation{n}", fromlist=["SET"]).SET)
-    assert not set(V5.SET) & earlier
-    assert list(V5.SET.values()) == list(uvm_capped_validation2.SET.values())
+    assert_a_new_set(V5, 35, earlier, 9)
     assert (V5.ALGORITHMS, V5.VARIANTS, V5.FRACTIONS, V5.SUBLAUNCHES) == (
         V4.ALGORITHMS, V4.VARIANTS, V4.FRACTIONS, V4.SUBLAUNCHES)  # fmt: skip
     assert V5.REGISTERED == V4.REGISTERED and V5.RULES == V4.RULES == ("unit", "pooled")
