@@ -59,6 +59,11 @@ def tiny_cells(graphs, roots: dict[str, list[int]], sp) -> pd.DataFrame:
                          for w in sp.WIDTHS])  # fmt: skip
 
 
+def make_tiny_cells(gdir: Path, tiny: dict[str, tuple[str, int]], sp) -> pd.DataFrame:
+    """`tiny`'s graphs made in `gdir` (make_tiny_graphs) and every cell split module `sp` measures on them."""
+    return tiny_cells(tiny, make_tiny_graphs(gdir, tiny), sp)
+
+
 def run_row(c, rep: int, time_ms: float, truth_ms: float, **extra) -> dict:
     """One row of a synthetic runs table for cell `c` (a named tuple with the cell's columns)."""
     return {"gpu": "synthetic (test)", "driver": "-", "cuda": "-", "commit": "test", "date": "2026-11-27",

@@ -11,7 +11,7 @@ import pytest
 
 from model import holdout
 from model import holdout_split as hs
-from tests.holdout_checks import PARAMETERS, make_tiny_graphs, run_row, tiny_cells, tiny_registry, write_session
+from tests.holdout_checks import PARAMETERS, make_tiny_cells, run_row, tiny_registry, write_session
 
 
 def test_the_split_is_the_registered_one():
@@ -52,14 +52,13 @@ TINY = {"kron8": ("train", 24), "kron9": ("train", 24), "urand8": ("train", 24),
 TRUE_COSTS = (0.0, 2e-5, 4e-6, 3e-4)  # a, b, c, s in ms; a = 0.01 for frontier
 
 
-def _fabricate_runs(gdir: Path, rdir: Path, rng, roots: dict) -> pd.DataFrame:
+def _fabricate_runs(gdir: Path, rdir: Path, rng, cells: pd.DataFrame) -> pd.DataFrame:
     """The runs table of the session: each cell's workload derived as the judge derives it, its device time from
     TRUE_COSTS, its zero-copy time from the link model; each cell's 3 reps share one draw of 1% noise."""
     from model.graph_predict import floor_ms, predict
     from model.presets import MEASURED, get_preset
 
     params = get_preset(MEASURED, PARAMETERS)
-    cells = tiny_cells(TINY, roots, hs)
     metas = holdout.read_metadata(gdir, TINY, [4, 8])
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     rows = []
@@ -80,8 +79,8 @@ def session(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setattr(hs, "GRAPHS", tiny_registry(TINY))
     base = tmp_path_factory.mktemp("holdout")
-    roots = make_tiny_graphs(base / "graphs", TINY)
-    runs = _fabricate_runs(base / "graphs", base / "session", np.random.default_rng(24), roots)
+    cells = make_tiny_cells(base / "graphs", TINY, hs)
+    runs = _fabricate_runs(base / "graphs", base / "session", np.random.default_rng(24), cells)
     yield base, runs
     mp.undo()
 

@@ -14,15 +14,7 @@ from model import gpu_work_v3 as v3
 from model import holdout, l2_capacity
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
-from tests.holdout_checks import (
-    PARAMETERS,
-    judge_tiny_session,
-    make_tiny_graphs,
-    run_row,
-    tiny_cells,
-    tiny_registry,
-    write_session,
-)
+from tests.holdout_checks import PARAMETERS, judge_tiny_session, make_tiny_cells, run_row, tiny_registry, write_session
 from tests.same_tables import assert_same_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,7 +131,7 @@ def _make_session(base: Path, rng):
     from model.presets import MEASURED, get_preset
 
     gdir, sdir = base / "graphs", base / "session"
-    cells = tiny_cells(TINY, make_tiny_graphs(gdir, TINY), hs3)
+    cells = make_tiny_cells(gdir, TINY, hs3)
     metas = holdout.read_metadata(gdir, TINY, [4, 8], hs3)
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     mu = v3.mu_table(cells, {g: metas[g, 8]["num_vertices"] for g in TINY}, L2_BYTES)

@@ -19,15 +19,7 @@ from model import holdout
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
-from tests.holdout_checks import (
-    PARAMETERS,
-    judge_tiny_session,
-    make_tiny_graphs,
-    run_row,
-    tiny_cells,
-    tiny_registry,
-    write_session,
-)
+from tests.holdout_checks import PARAMETERS, judge_tiny_session, make_tiny_cells, run_row, tiny_registry, write_session
 
 ROOT = Path(__file__).resolve().parents[1]
 GRAPHS = dict(hs4.GRAPHS)  # as registered (the synthetic session swaps in its own for a while)
@@ -164,7 +156,7 @@ def _make_session(base: Path, rng):
     from model.presets import MEASURED, get_preset
 
     gdir, sdir = base / "graphs", base / "session"
-    cells = tiny_cells(TINY, make_tiny_graphs(gdir, TINY), hs4)
+    cells = make_tiny_cells(gdir, TINY, hs4)
     metas = holdout.read_metadata(gdir, TINY, [4, 8], hs4)
     work, launches = holdout.derive_workloads(cells, gdir, metas, jobs=1, log=lambda m: None)
     vertices = {g: metas[g, 8]["num_vertices"] for g in TINY}
