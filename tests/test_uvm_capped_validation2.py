@@ -29,6 +29,7 @@ from model import (
 from model.uvm_access_shape import load_shapes
 from model.uvm_sim import lists_per_warp_of, simulate
 from tests.test_uvm_validation4 import _link, _session
+from tests.uvm_validation_checks import figure_with_report_table
 
 ROOT = Path(__file__).resolve().parents[1]
 V2 = uvm_capped_validation2
@@ -227,21 +228,18 @@ def test_judge_a_synthetic_capped_call(tmp_path):
     _figure_and_report_block(out, tmp_path)
 
 
-def _figure_and_report_block(out: Path, tmp_path: Path, n: int = 2):
-    import importlib
-
-    from figures import uvm_validation_report
-    from figures.inputs import ReportFigure
-
-    fig = importlib.import_module(f"figures.fig_uvm_capped_validation{n}")
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / f"capped_validation{n}_cells.csv"), "--source", str(out / "source.json")]
-    assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
-    image, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
-    assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
+def capped_figure_and_report(out: Path, tmp_path: Path, n: int) -> tuple[dict, dict]:
+    """Capped validation `n`'s figure and report blocks from the judged cells in `out`, their captions checked;
+    each rule's verdict and the table block."""
+    name = f"capped_validation{n}"
+    image, table, verdicts = figure_with_report_table(out, tmp_path, f"fig_uvm_{name}", f"{name}_cells.csv")
     assert "uvm-capped measured" in image["caption"] and f"capped validation {n}" in table["caption"]
+    return verdicts, table
+
+
+def _figure_and_report_block(out: Path, tmp_path: Path, n: int = 2):
+    verdicts, _ = capped_figure_and_report(out, tmp_path, n)
+    assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
 
 
 def test_the_figure_is_drawn_from_its_archive():

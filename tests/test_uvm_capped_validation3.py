@@ -5,6 +5,7 @@ validation 2's tests (tests/test_uvm_capped_validation2.py) lend the synthetic c
 import json
 import re
 import subprocess
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -138,14 +139,32 @@ def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
         V3.judge(tarball, gdir, tmp_path / "out", 1, registered)  # the synthetic graph is not in V3.SET
 
 
+def archived_call(n: int) -> Path:
+    """Capped validation `n`'s archive folder as the workflow draws it: the one holding the call's tarball, with
+    the judge's tables beside it."""
+    text = (ROOT / "workflow/rules/oom.smk").read_text()
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
+    (archive,) = [p for p in (ROOT / "archive").glob(f"uvm-capped-validation{n}-*") if (p / f"uvmc{n}.tgz").exists()]
+    for name in ("cells", "summary", "cold", "missing"):
+        assert (archive / f"capped_validation{n}_{name}.csv").exists(), name
+    return archive
+
+
+def assert_script_tables(text: str, v, n: int, fractions: bool = True) -> None:
+    """Capped validation `n`'s device script (`text`, with the session library) measures `v`'s registered set,
+    seed, variants and algorithms (and, where `fractions`, its fractions and sub-launch counts)."""
+    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
+    assert how == v.SET and f"SEED={v.SEED};" in text and f'NAMES="{" ".join(v.SET)}"' in text and f"N={n};" in text
+    assert f"VARIANTS={','.join(v.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(v.ALGORITHMS)}"' in text
+    if fractions:
+        assert f'FRACTIONS="{" ".join(map(str, v.FRACTIONS))}"' in text
+        assert f'SUBLAUNCHES="{" ".join(map(str, v.SUBLAUNCHES))}"' in text
+
+
 def test_the_workflow_draws_the_archived_call():
     """The workflow draws capped validation 3 from its archive: the judge's tables and the call's tarball (its trace
     part is in git history, the README says where), source.json naming the folder."""
-    text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
-    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation3-*") if (p / "uvmc3.tgz").exists()]
-    for name in ("cells", "summary", "cold", "missing"):
-        assert (archive / f"capped_validation3_{name}.csv").exists(), name
+    archive = archived_call(3)
     # its trace part left the tree for git history (tests/test_tree_size.py); the README says how to put it back
     assert (archive / "uvmc3.tgz").exists() and not list(archive.glob("uvmc3_traces.tar.xz.part*"))
     assert f"git show 8ab1ac8:archive/{archive.name}/uvmc3_traces.tar.xz.part00" in (archive / "README.md").read_text()
@@ -158,11 +177,7 @@ def test_the_workflow_draws_the_archived_call():
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():
     text = script_text(3)
-    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
-    assert how == V3.SET and f"SEED={V3.SEED};" in text and f'NAMES="{" ".join(V3.SET)}"' in text and "N=3;" in text
-    assert f"VARIANTS={','.join(V3.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(V3.ALGORITHMS)}"' in text
-    assert f'FRACTIONS="{" ".join(map(str, V3.FRACTIONS))}"' in text
-    assert f'SUBLAUNCHES="{" ".join(map(str, V3.SUBLAUNCHES))}"' in text
+    assert_script_tables(text, V3, 3)
     for setting in (f"REPS=${{REPS:-{V3.REPS}}}", "BUDGET_S=${BUDGET_S:-400}", "HARD_S=${HARD_S:-430}"):
         assert setting in text
     assert "--warmup 0" in text and "--trace-out" in text and ">>21<<21" in text and "--run-order" not in text

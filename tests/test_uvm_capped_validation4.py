@@ -3,7 +3,6 @@ a measurement), its registered parameters, its device script and the order diagn
 (tests/test_uvm_capped_validation2.py) lend the synthetic call."""
 
 import json
-import re
 import subprocess
 
 import numpy as np
@@ -11,12 +10,14 @@ import pandas as pd
 import pytest
 
 from model import uvm_capped, uvm_capped_validation2, uvm_capped_validation3, uvm_capped_validation4
-from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, script_text
+from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, capped_figure_and_report, script_text
 from tests.test_uvm_capped_validation3 import (
     E_T,
     _price,
+    archived_call,
     assert_a_new_set,
     assert_registered_and_reproduced,
+    assert_script_tables,
     assert_validation_2s_design,
 )
 
@@ -91,22 +92,14 @@ def test_judge_a_synthetic_capped_call(tmp_path):
     factors = json.loads((out / "capped_validation4_factors.json").read_text())
     assert factors["unit"] == 1.0 and factors["pooled"]["factor"] == pytest.approx(F)
     assert "capped validation 4" in json.loads((out / "source.json").read_text())["note"]
-    _figure_and_report_block(out, tmp_path)
+    unit_primary_block(out, tmp_path)
 
 
-def _figure_and_report_block(out, tmp_path):
-    from figures import fig_uvm_capped_validation4 as fig
-    from figures import uvm_validation_report
-    from figures.inputs import ReportFigure
-
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "capped_validation4_cells.csv"), "--source", str(out / "source.json")]
-    assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
-    image, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
+def unit_primary_block(out, tmp_path, n: int = 4):
+    """Capped validation `n`'s figure and report blocks (validation 4's rules): the pooled rule met on the
+    synthetic call, the primary unit rule missed, the floor no prediction."""
+    verdicts, table = capped_figure_and_report(out, tmp_path, n)
     assert verdicts["pooled"] == "met" and verdicts["unit"] == "missed" and verdicts["floor"] == "not a prediction"
-    assert "uvm-capped measured" in image["caption"] and "capped validation 4" in table["caption"]
     assert "unit is the primary one" in table["caption"]
 
 
@@ -119,21 +112,13 @@ def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
 def test_the_workflow_draws_the_archived_call():
     """The workflow draws capped validation 4 from its archive: the judge's tables, the call's tarball and trace
     parts beside them (the judge runs again from that folder)."""
-    text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
-    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation4-*") if (p / "uvmc4.tgz").exists()]
-    for name in ("cells", "summary", "cold", "missing"):
-        assert (archive / f"capped_validation4_{name}.csv").exists(), name
+    archive = archived_call(4)
     assert len(list(archive.glob("uvmc4_traces.tar.xz.part*"))) == 1
 
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():
     text = script_text(4)
-    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
-    assert how == V4.SET and f"SEED={V4.SEED};" in text and f'NAMES="{" ".join(V4.SET)}"' in text and "N=4;" in text
-    assert f"VARIANTS={','.join(V4.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(V4.ALGORITHMS)}"' in text
-    assert f'FRACTIONS="{" ".join(map(str, V4.FRACTIONS))}"' in text
-    assert f'SUBLAUNCHES="{" ".join(map(str, V4.SUBLAUNCHES))}"' in text
+    assert_script_tables(text, V4, 4)
     for setting in (f"REPS=${{REPS:-{V4.REPS}}}", "BUDGET_S=${BUDGET_S:-400}", "HARD_S=${HARD_S:-430}"):
         assert setting in text
     assert "--warmup 0" in text and "--trace-out" in text and ">>21<<21" in text and "--run-order" not in text

@@ -3,7 +3,6 @@ a measurement): its design (three processes a cell), its unchanged rule and its 
 2's tests lend the synthetic call."""
 
 import json
-import re
 import subprocess
 import tarfile
 
@@ -13,7 +12,8 @@ import pytest
 
 from model import uvm_capped_validation2, uvm_capped_validation3, uvm_capped_validation4, uvm_capped_validation5
 from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, script_text
-from tests.test_uvm_capped_validation3 import E_T, _price, assert_a_new_set
+from tests.test_uvm_capped_validation3 import E_T, _price, archived_call, assert_a_new_set, assert_script_tables
+from tests.test_uvm_capped_validation4 import unit_primary_block
 
 V5, V4 = uvm_capped_validation5, uvm_capped_validation4
 E_MS = 0.01  # the SYNTHETIC cost per evicted chunk (as capped validation 2's tests)
@@ -97,23 +97,7 @@ def test_judge_a_synthetic_capped_call(tmp_path):
     factors = json.loads((out / "capped_validation5_factors.json").read_text())
     assert factors["unit"] == 1.0 and factors["pooled"]["factor"] == pytest.approx(F)
     assert "capped validation 5" in json.loads((out / "source.json").read_text())["note"]
-    _figure_and_report_block(out, tmp_path)
-
-
-def _figure_and_report_block(out, tmp_path):
-    from figures import fig_uvm_capped_validation5 as fig
-    from figures import uvm_validation_report
-    from figures.inputs import ReportFigure
-
-    png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / "capped_validation5_cells.csv"), "--source", str(out / "source.json")]
-    assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
-    assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
-    image, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
-    verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
-    assert verdicts["pooled"] == "met" and verdicts["unit"] == "missed" and verdicts["floor"] == "not a prediction"
-    assert "uvm-capped measured" in image["caption"] and "capped validation 5" in table["caption"]
-    assert "unit is the primary one" in table["caption"]
+    unit_primary_block(out, tmp_path, 5)
 
 
 def test_the_judge_refuses_a_graph_outside_the_set_and_a_capped_table_outside_the_passes(tmp_path):
@@ -130,11 +114,7 @@ def test_the_judge_refuses_a_graph_outside_the_set_and_a_capped_table_outside_th
 def test_the_workflow_draws_the_archived_call():
     """The workflow draws capped validation 5 from its archive: the judge's tables, the call's tarball and trace
     part beside them (the judge runs again from that folder)."""
-    text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5)" in text
-    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation5-*") if (p / "uvmc5.tgz").exists()]
-    for name in ("cells", "summary", "cold", "missing"):
-        assert (archive / f"capped_validation5_{name}.csv").exists(), name
+    archive = archived_call(5)
     assert len(list(archive.glob("uvmc5_traces.tar.xz.part*"))) == 1
 
 
@@ -150,9 +130,7 @@ def test_the_pass1_panel_is_judged_against_pass_1_alone():
 
 def test_the_device_script_measures_the_registered_set_and_passes_within_the_guard():
     text = script_text(5)
-    how = dict(re.findall(r'\[(\w+)\]="(--kind [^"]+)"', text))
-    assert how == V5.SET and f"SEED={V5.SEED};" in text and f'NAMES="{" ".join(V5.SET)}"' in text and "N=5;" in text
-    assert f"VARIANTS={','.join(V5.VARIANTS)};" in text and f'ALGORITHMS="{" ".join(V5.ALGORITHMS)}"' in text
+    assert_script_tables(text, V5, 5, fractions=False)
     orders = "|".join(" ".join(f"{f}:{k}" for f, k in order) for order in V5.ORDERS)
     assert f'PASS_ORDERS="{orders}"' in text and f"CAPPED_REPS={V5.REPS}\n" in text
     own = (ROOT / "tools/device/uvm_capped_validation5.sh").read_text()

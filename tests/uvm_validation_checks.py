@@ -50,19 +50,26 @@ def assert_figure_draws(out: Path, tmp_path: Path, n: int) -> None:
     assert fig.main(args) == 0 and png.stat().st_size > 0
 
 
-def figure_and_report_blocks(out: Path, tmp_path: Path, n: int) -> dict:
-    """Validation `n`'s figure (its rules in order) and report table from the judged cells in `out`: the pageable
-    rule met, the floor not a prediction, the caption naming validation `n`. Returns each rule's verdict."""
+def figure_with_report_table(out: Path, tmp_path: Path, figure: str, cells: str) -> tuple[dict, dict, dict]:
+    """figures/`figure`.py draws the judged cells `out`/`cells` and writes its table (its rules in order); the
+    report's image and table blocks from it, and each rule's verdict."""
     from figures import uvm_validation_report
     from figures.inputs import ReportFigure
 
-    fig = importlib.import_module(f"figures.fig_uvm_validation{n}")
+    fig = importlib.import_module(f"figures.{figure}")
     png, csv = tmp_path / "fig.png", tmp_path / "fig.csv"
-    args = ["--cells", str(out / f"validation{n}_cells.csv"), "--source", str(out / "source.json")]
+    args = ["--cells", str(out / cells), "--source", str(out / "source.json")]
     assert fig.main([*args, "--out", str(png), "--out-csv", str(csv)]) == 0
     assert png.stat().st_size > 0 and list(pd.read_csv(csv)["rule"].unique()) == list(fig.RULES)
-    _, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
+    image, table = uvm_validation_report.blocks(fig.FIGURE, ReportFigure("/fig.png", csv))
     verdicts = {row[0].split(" ")[0].split(":")[0]: row[-1] for row in table["table"]["rows"]}
+    return image, table, verdicts
+
+
+def figure_and_report_blocks(out: Path, tmp_path: Path, n: int) -> dict:
+    """Validation `n`'s figure and report table from the judged cells in `out`: the pageable rule met, the floor
+    not a prediction, the caption naming validation `n`. Returns each rule's verdict."""
+    _, table, verdicts = figure_with_report_table(out, tmp_path, f"fig_uvm_validation{n}", f"validation{n}_cells.csv")
     assert verdicts["pageable"] == "met" and verdicts["floor"] == "not a prediction"
     assert f"validation {n}" in table["caption"]
     return verdicts
