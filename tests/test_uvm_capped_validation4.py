@@ -62,11 +62,11 @@ def test_registered_params_are_committed_and_reproduced():
     assert again["pooled"]["factor"] == pytest.approx(reg["pooled"]["factor"], rel=1e-6)
 
 
-def _synthetic(tmp_path):
-    """Capped validation 2's SYNTHETIC call priced at F plus E_MS, E_T and the tail; the registered pooled rule is
-    that price (so it is exact), unit's terms the same at f = 1 (so it is not)."""
+def _synthetic(tmp_path, name: str = "uvmc4", registered=V4.REGISTERED):
+    """Capped validation 2's SYNTHETIC call (`name`) priced at F plus E_MS, E_T and the tail; the registered pooled
+    rule (`registered` with it) is that price (so it is exact), unit's terms the same at f = 1 (so it is not)."""
     terms = {"evicted": E_MS, "thread_evicted": E_T}
-    tarball, gdir, registered = _synthetic_call(tmp_path, "uvmc4", V4.REGISTERED, terms, _price)
+    tarball, gdir, registered = _synthetic_call(tmp_path, name, registered, terms, _price)
     reg = json.loads(registered.read_text())
     reg["pooled"] = {"factor": F, "terms": terms}
     registered.write_text(json.dumps(reg))

@@ -11,8 +11,9 @@ import pandas as pd
 import pytest
 
 from model import uvm_capped_validation2, uvm_capped_validation3, uvm_capped_validation4, uvm_capped_validation5
-from tests.test_uvm_capped_validation2 import HOW, ROOT, F, _synthetic_call, script_text
-from tests.test_uvm_capped_validation3 import E_T, _price, archived_call, assert_a_new_set, assert_script_tables
+from tests.test_uvm_capped_validation2 import HOW, ROOT, F, script_text
+from tests.test_uvm_capped_validation3 import archived_call, assert_a_new_set, assert_script_tables
+from tests.test_uvm_capped_validation4 import _synthetic as v4_synthetic
 from tests.test_uvm_capped_validation4 import unit_primary_block
 
 V5, V4 = uvm_capped_validation5, uvm_capped_validation4
@@ -57,11 +58,7 @@ def _synthetic(tmp_path):
     """Capped validation 2's SYNTHETIC call priced at F plus E_MS, E_T and the tail, its capped tables split into 3
     passes of 2 runs (pass 1 SLOW times the price, passes 2 and 3 at it, +-1% a run); the registered pooled rule is
     that price (so it is exact on the median of the passes), unit's terms the same at f = 1 (so it is not)."""
-    terms = {"evicted": E_MS, "thread_evicted": E_T}
-    tarball, gdir, registered = _synthetic_call(tmp_path, "uvmc5", V5.REGISTERED, terms, _price)
-    reg = json.loads(registered.read_text())
-    reg["pooled"] = {"factor": F, "terms": terms}
-    registered.write_text(json.dumps(reg))
+    tarball, gdir, registered = v4_synthetic(tmp_path, "uvmc5", V5.REGISTERED)
     work = tmp_path / "repack"
     with tarfile.open(tarball) as tar:
         tar.extractall(work, filter="data")

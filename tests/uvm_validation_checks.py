@@ -1,6 +1,7 @@
 """What the UVM validations' tests (tests/test_uvm_validation5.py to 11) share: tests/test_uvm_validation4.py's
 SYNTHETIC call with pageable copies at the start and the close, judged by a validation module, the files the judge
-writes, and its figure. Each validation's rule, seed and numbers stay in its own test file."""
+writes, and its figure (the figure and report table for the capped validations too). Each validation's rule, seed
+and numbers stay in its own test file."""
 
 import importlib
 import json
