@@ -12,6 +12,8 @@ from emogi.gpu import detect_gpu
 from graphs import write_generated
 
 REPO = Path(__file__).resolve().parent.parent
+# Shared check modules: pytest's detailed assertion messages there too, as in the test modules that use them.
+pytest.register_assert_rewrite("tests.holdout_checks", "tests.uvm_validation_checks", "tests.profiled")
 HAS_GPU, GPU_DETAIL = detect_gpu()
 # What a fresh clone does not have: environments, builds, outputs and caches.
 IGNORE = shutil.ignore_patterns(
