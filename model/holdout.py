@@ -471,7 +471,7 @@ def run(a, log=print) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m model.holdout", description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", required=True, type=Path, help="DIR with runs/*.csv and parameters.json")
-    p.add_argument("--graphs", required=True, type=Path, help="DIR with NAME.wW.json (and .csr to derive from)")
+    p.add_argument("--graphs", type=Path, help="DIR with NAME.wW.json (and .csr to derive from; default DIR/graphs)")
     p.add_argument("--out-dir", required=True, type=Path)
     p.add_argument("--workloads", type=Path, nargs="+", help="DIRs with workloads.csv, launches.csv.gz (else derived)")
     p.add_argument("--only", help="GRAPH[,GRAPH]: only these graphs' cells (e.g. to derive one graph's workloads)")
@@ -486,6 +486,7 @@ def main(argv=None) -> int:
     p.add_argument("--l2", type=Path, help="split v3-v12: the L2 microbenchmark table (default DIR/micro/l2.csv)")
     p.add_argument("--l2-bytes", type=float, help="split v3-v12: the L2 capacity C itself (explorations only)")
     a = p.parse_args(argv)
+    a.graphs = a.graphs or a.runs / "graphs"  # an assembled session keeps its graphs' metadata beside its runs
     try:
         run(a)
     except (HoldoutError, hs.SplitError, L2Error, GraphPredictError, TraceError, OSError, KeyError, ValueError) as e:

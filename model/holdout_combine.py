@@ -91,9 +91,7 @@ GPU_UUID = re.compile(r"^GPU \d+: (.+) \(UUID: (GPU-[0-9a-fA-F-]+)\)\s*$", re.M)
 def gpu_of(session: Path) -> dict:
     """The GPU names a session's runs tables record and the UUIDs its host.txt records (holdout_session.sh's
     provenance: every call's `nvidia-smi -L`)."""
-    names = set()
-    for p in sorted((session / "runs").glob("*.csv")):
-        names |= set(pd.read_csv(p, usecols=["gpu"])["gpu"].dropna().astype(str))
+    names = set(read_runs(session)["gpu"].dropna().astype(str))
     host = session / "host.txt"
     uuids = {m.group(2) for m in GPU_UUID.finditer(host.read_text())} if host.is_file() else set()
     return {"names": sorted(names), "uuids": sorted(uuids)}

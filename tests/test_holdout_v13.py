@@ -337,8 +337,7 @@ def test_the_workflow_judges_v13_only_where_its_archive_exists():
     assert 'HOLDOUT_PASS_SPLITS = ("v13",)' in model_rules and '(p / "passes/p1/session/runs").is_dir()' in model_rules
     assert "if HOLDOUT_PASS_ARCHIVES:\n\n    rule holdout_judge_passes:" in model_rules
     rule = model_rules[model_rules.index("rule holdout_judge_passes:") :]
-    judge = (ROOT / "tools" / "device" / "holdout_judge.sh").read_text()  # the judge's one place
-    assert 'python3 -m model.holdout --split "$SPLIT"' in judge and "python3 -m model.holdout_passes" in rule
-    assert "SPLIT={wildcards.split}" in rule and "judge_session {params.archive}/passes/$p/session" in rule
+    assert "python3 -m model.holdout --split {wildcards.split}" in rule and "python3 -m model.holdout_passes" in rule
+    assert "--runs {params.archive}/passes/$p/session" in rule  # its graphs/ and micro/l2.csv by default
     assert 'split="|".join(HOLDOUT_PASS_ARCHIVES)' in rule
     assert "for s in HOLDOUT_PASS_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules

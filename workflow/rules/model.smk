@@ -275,9 +275,9 @@ if HOLDOUT_SPLIT_ARCHIVES:
 
 # Issue 24's held-out validation v13 (docs/holdout-v13.md): every held-out cell measured by 3 separate processes, so
 # its archive holds passes/pP/session (each pass's assembled session) instead of one session/: each pass judged with
-# --split v13 (term v12, refitted on 25 graphs; tools/device/holdout_judge.sh's judge_session, the device script's
-# own), then model.holdout_passes (the median over the passes of each pass's min); fig_holdout_v13 draws it. Only
-# where that archive exists, as for v4 to v12.
+# --split v13 (term v12, refitted on 25 graphs; the session's graphs/ and micro/l2.csv read by default), then
+# model.holdout_passes (the median over the passes of each pass's min); fig_holdout_v13 draws it. Only where that
+# archive exists, as for v4 to v12.
 HOLDOUT_PASS_SPLITS = ("v13",)
 HOLDOUT_PASS_ARCHIVES = {
     s: found[-1]
@@ -293,7 +293,6 @@ if HOLDOUT_PASS_ARCHIVES:
         input:
             module=REPO / "model/holdout.py",
             passes=REPO / "model/holdout_passes.py",
-            judge=REPO / "tools/device/holdout_judge.sh",  # judge_session: model.holdout on one pass's session
             split=str(REPO / "model/holdout_split_{split}.py"),
             term=REPO / "model/gpu_work_v12.py",
             runs=lambda w: sorted(f for d in _passes(w) for f in (d / "session" / "runs").glob("*.csv")),
@@ -314,8 +313,8 @@ if HOLDOUT_PASS_ARCHIVES:
         conda:
             "../../envs/analysis.yaml"
         shell:
-            "(. {input.judge}; SPLIT={wildcards.split}; for p in {params.passes}; do"
-            " judge_session {params.archive}/passes/$p/session --workloads {params.workloads}"
-            " --archive-id {params.archive.name} --out-dir {params.out}/$p || exit 1;"
+            "(for p in {params.passes}; do"
+            " python3 -m model.holdout --split {wildcards.split} --runs {params.archive}/passes/$p/session"
+            " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}/$p || exit 1;"
             " done; python3 -m model.holdout_passes --split {wildcards.split} --out-dir {params.out}"
             " --judged $(for p in {params.passes}; do echo {params.out}/$p; done)) > {log} 2>&1"
