@@ -2,6 +2,7 @@
 rules and equal to the in-memory generator, the plan of cells, the summary's rates and bytes, the refusals at
 start-up, and on a GPU one small end-to-end run whose every row is verified."""
 
+import importlib.util
 import json
 import os
 import re
@@ -312,8 +313,14 @@ def test_summary_gathers_the_cells_and_prints_the_table(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- on a GPU
 
+# the bench target runs through snakemake: a device without its wheels (EMOGI_WHEELS=none) skips these two
+needs_snakemake = pytest.mark.skipif(
+    importlib.util.find_spec("snakemake") is None, reason="snakemake is not installed: carry its wheels (.whl/)"
+)
+
 
 @pytest.mark.gpu
+@needs_snakemake
 def test_bench_end_to_end(emogi_binary, workdir):
     config = bench_config(
         workdir / "b.yaml", binary=str(emogi_binary), graphs=["kron:10", "urand:10"], widths=[8, 4], roots=1, reps=1
@@ -332,6 +339,7 @@ def test_bench_end_to_end(emogi_binary, workdir):
 
 
 @pytest.mark.gpu
+@needs_snakemake
 @pytest.mark.skipif(shutil.which("ncu") is None, reason="Nsight Compute (ncu) not installed")
 def test_bench_profile_counts_the_bytes_fetched(emogi_binary, workdir):
     config = bench_config(

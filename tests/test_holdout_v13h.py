@@ -209,6 +209,9 @@ def test_the_derive_assembles_each_pass_with_the_fresh_train_session(tmp_path):
     for c in judged:
         assert {Path(w).name for w in re.findall(rf"{re.escape(str(train))}/workloads/(\w+)", c)} == set(TRAIN)
     assert [c for c in calls if c.startswith("-m model.holdout_passes --split v13")]
+    # each held-out graph's files beside its metadata (pass 1's combined graphs/): model.holdout reads both there
+    derives = [c for c in calls if "--derive-only" in c]
+    assert len(derives) == 4 and all(f"--graphs {tmp_path}/ho13h/p1/combined/graphs " in c for c in derives), derives
 
 
 def test_the_derive_refuses_a_train_graph_other_than_the_archives(tmp_path):
