@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import tarfile
 from functools import partial
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from model import holdout_split_v12 as hs12
 from model import holdout_split_v13 as hs13
 from tests import test_holdout_v11 as t11
 from tests.holdout_checks import assert_archived_judgement, assert_fit_set_and_provenance
+from tests.same_tables import assert_same_tables
 from tests.test_holdout_v4 import (
     script_graph_lines,
     session,  # noqa: F401  (the tiny synthetic session, a module fixture)
@@ -322,10 +324,47 @@ def test_the_v13_figure_and_section_from_a_judgement(session, tmp_path, monkeypa
     assert split_graphs_text(fig_holdout_v13.hs13.GRAPHS, set(HELD)).startswith("train: none; held out: kron19ef9")
 
 
-def test_no_archive_of_the_v13_call_yet():
-    """Registered before any device data of it exists (docs/holdout-v13.md): no archive/holdout-v13-* folder. When
-    the call is archived, this test gives way to one judging that archive again (as tests/test_holdout_v12.py)."""
-    assert not list((ROOT / "archive").glob("holdout-v13-*"))
+ARCHIVE_V13H = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
+V13_TABLES = ("holdout_cells.csv", "holdout_summary.csv", "passes_summary.csv")
+
+
+def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
+    """The v13h call (H200, docs/holdout-v13.md "v13 on an H200"), judged again as its commands.sh judges it: each
+    pass with the registered link and with its own, then the median over the passes; the archived tables."""
+    monkeypatch.chdir(ROOT)
+    a = ARCHIVE_V13H.relative_to(ROOT)
+    wdirs = sorted(str(p) for p in (a / "workloads").glob("*"))
+    judged, own = [], []
+    for p in ("p1", "p2", "p3"):
+        args = ["--split", "v13", "--runs", str(a / "passes" / p / "session"), "--workloads", *wdirs,
+                "--archive-id", a.name]  # fmt: skip
+        assert holdout.main([*args, "--out-dir", str(tmp_path / p)]) == 0
+        link = ["--parameters", str(a / "passes" / p / "call_parameters.json")]
+        assert holdout.main([*args, *link, "--out-dir", str(tmp_path / f"own_{p}")]) == 0
+        judged.append(str(tmp_path / p)), own.append(str(tmp_path / f"own_{p}"))
+    out = tmp_path / "judged"
+    assert holdout_passes.main(["--split", "v13", "--judged", *judged, "--own", *own, "--out-dir", str(out)]) == 0
+    assert_same_tables(out, ARCHIVE_V13H, V13_TABLES)
+    assert_same_tables(out / "judged_call_link", ARCHIVE_V13H / "judged_call_link", V13_TABLES[:2])
+    source = json.loads((ARCHIVE_V13H / "source.json").read_text())
+    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == "f7fec6f"
+    # the registered verdicts, as the archive's README states them: BFS and SSSP met, CC and PageRank not
+    held = pd.read_csv(ARCHIVE_V13H / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
+    assert held.set_index("algorithm")["met"].to_dict() == {
+        "bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}  # fmt: skip
+
+
+def test_the_v13h_train_session_and_passes_share_one_gpu():
+    """The train session and every pass, as they came back, name one GPU UUID (holdout_combine --same-gpu)."""
+    tgzs = [ARCHIVE_V13H / "train" / "holdout13t.tgz", *sorted((ARCHIVE_V13H / "call").glob("holdout13_p*.tgz"))]
+    uuids = set()
+    for path in tgzs:
+        with tarfile.open(path) as t:
+            host = t.extractfile("session/host.txt").read().decode()
+        found = re.findall(r"NVIDIA H200 \(UUID: (GPU-[0-9a-f-]+)\)", host)  # T2 adds its own line to T1's
+        assert found, path
+        uuids |= set(found)
+    assert len(tgzs) == 4 and len(uuids) == 1
 
 
 def test_the_workflow_judges_v13_only_where_its_archive_exists():
