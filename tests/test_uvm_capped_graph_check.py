@@ -1,6 +1,7 @@
 """The graph-or-machine check (model/uvm_capped_graph_check.py, tools/device/uvm_capped_graph_check.sh) on SYNTHETIC
-inputs whose answer is known (no table here is a measurement): its set and seeds, its order, its guard, its decision
-rule and its judge; capped validation 2's tests lend the synthetic call."""
+inputs whose answer is known: its set and seeds, its order, its guard, its decision rule and its judge; capped
+validation 2's tests lend the synthetic call. The last test reads the REAL archived call
+(archive/uvm-capped-graph-check-h200-2026-11-28) and makes its decision again from the judged cells."""
 
 import json
 import re
@@ -10,13 +11,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from model import uvm_capped_graph_check, uvm_capped_validation4, uvm_capped_validation5
+from model import uvm_capped_graph_check, uvm_capped_validation2, uvm_capped_validation4, uvm_capped_validation5
 from tests.test_uvm_capped_validation2 import HOW, NAME, ROOT, _synthetic_call
 from tests.test_uvm_capped_validation3 import E_T, _price
 from tests.test_uvm_capped_validation5 import E_MS
 
 GC, V4, V5 = uvm_capped_graph_check, uvm_capped_validation4, uvm_capped_validation5
 SCRIPT = ROOT / "tools/device/uvm_capped_graph_check.sh"
+ARCHIVE = ROOT / "archive/uvm-capped-graph-check-h200-2026-11-28"  # the call, judged
 CLOSING_S = 25  # copies, uvmfault and packing after the last run (validation 4's call: 11 s before the tarball)
 
 
@@ -213,3 +215,32 @@ def test_on_another_gpu_only_the_difference_decides(s33, s35, decision):
     assert got["decision"] == decision and got["gpu"] == "NVIDIA H200"
     assert "NVIDIA H200" in got["why"] or decision == "inconclusive"
     assert GC.decide(_cells(s33, s35))["gpu"] == GC.EARLIER_GPU
+
+
+def test_the_archived_call_decides_machines_on_the_h200_again(tmp_path):
+    """REAL data: the archived call's judged cells give the archived decision, `machines` under the amended rule on
+    the call's GPU (an NVIDIA H200), and its capped times are the medians of the tarball's runs. The judge itself
+    needs the device-mode traces, which the archive does not keep (its README), so the decision is made again from
+    the cells, not by judging again."""
+    assert not ARCHIVE.name.startswith("uvm-capped-validation")  # the workflow draws no validation figure from it
+    cells = pd.read_csv(ARCHIVE / "capped_graph_check_cells.csv")
+    source = json.loads((ARCHIVE / "source.json").read_text())
+    assert source["archive_id"] == ARCHIVE.name and source["gpu"] == "NVIDIA H200" and source["commit"] == "f7fec6f"
+    decision = GC.decide(cells, source["gpu"])
+    assert decision == json.loads((ARCHIVE / "capped_graph_check_decision.json").read_text())
+    assert decision["decision"] == "machines" and decision["gpu"] == "NVIDIA H200" != GC.EARLIER_GPU
+    assert decision["cells"] == {"urand20s33": 48, "urand20s35": 48} and len(cells) == 144
+    s33, s35 = decision["signed_median"]["urand20s33"], decision["signed_median"]["urand20s35"]
+    assert abs(s35 - s33) < GC.CENTRED and min(s33, s35) > 0.05  # both over-predicted alike, ~+7%
+    graphs = pd.read_csv(ARCHIVE / "capped_graph_check_graphs.csv")
+    pd.testing.assert_frame_equal(GC.per_graph(cells), graphs, check_dtype=False)
+    assert pd.read_csv(ARCHIVE / "capped_graph_check_missing.csv").empty
+    assert not [p for p in ARCHIVE.rglob("*") if "traces" in p.name]  # the trace part is not in the tree
+    # the measured side from the session record: the runs, all on the H200, and each capped cell their median
+    session = uvm_capped_validation2.unpack(ARCHIVE / "session/uvmcg.tgz", tmp_path, "uvmcg")
+    assert (session / "deferred.txt").read_text().strip() == "" and "NVIDIA H200" in (session / "host.txt").read_text()
+    runs = uvm_capped_validation2.load_runs(session)
+    assert set(runs["gpu"]) == {"NVIDIA H200"} and runs["verified"].all() and len(runs) == 1080
+    capped = runs[runs["mode"] == "uvm-capped"].groupby(uvm_capped_validation2.CELL, as_index=False)["time_ms"]
+    both = cells.merge(capped.median(), on=uvm_capped_validation2.CELL)
+    assert len(both) == 144 and np.array_equal(both["capped_ms"], both["time_ms"])
