@@ -96,6 +96,9 @@ def measured_preset(parameters) -> Preset:
     """The h100-measured preset from a parameters.json path or its loaded dict."""
     from model.fit import load_parameters, params_for  # fit imports pandas; only needed here
 
+    # the GPU is the one that measured the parameters.json (the H100's archived fit by default, the user's own
+    # GPU for a fresh fit), so the source names the file, not a machine
+    where = "the given parameters" if isinstance(parameters, dict) else str(parameters)
     if not isinstance(parameters, dict):
         parameters = load_parameters(parameters)
     rows = [e for e in parameters["latency"] if e["mode"] == MEASURED_MODE]
@@ -109,7 +112,7 @@ def measured_preset(parameters) -> Preset:
         N_max=p.N_max,
         L_us=p.L_us,
         name=MEASURED,
-        source=f"model.fit on the H100: W {parameters['W_gbps']['source']}; N_max from "
+        source=f"model.fit of {where}: W {parameters['W_gbps']['source']}; N_max from "
         f"{parameters['N_max']['from']}; L and S of {MEASURED_MODE} at {footprint} B",
     )
 
