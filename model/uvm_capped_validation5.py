@@ -85,16 +85,23 @@ def judged_runs(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.concat([runs[~capped].drop(columns="process"), one], ignore_index=True), wide.merge(n, on=keys)
 
 
-def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session, reg, shapes, factors, _ = v2.open_call(tarball, out, "uvmc5", registered)
-    runs = load_runs(session)
-    factors |= {"unit": 1.0, "pooled": reg["pooled"]["factor"]}
-    counts = v2.trace_counts(session, graph_dir, how, jobs, SEED, v3._simulate)
+def pass_cells(session: Path, runs: pd.DataFrame, graph_dir: Path, how: dict, jobs: int, seed: int = SEED):
+    """(the call's capped cells, each the median of its pass medians with those beside, and their simulated counts;
+    the counts): what a judge of this design predicts (capped validations 5 and 6)."""
+    counts = v2.trace_counts(session, graph_dir, how, jobs, seed, v3._simulate)
     if counts.empty:
         raise ValueError(f"{session}: no device-mode trace to simulate")
     one, wide = judged_runs(runs)
     cells = v2.measured_cells(one, counts).drop(columns="capped_runs")
     cells = cells.merge(wide.drop(columns="mode").rename(columns={"runs": "capped_runs"}), on=v2.CELL, how="left")
+    return cells, counts
+
+
+def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
+    session, reg, shapes, factors, _ = v2.open_call(tarball, out, "uvmc5", registered)
+    runs = load_runs(session)
+    factors |= {"unit": 1.0, "pooled": reg["pooled"]["factor"]}
+    cells, counts = pass_cells(session, runs, graph_dir, how, jobs)
     cells = v4.predict(cells, shapes, factors, reg)
     cells["factor_pass1"], cells["predicted_ms_pass1"] = 1.0, cells["predicted_ms_unit"]
     cells["error_pass1"] = cells["predicted_ms_pass1"] / cells.get("capped_ms_pass1", np.nan) - 1

@@ -54,15 +54,16 @@ def test_a_cell_is_the_median_of_its_passes_medians():
     assert row["capped_passes"] == 3 and row["runs"] == 6
 
 
-def _synthetic(tmp_path):
-    """Capped validation 2's SYNTHETIC call priced at F plus E_MS, E_T and the tail, its capped tables split into 3
-    passes of 2 runs (pass 1 SLOW times the price, passes 2 and 3 at it, +-1% a run); the registered pooled rule is
-    that price (so it is exact on the median of the passes), unit's terms the same at f = 1 (so it is not)."""
-    tarball, gdir, registered = v4_synthetic(tmp_path, "uvmc5", V5.REGISTERED)
+def _synthetic(tmp_path, name: str = "uvmc5"):
+    """Capped validation 2's SYNTHETIC call (session folder `name`) priced at F plus E_MS, E_T and the tail, its
+    capped tables split into 3 passes of 2 runs (pass 1 SLOW times the price, passes 2 and 3 at it, +-1% a run); the
+    registered pooled rule is that price (so it is exact on the median of the passes), unit's terms the same at f = 1
+    (so it is not)."""
+    tarball, gdir, registered = v4_synthetic(tmp_path, name, V5.REGISTERED)
     work = tmp_path / "repack"
     with tarfile.open(tarball) as tar:
         tar.extractall(work, filter="data")
-    for f in sorted((work / "uvmc5/runs").glob("capped.*.csv")):
+    for f in sorted((work / name / "runs").glob("capped.*.csv")):
         t = pd.read_csv(f)
         for p in range(1, V5.PASSES + 1):
             slow = SLOW if p == 1 else 1.0
@@ -70,7 +71,7 @@ def _synthetic(tmp_path):
             pd.concat(two).to_csv(f.with_name(f.name.replace(".csv", f".p{p}.csv")), index=False)
         f.unlink()
     with tarfile.open(tarball, "w:gz") as tar:
-        tar.add(work / "uvmc5", arcname="uvmc5")
+        tar.add(work / name, arcname=name)
     return tarball, gdir, registered
 
 
