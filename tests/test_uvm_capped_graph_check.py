@@ -15,6 +15,7 @@ from model import uvm_capped_graph_check, uvm_capped_validation2, uvm_capped_val
 from tests.test_uvm_capped_validation2 import HOW, NAME, ROOT, _synthetic_call
 from tests.test_uvm_capped_validation3 import E_T, _price
 from tests.test_uvm_capped_validation5 import E_MS
+from tests.uvm_validation_checks import dry_run_capped_script
 
 GC, V4, V5 = uvm_capped_graph_check, uvm_capped_validation4, uvm_capped_validation5
 SCRIPT = ROOT / "tools/device/uvm_capped_graph_check.sh"
@@ -134,20 +135,9 @@ def _dry_run(tmp_path, start_s: int) -> tuple[list[str], str]:
     algorithm) run in which order, and what the guard defers when the control is reached at START_S seconds."""
     own, _ = script_parts()
     middle = own[own.index("N=g;") : own.rstrip().rindex("capped_session")]
-    harness = f"""set -uo pipefail
-log() {{ :; }}
-. tools/device/uvm_session.sh
-validation_dirs() {{ W={tmp_path}/w; S=$W/uvmc$1; G=$W/graphs; mkdir -p "$S/runs" "$S/logs" "$S/graphs" "$G"; }}
-{middle}
-provenance() {{ :; }}; build_kernels() {{ :; }}; link() {{ :; }}; uvmfault() {{ :; }}; uvmfault_stride() {{ :; }}
-EMOGI_BINARY=true
-graph() {{ echo "graph $1 $SEED"; [ "$1" = urand20s35 ] && SECONDS={start_s}; return 0; }}
-measure() {{ echo "measure $1 $2"; }}
-capped_body
-cat "$S/deferred.txt"
-"""
-    done = subprocess.run(["bash", "-c", harness], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [line for line in done.stdout.splitlines() if line.startswith(("graph", "measure"))], done.stdout
+    stubs = f"""graph() {{ echo "graph $1 $SEED"; [ "$1" = urand20s35 ] && SECONDS={start_s}; return 0; }}
+measure() {{ echo "measure $1 $2"; }}"""
+    return dry_run_capped_script(tmp_path, middle, stubs, ("graph", "measure"))
 
 
 def test_a_dry_run_makes_each_graph_with_its_seed_in_the_registered_order(tmp_path):

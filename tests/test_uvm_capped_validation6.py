@@ -14,6 +14,7 @@ from tests.test_uvm_capped_validation2 import HOW, ROOT, F, script_text
 from tests.test_uvm_capped_validation3 import E_T, assert_a_new_set, assert_script_tables
 from tests.test_uvm_capped_validation5 import E_MS, SLOW
 from tests.test_uvm_capped_validation5 import _synthetic as v5_synthetic
+from tests.uvm_validation_checks import dry_run_capped_script
 
 V6, V5, V4, GC = uvm_capped_validation6, uvm_capped_validation5, uvm_capped_validation4, uvm_capped_graph_check
 SCRIPT = ROOT / "tools/device/uvm_capped_validation6.sh"
@@ -137,21 +138,10 @@ def _dry_run(tmp_path, second_graph_at: int = 0) -> tuple[list[str], str]:
     graphs and seed, and the capped runs in order; the second graph reached at SECOND_GRAPH_AT seconds."""
     own = SCRIPT.read_text()
     middle = own[own.index("N=6;") : own.rstrip().rindex("capped_session")]
-    harness = f"""set -uo pipefail
-log() {{ :; }}
-. tools/device/uvm_session.sh
-validation_dirs() {{ W={tmp_path}/w; S=$W/uvmc$1; G=$W/graphs; mkdir -p "$S/runs" "$S/logs" "$S/graphs" "$G"; }}
-{middle}
-provenance() {{ :; }}; build_kernels() {{ :; }}; link() {{ :; }}; uvmfault() {{ :; }}; uvmfault_stride() {{ :; }}
-EMOGI_BINARY=true
-graph() {{ echo "graph $1 $SEED"; [ "$1" = kron20s36 ] && SECONDS={second_graph_at}; return 0; }}
+    stubs = f"""graph() {{ echo "graph $1 $SEED"; [ "$1" = kron20s36 ] && SECONDS={second_graph_at}; return 0; }}
 capacity() {{ echo 2097152; }}
-one_run() {{ echo "run $(basename "$1")"; }}
-capped_body
-cat "$S/deferred.txt"
-"""
-    done = subprocess.run(["bash", "-c", harness], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [line for line in done.stdout.splitlines() if line.startswith(("graph", "run"))], done.stdout
+one_run() {{ echo "run $(basename "$1")"; }}"""
+    return dry_run_capped_script(tmp_path, middle, stubs, ("graph", "run"))
 
 
 def test_a_dry_run_runs_every_cell_in_three_passes_in_the_registered_orders(tmp_path):

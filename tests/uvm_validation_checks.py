@@ -5,6 +5,7 @@ and numbers stay in its own test file."""
 
 import importlib
 import json
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -91,3 +92,23 @@ def factors_without_and_with_the_closing_copy(tmp_path: Path, module) -> tuple[d
     both, _ = module.session_factors(tmp_path, uvm_validation4.load_access()[0], rule)
     assert both["pageable_gbps"] == pytest.approx(25.0) and both["pageable"] == pytest.approx(0.4**0.8)
     return alone, both
+
+
+def dry_run_capped_script(tmp_path: Path, body: str, stubs: str, keep: tuple[str, ...]) -> tuple[list[str], str]:
+    """A capped device script's BODY (its set and guard, up to `capped_session`) run with the device steps stubbed
+    (provenance, build, link, uvmfault; the binary `true`) and the script's own STUBS (graph, the runs), then its
+    capped_body; the output lines starting with KEEP, and the whole output (deferred.txt last)."""
+    harness = f"""set -uo pipefail
+log() {{ :; }}
+. tools/device/uvm_session.sh
+validation_dirs() {{ W={tmp_path}/w; S=$W/uvmc$1; G=$W/graphs; mkdir -p "$S/runs" "$S/logs" "$S/graphs" "$G"; }}
+{body}
+provenance() {{ :; }}; build_kernels() {{ :; }}; link() {{ :; }}; uvmfault() {{ :; }}; uvmfault_stride() {{ :; }}
+EMOGI_BINARY=true
+{stubs}
+capped_body
+cat "$S/deferred.txt"
+"""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(["bash", "-c", harness], cwd=root, capture_output=True, text=True, check=True)
+    return [line for line in done.stdout.splitlines() if line.startswith(keep)], done.stdout
