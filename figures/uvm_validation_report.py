@@ -1,5 +1,5 @@
-"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 11 (issue 21;
-docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, 6, 7, 8, 9, 10, 11) of the
+"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 12 (issue 21;
+docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, ..., 11, 12) of the
 UVM simulator"), from their figures' CSVs: each figure, then per calibration rule the median and worst |error| over the
 judged cold-UVM cells against issue 21's targets."""
 
@@ -19,6 +19,7 @@ from figures import (
     fig_uvm_validation9,
     fig_uvm_validation10,
     fig_uvm_validation11,
+    fig_uvm_validation12,
 )
 from figures.inputs import ReportFigure, report_csv
 
@@ -77,6 +78,13 @@ VALIDATIONS = {
         fig_uvm_validation11.RULES,
         "validation 11: validation 10's registered rule unchanged (f = 1 and its multipliers) on new graphs, the "
         "median of 9 interleaved runs a cell",
+        "none",
+    ),
+    fig_uvm_validation12.FIGURE: (
+        fig_uvm_validation12.RULES,
+        "validation 12: validation 10's registered rule unchanged (f = 1 and its multipliers, fitted on H100 calls) "
+        "on new graphs on an NVIDIA H200, the first cold-UVM judgement on another GPU, the median of 9 interleaved "
+        "runs a cell",
         "none",
     ),
     fig_uvm_capped_validation2.FIGURE: (

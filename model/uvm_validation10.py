@@ -105,10 +105,20 @@ CALL = Call(
 )  # fmt: skip
 
 
-def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET, call=CALL):
-    """`call`: validation 10's, or a repeat of it under another number and seed (model/uvm_validation11.py)."""
+def judge(
+    tarball: Path,
+    graph_dir: Path,
+    out: Path,
+    jobs: int = 1,
+    registered=REGISTERED,
+    how: dict = SET,
+    call=CALL,
+    more=None,
+):
+    """`call`: validation 10's, or a repeat of it under another number and seed (model/uvm_validation11.py); `more`:
+    judge_call's hook, validation 10's spread tables where None (model/uvm_validation12.py adds the GPU to them)."""
     call = replace(call, factors=partial(uvm_validation9.session_factors, registered=registered))
-    more = partial(uvm_validation7.spread, rules=RULES, reps=REPS)
+    more = more or partial(uvm_validation7.spread, rules=RULES, reps=REPS)
     return judge_call(call, tarball, graph_dir, out, jobs, registered, how, more=more)
 
 
