@@ -23,8 +23,8 @@ RULES = {
 }
 DEFINITION = ("error = predicted / measured cold-UVM median of 9 interleaved runs - 1; predicted = device-mode "
               "median + f x the simulated migration of the CPU-derived trace, by its access pattern's shape, x the "
-              "registered multiplier of its algorithm and variant (docs/uvm-validations.md, validation "
-              "10)")  # fmt: skip
+              "registered multiplier of its algorithm and variant (docs/uvm-validations-10-12.md, "
+              "validation 10)")  # fmt: skip
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main"]
 
 

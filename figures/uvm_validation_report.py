@@ -1,7 +1,7 @@
 """The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 12 (issue 21;
-docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, ..., 11, 12) of the
-UVM simulator"), from their figures' CSVs: each figure, then per calibration rule the median and worst |error| over the
-judged cold-UVM cells against issue 21's targets."""
+docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, ..., 9) of the UVM
+simulator"; docs/uvm-validations-10-12.md for 10 to 12), from their figures' CSVs: each figure, then per calibration
+rule the median and worst |error| over the judged cold-UVM cells against issue 21's targets."""
 
 from __future__ import annotations
 
@@ -142,6 +142,12 @@ def _pct(v: float) -> str:
     return f"{100 * v:.1f}%"
 
 
+def cold_doc(figure: str) -> str:
+    """The doc that registered a cold-UVM validation: validations 10 and later are in their own file."""
+    number = int("".join(ch for ch in figure if ch.isdigit()) or 0)
+    return "docs/uvm-validations-10-12.md" if number >= 10 else "docs/uvm-validations.md"
+
+
 def blocks(figure: str, fig: ReportFigure | None) -> list[dict]:
     """The image and its table; none when the figure was not drawn (no archive/uvm-validationN-* folder)."""
     if fig is None:
@@ -160,7 +166,7 @@ def blocks(figure: str, fig: ReportFigure | None) -> list[dict]:
         ("cold UVM", "fits in GPU memory; predictions simulated",
          "the simulated migration of the CPU-derived trace times the session's factor"),
     )  # fmt: skip
-    doc = "docs/uvm-capped-validations.md" if figure in MEASURED else "docs/uvm-validations.md"
+    doc = "docs/uvm-capped-validations.md" if figure in MEASURED else cold_doc(figure)
     return [
         {"image": fig.image, "caption": f"The UVM simulator's {what}, registered before its device call "
          f"({doc}): {mode} measured in one call on graphs no earlier session ran in uvm mode ("

@@ -1,7 +1,7 @@
 """Validation 10 of the UVM simulator: validation 9's judge (model/uvm_validation9.py) with the shapes refitted on
 validations 3-9's judged cells, f = 1 (the fit's median session) as the primary rule, one registered multiplier per
 algorithm and variant on the simulated migration (in place of the R-MAT BFS term), new graphs (seed 33) and 9 timed
-runs a cell interleaved across the step's cells (`--run-order rounds`) (docs/uvm-validations.md, "Validation 10 of
+runs a cell interleaved across the step's cells (`--run-order rounds`) (docs/uvm-validations-10-12.md, "Validation 10 of
 the UVM simulator: registered before the session"; the plan is archive/uvm-validation9-analysis-2026-11-27,
 "Validation 10 should register"; tools/device/uvm_validation10.sh makes it).
 

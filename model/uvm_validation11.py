@@ -1,5 +1,5 @@
 """Validation 11 of the UVM simulator: validation 10 repeated unchanged on new graphs, to see whether its met targets
-hold (docs/uvm-validations.md, "Validation 11 of the UVM simulator: registered before the session";
+hold (docs/uvm-validations-10-12.md, "Validation 11 of the UVM simulator: registered before the session";
 tools/device/uvm_validation11.sh makes it). The registered input is validation 10's own file, not refitted: the
 same shapes, f = 1 as the primary rule, the same multiplier per algorithm and variant, the same pooled and pageable
 rules beside it, 9 timed runs a cell in rounds. Only the graphs are new (seed 34).

@@ -1,5 +1,5 @@
 """Validation 12 of the UVM simulator, on the H200: validation 10's registered rule, unchanged and not refitted, judged
-on a second GPU (docs/uvm-validations.md, "Validation 12 of the UVM simulator, on the H200: registered before the
+on a second GPU (docs/uvm-validations-10-12.md, "Validation 12 of the UVM simulator, on the H200: registered before the
 session"; tools/device/uvm_validation12.sh makes it). The registered input is validation 10's own file: its shapes,
 f = 1 as the primary rule, its multiplier per algorithm and variant, its pooled and pageable rules beside, all fitted
 on H100 calls; 9 timed runs a cell in rounds. New are the graphs (seed 36) and the GPU. Nothing is refused for the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 10 in ONE device call (docs/uvm-validations.md, "Validation 10 of the UVM
+# Issue 21, the UVM simulator's validation 10 in ONE device call (docs/uvm-validations-10-12.md, "Validation 10 of the UVM
 # simulator: registered before the session"; the set is model/uvm_validation10.py's SET):
 #   (device) EMOGI_COMMIT=<the commit> EMOGI_WHEELS=none bash tools/device/uvm_validation10.sh   ESTIMATE ~6-7 min, H100
 # EMOGI_COMMIT names the commit in host.txt and every row (the device copy's git metadata may be stale); without it

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 11 in ONE device call (docs/uvm-validations.md, "Validation 11 of the UVM
+# Issue 21, the UVM simulator's validation 11 in ONE device call (docs/uvm-validations-10-12.md, "Validation 11 of the UVM
 # simulator: registered before the session"; the set is model/uvm_validation11.py's SET): validation 10's call
 # (tools/device/uvm_validation10.sh: the same steps, reps, order, guard and estimates) on the seed-34 graphs
 # kron23s34, urand23s34 and rmat22ef32s34.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21, the UVM simulator's validation 12 in ONE device call, on the H200 (docs/uvm-validations.md, "Validation 12
+# Issue 21, the UVM simulator's validation 12 in ONE device call, on the H200 (docs/uvm-validations-10-12.md, "Validation 12
 # of the UVM simulator, on the H200: registered before the session"; the set is model/uvm_validation12.py's SET):
 # validation 10's call (tools/device/uvm_validation10.sh: the same steps, reps, order, guard and estimates) on the
 # seed-36 graphs kron23s36, urand23s36 and rmat22ef32s36. Nothing here asks which GPU it is on: the rule is meant to
