@@ -33,8 +33,6 @@ derive() {  # CPU: the passes assembled, the held-out graphs' workloads derived 
       --out "$c/combined" ${SAME_GPU:+--same-gpu} > "$c/combine.log" 2>&1 || { cat "$c/combine.log"; return 1; }
     cat "$c/combine.log"
   done
-  # the graph files beside pass 1's metadata (the combined session's graphs/), where model.holdout reads both
-  local G=$ROOT/p1/combined/graphs
   for name in $HELD_GRAPHS; do derive_graph "$name" "$ROOT/p1/combined"; done
 }
 judge() {  # each pass alone (registered link; its own link beside), then the registered statistic over the passes

@@ -56,7 +56,8 @@ pack() {  # the session so far as $OUT/$TGZ.tgz, replaced whole (a call cut shor
   tar czf "$OUT/$TGZ.part.tgz" -C "$(dirname "$S")" "$(basename "$S")" && mv -f "$OUT/$TGZ.part.tgz" "$OUT/$TGZ.tgz"
 }
 derive_graph() {  # NAME RUNS (CPU): NAME regenerated where missing, its workloads derived against the session RUNS
-  local name=$1 runs=$2
+  # the graph files go beside the session's metadata (RUNS/graphs), the one folder model.holdout reads both from
+  local name=$1 runs=$2 G=$2/graphs
   [ -f "$ST/work/$name/workloads.csv" ] && return 0
   if [ ! -f "$G/$name.w8.csr" ] || [ ! -f "$G/$name.w4.csr" ]; then
     mkdir -p "$ST/localmeta"
