@@ -114,12 +114,14 @@ def judge(
     how: dict = SET,
     call=CALL,
     more=None,
+    describe=None,
 ):
-    """`call`: validation 10's, or a repeat of it under another number and seed (model/uvm_validation11.py); `more`:
-    judge_call's hook, validation 10's spread tables where None (model/uvm_validation12.py adds the GPU to them)."""
+    """`call`: validation 10's, or a repeat of it under another number and seed (model/uvm_validation11.py); `more`
+    and `describe`: judge_call's hooks, `more` validation 10's spread tables where None (model/uvm_validation12.py
+    adds the GPU to the cells, the summary and source.json)."""
     call = replace(call, factors=partial(uvm_validation9.session_factors, registered=registered))
     more = more or partial(uvm_validation7.spread, rules=RULES, reps=REPS)
-    return judge_call(call, tarball, graph_dir, out, jobs, registered, how, more=more)
+    return judge_call(call, tarball, graph_dir, out, jobs, registered, how, more=more, describe=describe)
 
 
 def main(argv=None) -> int:

@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi.atomic import write_csv, write_text
 from model import uvm_validation7, uvm_validation10, uvm_validation11
 from model.uvm_access_shape import load_shapes, migration_ms
 from model.uvm_validation3 import source_of
@@ -37,8 +36,9 @@ GRAPH_CHECK = uvm_validation10.ARCHIVE / "uvm-capped-graph-check-h200-2026-11-28
 
 
 def judge(tarball, graph_dir, out, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    summary = uvm_validation10.judge(tarball, graph_dir, out, jobs, registered, how, call=CALL, more=spread_and_gpu)
-    return name_the_gpu(Path(out), summary)
+    return uvm_validation10.judge(
+        tarball, graph_dir, out, jobs, registered, how, call=CALL, more=spread_and_gpu, describe=name_the_gpu
+    )
 
 
 def spread_and_gpu(judged: pd.DataFrame, runs: pd.DataFrame):
@@ -47,15 +47,11 @@ def spread_and_gpu(judged: pd.DataFrame, runs: pd.DataFrame):
     return cells.assign(gpu=source_of(runs, Path())["gpu"]), tables
 
 
-def name_the_gpu(out: Path, summary: pd.DataFrame) -> pd.DataFrame:
+def name_the_gpu(summary: pd.DataFrame, source: dict) -> tuple[pd.DataFrame, dict]:
     """The summary with the call's GPU a column, and source.json with the GPU the rule was fitted on beside it: a
     statement, never a reason to refuse."""
-    source = json.loads((out / "source.json").read_text())
-    summary = summary.assign(gpu=source["gpu"])
-    write_csv(summary, out / "validation12_summary.csv")
-    source |= {"rule_fitted_on": FITTED_ON, "same_gpu_as_the_fit": source["gpu"] == FITTED_ON}
-    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
-    return summary
+    fitted = {"rule_fitted_on": FITTED_ON, "same_gpu_as_the_fit": source["gpu"] == FITTED_ON}
+    return summary.assign(gpu=source["gpu"]), source | fitted
 
 
 def graph_check_basis(cold: Path = GRAPH_CHECK, registered=REGISTERED) -> dict:

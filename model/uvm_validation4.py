@@ -178,9 +178,12 @@ class Call:
 CALL = Call(4, SEED, RULES, True, "issue 21 UVM simulator, validation 4 (model.uvm_validation4)")
 
 
-def judge_call(call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int, registered, how: dict, more=None):
+def judge_call(
+    call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int, registered, how: dict, more=None, describe=None
+):
     """Judge a validation call's tarball; `more(judged, runs)` -> (judged, {name: table}) adds columns to the cells
-    and tables written as validationN_name.csv. Returns the summary."""
+    and tables written as validationN_name.csv; `describe(summary, source)` -> (summary, source) adds to the summary
+    and source.json before they are written. Returns the summary."""
     session = unpack(tarball, out, f"uvm{call.n}")
     shapes, rule = load_access(registered)
     factors, table = (call.factors or session_factors)(session, shapes, rule)
@@ -193,13 +196,15 @@ def judge_call(call: Call, tarball: Path, graph_dir: Path, out: Path, jobs: int,
     judged = predict(cells, shapes, factors, factors.get("v3"), call.rules, term)
     summary = summarise3(judged, rules=(*call.rules, "floor", *(("v3",) if call.v3 else ())))
     judged, tables = more(judged, runs) if more else (judged, {})
+    source = source_of(runs, out) | {"note": call.note}
+    summary, source = describe(summary, source) if describe else (summary, source)
     write_csv(judged, out / f"{name}_cells.csv")
     write_csv(summary, out / f"{name}_summary.csv")
     write_csv(table, out / f"{name}_micro.csv")
     for key, t in tables.items():
         write_csv(t, out / f"{name}_{key}.csv")
     write_text(json.dumps(factors, indent=2) + "\n", out / f"{name}_factors.json")
-    write_text(json.dumps(source_of(runs, out) | {"note": call.note}, indent=2) + "\n", out / "source.json")
+    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
     return summary
 
 
