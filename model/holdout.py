@@ -52,6 +52,7 @@ import pandas as pd
 from emogi.atomic import write_csv, write_text
 from emogi.csr import GraphFormatError, read_csr
 from emogi.csr_header import read_header
+from emogi.schema import read_measured_csv
 from emogi.traces import TraceError
 from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7, gpu_work_v8, gpu_work_v12
 from model import holdout_split as hs
@@ -112,7 +113,7 @@ def read_runs(runs_dir) -> pd.DataFrame:
     paths = sorted(Path(runs_dir, "runs").glob("*.csv"))
     if not paths:
         raise HoldoutError(f"no runs tables in {Path(runs_dir, 'runs')}")
-    frames = [_need(pd.read_csv(p), RUN_COLUMNS, str(p)) for p in paths]
+    frames = [_need(read_measured_csv(p), RUN_COLUMNS, str(p)) for p in paths]
     return pd.concat([f for f in frames if len(f)], ignore_index=True)
 
 

@@ -33,6 +33,7 @@ import pandas as pd
 
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
+from emogi.schema import read_measured_csv
 from model import uvm_capped, uvm_validation4, uvm_validation7
 from model.uvm_access_shape import load_shapes
 from model.uvm_session_fit import OOM_SESSION
@@ -127,7 +128,7 @@ def load_runs(session: Path) -> pd.DataFrame:
     """Every run of the call; uvm-capped rows tagged with their file's fraction and K."""
     frames = []
     for f in sorted((session / "runs").glob("*.csv")):
-        t = pd.read_csv(f)
+        t = read_measured_csv(f)
         m = CAPPED_FILE.fullmatch(f.name)
         frames.append(
             t.assign(budget_fraction=float(m["fraction"]) if m else np.nan, sublaunches=int(m["k"]) if m else 1)

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from emogi.schema import read_measured_csv
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
 from model import uvm_capped_validation4 as v4
@@ -55,7 +56,7 @@ def load_runs(session: Path) -> pd.DataFrame:
     tagged with fraction, K and pass."""
     frames = []
     for f in sorted((session / "runs").glob("*.csv")):
-        t, m = pd.read_csv(f), PASS_FILE.fullmatch(f.name)
+        t, m = read_measured_csv(f), PASS_FILE.fullmatch(f.name)
         if m:
             t = t.assign(budget_fraction=float(m["fraction"]), sublaunches=int(m["k"]), process=int(m["p"]))
         elif f.name.startswith("capped."):

@@ -33,6 +33,7 @@ import pandas as pd
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
 from emogi.csr import read_csr, read_header
+from emogi.schema import read_measured_csv
 from emogi.trace_derive import SCAN_VARIANTS, derive
 from model.uvm_micro_sim import counts as micro_counts
 from model.uvm_session_fit import pageable_factor, pageable_gbps
@@ -192,7 +193,7 @@ def unpack(tarball: Path, out: Path, folder: str) -> Path:
 def counted_cells(session: Path, graph_dir: Path, how: dict, seed: int, jobs: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The session's runs, and its cold `uvm` cells with their CPU-derived trace counts (each graph regenerated with
     the session's command and seed, its checksum checked)."""
-    runs = pd.concat([pd.read_csv(f) for f in sorted((session / "runs").glob("*.csv"))], ignore_index=True)
+    runs = pd.concat([read_measured_csv(f) for f in sorted((session / "runs").glob("*.csv"))], ignore_index=True)
     found = []
     for name in sorted(set(runs["graph"])):
         meta = json.loads((session / "graphs" / f"{name}.w8.json").read_text())
