@@ -160,3 +160,18 @@ def test_a_dry_run_runs_every_cell_in_three_passes_in_the_registered_orders(tmp_
 def test_a_dry_run_defers_the_second_graph_past_the_budget(tmp_path):
     steps, out = _dry_run(tmp_path, 320)  # 320 + 230 > 540
     assert "graph urand20s36 36" not in steps and "DEFERRED: urand20s36" in out
+
+
+def test_the_workflow_draws_the_archived_call():
+    """Capped validation 6's H200 call is archived as judged (both targets missed) and the workflow draws it; its
+    trace part lives in git history, named in the archive's README, not in the tree."""
+    from tests.test_uvm_capped_validation3 import archived_call
+
+    archive = archived_call(6)
+    source = json.loads((archive / "source.json").read_text())
+    assert (source["gpu"], source["commit"], source["archive_id"]) == (V6.GPU, "0628657", archive.name)
+    summary = pd.read_csv(archive / "capped_validation6_summary.csv")
+    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == "h200")].itertuples()
+    assert row.n == 96 and not row.meets_targets
+    assert row.median == pytest.approx(0.127, abs=5e-4) and row.worst == pytest.approx(0.418, abs=5e-4)
+    assert "uvmc6_traces.tar.xz.part00" in (archive / "README.md").read_text()
