@@ -16,6 +16,6 @@ python -m figures.fig_uvm_capped_validation6 --cells /tmp/j6/out/capped_validati
 # Reproduced from this folder (the judge needs the trace part beside the tarball), from the repository root:
 A=archive/uvm-capped-validation6-h200-2026-11-28
 mkdir -p /tmp/uc6rep && cp $A/uvmc6.tgz /tmp/uc6rep/
-git show TRACES_COMMIT:$A/uvmc6_traces.tar.xz.part00 > /tmp/uc6rep/uvmc6_traces.tar.xz.part00  # TRACES_COMMIT: README.md, Files
+git show 71e0c6c:$A/uvmc6_traces.tar.xz.part00 > /tmp/uc6rep/uvmc6_traces.tar.xz.part00  # in a full clone
 python -m model.uvm_capped_validation6 judge --tarball /tmp/uc6rep/uvmc6.tgz --graph-dir /tmp/ucap6g2 --out /tmp/uc6j2 --jobs 1
 for f in $A/capped_validation6_*; do cmp "$f" "/tmp/uc6j2/${f##*/}"; done  # all identical; source.json: archive_id
