@@ -4,7 +4,7 @@ EMOGI_COMMIT=27051af EMOGI_WHEELS=none BUDGET_S=400 HARD_S=420 timeout 455 bash 
 nvidia-smi --query-gpu=name,uuid,driver_version --format=csv > $OUT/gpu.txt
 #   2026-11-28 14:39:59-14:45:54 UTC by its own log (355 s). It brought back $OUT/uvmcg.tgz (session/ here) and
 #   $OUT/uvmcg_traces.tar.xz.part00 (8.4 MB, sha256 3d9999d809c170ecb9aa1c863756d21c8da703d1023dbabb6524617007e72106;
-#   in git history only, at TRACES_COMMIT below).
+#   in git history only, at e2b522b below).
 
 # Development machine (CPU), main at 27051af, the tarball and the trace part side by side in /work/dev/gcr:
 source /work/main/.venv/bin/activate
@@ -14,6 +14,6 @@ python -m model.uvm_capped_graph_check judge --tarball /work/dev/gcr/uvmcg.tgz -
 python archive/uvm-capped-graph-check-repeat-h200-2026-11-28/repeat.py
 #   DECISION: inconclusive (rho urand20s33 0.878, urand20s35 0.942)
 
-# Restoring the trace part for the judge, in a full clone (TRACES_COMMIT: the commit that added this folder):
+# Restoring the trace part for the judge, in a full clone (e2b522b: the commit that added this folder):
 A=archive/uvm-capped-graph-check-repeat-h200-2026-11-28
-git show TRACES_COMMIT:$A/session/uvmcg_traces.tar.xz.part00 > /tmp/gcrrep/uvmcg_traces.tar.xz.part00
+git show e2b522b:$A/session/uvmcg_traces.tar.xz.part00 > /tmp/gcrrep/uvmcg_traces.tar.xz.part00
