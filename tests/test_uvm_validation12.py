@@ -81,3 +81,16 @@ def test_the_report_and_workflow_know_validation_12():
     assert re.search(
         r"UVM_VALIDATIONS = \(3, 4, 5, 6, 7, 8, 9, 10, 11, 12\b", (ROOT / "workflow/rules/oom.smk").read_text()
     )
+
+
+def test_the_archived_h200_call_is_judged_as_registered():
+    """Validation 12's H200 call, archived: the registered rule's median met, its worst missed by one cell; the
+    source names the GPU, the commit as text and the rule's H100 fit."""
+    (archive,) = (ROOT / "archive").glob("uvm-validation12-*")
+    source = json.loads((archive / "source.json").read_text())
+    assert (source["gpu"], source["commit"], source["same_gpu_as_the_fit"]) == ("NVIDIA H200", "0628657", False)
+    summary = pd.read_csv(archive / "validation12_summary.csv")
+    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == "none")].itertuples()
+    assert row.n == 36 and not row.meets_targets and row.within_25 == pytest.approx(35 / 36)
+    assert row.median == pytest.approx(0.0439, abs=5e-4) and row.worst == pytest.approx(0.2508, abs=5e-4)
+    assert pd.read_csv(archive / "validation12_missing.csv").empty
