@@ -52,14 +52,6 @@ def fetched_bytes(frame):
 PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]
 
 
-def read_measured_csv(path, **options):
-    """A measured table with its provenance columns read as text: a commit of digits alone (0628657) keeps its
-    leading zero instead of becoming the number 628657."""
-    import pandas as pd  # here, not above: the schema's column lists are read where pandas is not needed
-
-    return pd.read_csv(path, dtype={c: str for c in PROVENANCE_COLUMNS}, **options)
-
-
 # One row per timed traversal (measure stage).
 RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "graph",  # dataset name from the config, e.g. kron23

@@ -6,13 +6,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from emogi.schema import check_columns
+from emogi.schema import PROVENANCE_COLUMNS, check_columns
 
 
 class TableError(ValueError):
     def __init__(self, message, state):
         super().__init__(message)
         self.state = state  # "missing", "empty", "columns" or (a JSON file of the model) "invalid"
+
+
+def read_measured_csv(path, **options):
+    """A measured table with its provenance columns read as text: a commit of digits alone (0628657) keeps its
+    leading zero instead of becoming the number 628657."""
+    return pd.read_csv(path, dtype={c: str for c in PROVENANCE_COLUMNS}, **options)
 
 
 def read_table_or_exit(path, table, program, check_columns=True):

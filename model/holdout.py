@@ -52,7 +52,7 @@ import pandas as pd
 from emogi.atomic import write_csv, write_text
 from emogi.csr import GraphFormatError, read_csr
 from emogi.csr_header import read_header
-from emogi.schema import read_measured_csv
+from emogi.tables import read_measured_csv
 from emogi.traces import TraceError
 from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7, gpu_work_v8, gpu_work_v12
 from model import holdout_split as hs

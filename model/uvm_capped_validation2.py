@@ -33,7 +33,7 @@ import pandas as pd
 
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
-from emogi.schema import read_measured_csv
+from emogi.tables import read_measured_csv
 from model import uvm_capped, uvm_validation4, uvm_validation7
 from model.uvm_access_shape import load_shapes
 from model.uvm_session_fit import OOM_SESSION

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from emogi.schema import read_measured_csv
+from emogi.tables import read_measured_csv
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation3 as v3
 from model import uvm_capped_validation4 as v4

@@ -33,7 +33,7 @@ import pandas as pd
 from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
 from emogi.csr import read_csr, read_header
-from emogi.schema import read_measured_csv
+from emogi.tables import read_measured_csv
 from emogi.trace_derive import SCAN_VARIANTS, derive
 from model.uvm_micro_sim import counts as micro_counts
 from model.uvm_session_fit import pageable_factor, pageable_gbps

@@ -1,6 +1,6 @@
 """Provenance columns are text: a commit hash of digits alone must keep its leading zero in every judged table."""
 
-from emogi.schema import read_measured_csv
+from emogi.tables import read_measured_csv
 from model import uvm_capped_validation5
 
 
