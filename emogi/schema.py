@@ -51,7 +51,6 @@ def fetched_bytes(frame):
 # Provenance columns repeated on every measured row, so that a row never loses where it came from.
 PROVENANCE_COLUMNS = ["gpu", "driver", "cuda", "commit", "date"]
 
-
 # One row per timed traversal (measure stage).
 RUN_COLUMNS = PROVENANCE_COLUMNS + [
     "graph",  # dataset name from the config, e.g. kron23

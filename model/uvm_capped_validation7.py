@@ -92,10 +92,14 @@ def fit_cells(archive: Path = ARCHIVE, calls: dict = FIT_CALLS) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def call_factor(u_end, coef: dict):
+    """g = u ** beta: the call's uvmfault at its end, to the registered power."""
+    return np.asarray(u_end, float) ** coef["beta"]
+
+
 def predict_ms(cells: pd.DataFrame, u_end, coef: dict) -> np.ndarray:
-    g = np.asarray(u_end, float) ** coef["beta"]
     work = coef["migration"] * cells["simulated_migration_ms"] + coef["evicted"] * cells["evicted_chunks"]
-    return (cells["device_ms"] + cells["tail_ms"] + g * work).to_numpy(float)
+    return (cells["device_ms"] + cells["tail_ms"] + call_factor(u_end, coef) * work).to_numpy(float)
 
 
 def fit(cells: pd.DataFrame) -> dict:
@@ -105,7 +109,7 @@ def fit(cells: pd.DataFrame) -> dict:
     rest = m - (cells["device_ms"] + cells["tail_ms"]).to_numpy(float)
     best = None
     for beta in BETAS:
-        g = cells["u_end"].to_numpy(float) ** beta
+        g = call_factor(cells["u_end"], {"beta": beta})
         x = np.column_stack([g * cells["simulated_migration_ms"], g * cells["evicted_chunks"]])
         a, b = _lad(x, rest, 1 / m)
         coef = {"migration": float(a), "evicted": float(b), "beta": float(beta)}
@@ -136,13 +140,13 @@ def predict(cells: pd.DataFrame, shapes: dict, reg: dict, u_end: float) -> pd.Da
     out["simulated_migration_ms"] = uvm_capped.base_ms(out, shapes, 1.0) - out["device_ms"].to_numpy(float)
     out["tail_ms"] = uvm_capped.tail_ms(out)
     out["uvmfault_end_us"] = u_end
-    primary = predict_ms(out, u_end, reg["micro_end"])
-    out["eviction_cost_ms"] = u_end ** reg["micro_end"]["beta"] * reg["micro_end"]["evicted"] * out["evicted_chunks"]
+    coef = reg["micro_end"]
+    g = float(call_factor(u_end, coef))
+    out["eviction_cost_ms"] = g * coef["evicted"] * out["evicted_chunks"]
     h200 = out["device_ms"] + out["simulated_migration_ms"] + out["tail_ms"]
     h200 = h200 + uvm_capped.predict(out, np.zeros(len(out)), reg["h200_terms"])
-    for rule, predicted in (("micro_end", primary), ("h200", h200)):
-        out[f"factor_{rule}"] = u_end ** reg["micro_end"]["beta"] if rule == "micro_end" else 1.0
-        out[f"predicted_ms_{rule}"] = predicted
+    for rule, factor, predicted in (("micro_end", g, predict_ms(out, u_end, coef)), ("h200", 1.0, h200)):
+        out[f"factor_{rule}"], out[f"predicted_ms_{rule}"] = factor, predicted
         out[f"error_{rule}"] = out[f"predicted_ms_{rule}"] / out["capped_ms"] - 1
     out["factor_pass1"], out["predicted_ms_pass1"] = out["factor_micro_end"], out["predicted_ms_micro_end"]
     out["error_pass1"] = out["predicted_ms_pass1"] / out.get("capped_ms_pass1", np.nan) - 1
@@ -156,7 +160,7 @@ def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=R
     if not end.is_file():
         raise ValueError(f"{end}: the call's uvmfault at its end is missing: micro_end has no factor")
     u_end = uvmfault_us(pd.read_csv(end))
-    factors |= {"micro_end": u_end ** reg["micro_end"]["beta"], "h200": 1.0, "uvmfault_end_us": u_end}
+    factors |= {"micro_end": float(call_factor(u_end, reg["micro_end"])), "h200": 1.0, "uvmfault_end_us": u_end}
     cells, counts = v5.pass_cells(session, runs, graph_dir, how, jobs, SEED)
     cells = predict(cells, shapes, reg, u_end)
     return v2.finish(out, 7, session, how, runs, cells, counts, (shapes, factors, reg), (*RULES, *REPORTED),
