@@ -5,6 +5,7 @@ a measurement): its design (three processes a cell), its unchanged rule and its 
 import json
 import subprocess
 import tarfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -60,19 +61,28 @@ def _synthetic(tmp_path, name: str = "uvmc5"):
     registered pooled rule is that price (so it is exact on the median of the passes), unit's terms the same at f = 1
     (so it is not)."""
     tarball, gdir, registered = v4_synthetic(tmp_path, name, V5.REGISTERED)
-    work = tmp_path / "repack"
+
+    def split_into_passes(session: Path) -> None:
+        for f in sorted((session / "runs").glob("capped.*.csv")):
+            t = pd.read_csv(f)
+            for p in range(1, V5.PASSES + 1):
+                slow = SLOW if p == 1 else 1.0
+                two = [t.assign(time_ms=t["time_ms"] * slow * s, rep=r) for r, s in enumerate((0.99, 1.01))]
+                pd.concat(two).to_csv(f.with_name(f.name.replace(".csv", f".p{p}.csv")), index=False)
+            f.unlink()
+
+    repack(tarball, name, tmp_path / "repack", split_into_passes)
+    return tarball, gdir, registered
+
+
+def repack(tarball: Path, name: str, work: Path, edit) -> None:
+    """Unpack a synthetic call's tarball into WORK, let EDIT change its session folder NAME, and pack it back in
+    place (the tests that build one call on another's)."""
     with tarfile.open(tarball) as tar:
         tar.extractall(work, filter="data")
-    for f in sorted((work / name / "runs").glob("capped.*.csv")):
-        t = pd.read_csv(f)
-        for p in range(1, V5.PASSES + 1):
-            slow = SLOW if p == 1 else 1.0
-            two = [t.assign(time_ms=t["time_ms"] * slow * s, rep=r) for r, s in enumerate((0.99, 1.01))]
-            pd.concat(two).to_csv(f.with_name(f.name.replace(".csv", f".p{p}.csv")), index=False)
-        f.unlink()
+    edit(work / name)
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(work / name, arcname=name)
-    return tarball, gdir, registered
 
 
 def test_judge_a_synthetic_capped_call(tmp_path):

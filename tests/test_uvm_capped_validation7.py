@@ -6,7 +6,7 @@ dry run."""
 import io
 import json
 import subprocess
-import tarfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,7 @@ from model import (
 )
 from tests.test_uvm_capped_validation2 import HOW, ROOT, script_text
 from tests.test_uvm_capped_validation3 import assert_a_new_set, assert_script_tables
-from tests.test_uvm_capped_validation5 import E_MS
+from tests.test_uvm_capped_validation5 import E_MS, repack
 from tests.test_uvm_capped_validation5 import _synthetic as v5_synthetic
 from tests.test_uvm_validation3 import SHAPE, _micro_table
 from tests.uvm_validation_checks import dry_run_capped_script
@@ -74,19 +74,18 @@ def _synthetic(tmp_path, u_end: float | None = U_END):
     list (none where u_end is None); registered: micro_end pays E_MS per evicted chunk and the migration once at
     g = 1 (beta 0), h200 E_MS alone."""
     tarball, gdir, registered = v5_synthetic(tmp_path, "uvmc7")
-    work = tmp_path / "repack7"
-    with tarfile.open(tarball) as tar:
-        tar.extractall(work, filter="data")
-    end = work / "uvmc7" / "micro" / "uvmfault_end.csv"
-    end.parent.mkdir(exist_ok=True)
-    if u_end is not None:  # validation 3's four patterns; the thread, 256-byte one at u_end per touched block
-        micro = _micro_table(SHAPE, 1.0)
+
+    def closing_uvmfault(session: Path) -> None:
+        end = session / "micro" / "uvmfault_end.csv"
+        end.parent.mkdir(exist_ok=True)
+        if u_end is None:
+            end.unlink(missing_ok=True)
+            return
+        micro = _micro_table(SHAPE, 1.0)  # validation 3's four patterns; the thread, 256-byte one at u_end
         thread_256 = (micro["access"] == "thread") & (micro["list_bytes"] == 256)
         micro.assign(us_per_touched_block=np.where(thread_256, u_end, 9.0)).to_csv(end, index=False)
-    else:
-        end.unlink(missing_ok=True)
-    with tarfile.open(tarball, "w:gz") as tar:
-        tar.add(work / "uvmc7", arcname="uvmc7")
+
+    repack(tarball, "uvmc7", tmp_path / "repack7", closing_uvmfault)
     reg = json.loads(registered.read_text())
     reg |= {"micro_end": {"migration": 1.0, "evicted": E_MS, "beta": 0.0}, "h200_terms": {"evicted": E_MS}}
     registered.write_text(json.dumps(reg))
