@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from emogi.tables import read_measured_csv
+
 KEY = ["graph", "checksum", "algorithm", "variant", "mode", "edge_bytes", "root"]
 GROUP = ["algorithm", "variant", "mode"]
 # The calls whose algorithm kernels equal today's (`git diff <commit> 2b9dbf9 -- kernels/` touches only the run
@@ -42,7 +44,7 @@ def read_runs(archive_root="archive", pattern="holdout-*/*/runs/*.csv") -> pd.Da
     session's tables: a run is the same run wherever it is archived), with its graph file's checksum."""
     frames = []
     for path in sorted(Path(archive_root).glob(pattern)):
-        table = pd.read_csv(path)
+        table = read_measured_csv(path)
         if table.empty:
             continue
         meta = path.parent.parent / "graphs" / f"{table['graph'].iloc[0]}.w{table['edge_bytes'].iloc[0]}.json"
