@@ -160,3 +160,20 @@ one_run() { echo "run $(basename "$1")"; }"""
     assert [s for s in steps if s.startswith("graph")] == ["graph kron20s37 37", "graph urand20s37 37"]
     runs = [s.split()[1] for s in steps if s.startswith("run")]
     assert len(runs) == 2 * 4 * (1 + 12) and all(V5.PASS_FILE.fullmatch(r) for r in runs if r.startswith("capped."))
+
+
+def test_the_workflow_draws_the_archived_call():
+    """Capped validation 7's H200 call is archived as judged (median met, worst missed) and the workflow draws it; its
+    trace part lives in git history, named in the archive's README, not in the tree."""
+    from tests.test_uvm_capped_validation3 import archived_call
+
+    archive = archived_call(7)
+    source = json.loads((archive / "source.json").read_text())
+    assert (source["gpu"], source["commit"], source["archive_id"]) == ("NVIDIA H200", "90f7711", archive.name)
+    summary = pd.read_csv(archive / "capped_validation7_summary.csv")
+    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == "micro_end")].itertuples()
+    assert row.n == 96 and not row.meets_targets and row.factor == pytest.approx(3.35866**0.35)
+    assert row.median == pytest.approx(0.059, abs=5e-4) and row.worst == pytest.approx(0.324, abs=5e-4)
+    factors = json.loads((archive / "capped_validation7_factors.json").read_text())
+    assert factors["uvmfault_end_us"] == pytest.approx(3.35866)
+    assert "uvmc7_traces.tar.xz.part00" in (archive / "README.md").read_text()
