@@ -13,11 +13,12 @@ python -m model.uvm_capped_validation7 judge --tarball /tmp/uvmc7/uvmc7.tgz --gr
 #   missed; 0 registered cells not measured.
 #   The tables here are /tmp/uvmc7/judged's capped_validation7_* and source.json, its archive_id set to this folder's
 #   name.
-python -m figures.fig_uvm_capped_validation7 --cells /tmp/uvmc7/judged/capped_validation7_cells.csv --source /tmp/uvmc7/judged/source.json --out fig.png
+# fig.png, drawn from this folder's tables (the workflow draws the same from here):
+python -m figures.fig_uvm_capped_validation7 --cells archive/uvm-capped-validation7-h200-2026-11-28/capped_validation7_cells.csv --source archive/uvm-capped-validation7-h200-2026-11-28/source.json --out archive/uvm-capped-validation7-h200-2026-11-28/fig.png
 
 # Reproduced from this folder (the judge needs the trace part beside the tarball), from the repository root:
 A=archive/uvm-capped-validation7-h200-2026-11-28
 mkdir -p /tmp/uc7rep && cp $A/uvmc7.tgz /tmp/uc7rep/
-git show TRACES_COMMIT:$A/uvmc7_traces.tar.xz.part00 > /tmp/uc7rep/uvmc7_traces.tar.xz.part00  # TRACES_COMMIT: README.md, Files
+git show a3ca83f:$A/uvmc7_traces.tar.xz.part00 > /tmp/uc7rep/uvmc7_traces.tar.xz.part00  # in a full clone
 python -m model.uvm_capped_validation7 judge --tarball /tmp/uc7rep/uvmc7.tgz --graph-dir /tmp/ucap7g2 --out /tmp/uc7j2 --jobs 2
 for f in $A/capped_validation7_*; do cmp "$f" "/tmp/uc7j2/${f##*/}"; done  # all identical; source.json: archive_id
