@@ -110,10 +110,11 @@ def test_the_judge_refuses_a_graph_outside_the_set(tmp_path):
 
 
 def test_the_workflow_draws_the_archived_call():
-    """The workflow draws capped validation 4 from its archive: the judge's tables, the call's tarball and trace
-    parts beside them (the judge runs again from that folder)."""
+    """The workflow draws capped validation 4 from its archive: the judge's tables and the call's tarball beside
+    them; its trace part lives in git history, and the archive's README names the commit that restores it."""
     archive = archived_call(4)
-    assert len(list(archive.glob("uvmc4_traces.tar.xz.part*"))) == 1
+    readme = (archive / "README.md").read_text()
+    assert f"git show b06ef9e:archive/{archive.name}/uvmc4_traces.tar.xz.part00" in readme
 
 
 def test_the_device_script_measures_the_registered_set_within_the_guard():

@@ -120,10 +120,13 @@ def test_the_judge_refuses_a_graph_outside_the_set_and_a_capped_table_outside_th
 
 
 def test_the_workflow_draws_the_archived_call():
-    """The workflow draws capped validation 5 from its archive: the judge's tables, the call's tarball and trace
-    part beside them (the judge runs again from that folder)."""
+    """The workflow draws capped validation 5 from its archive: the judge's tables and the call's tarball beside
+    them; its trace part, and its repeat's, live in git history, and each README names the commit that restores it."""
     archive = archived_call(5)
-    assert len(list(archive.glob("uvmc5_traces.tar.xz.part*"))) == 1
+    for folder in (archive, ROOT / "archive/uvm-capped-repeat5-h100-2026-11-28"):
+        assert (folder / "uvmc5.tgz").exists()
+        readme = (folder / "README.md").read_text()
+        assert f"git show b06ef9e:archive/{folder.name}/uvmc5_traces.tar.xz.part00" in readme, folder.name
 
 
 def test_the_pass1_panel_is_judged_against_pass_1_alone():
