@@ -184,6 +184,19 @@ void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) 
   AtomicFile probe(opt.pass_log);  // throws "cannot write ..." for a directory that is not there
 }
 
+// --pr-hub-entries: PageRank's gauss-seidel only, and not where its lists are read part by part (streamed) or
+// each read waits (added latency), which pagerank_push_hubs does not do.
+void check_pr_hub_entries(const CliArgs& args, Algorithm algorithm, const MatrixOptions& opt) {
+  if (opt.pr_hub_entries == 0) return;
+  if (algorithm != Algorithm::PageRank || std::find(opt.variants.begin(), opt.variants.end(), Variant::GaussSeidel) ==
+                                              opt.variants.end())
+    throw std::invalid_argument("--pr-hub-entries applies to pagerank gauss-seidel only");
+  if (opt.has_mode(MemoryMode::Streamed))
+    throw std::invalid_argument("--pr-hub-entries does not apply to the streamed mode (it reads lists part by part)");
+  if (args.get_u64("added-latency-ns") > 0)
+    throw std::invalid_argument("--pr-hub-entries does not apply with --added-latency-ns");
+}
+
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
 // read before the GPU is touched; the option and the order each refused without the other.
 void check_auto_hot_option(const CliArgs& args, const MatrixOptions& opt) {
@@ -245,6 +258,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-alpha", "X", "PageRank damping factor", "0.85"),
           option("pr-tolerance", "X", "PageRank residual a vertex may keep", "0.001"),
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
+          option("pr-hub-entries", "INT",
+                 "pagerank gauss-seidel: a list longer than this is pushed after its round by many warps, not by "
+                 "its own warp (0: off; not with streamed or added latency)",
+                 "0"),
           option("pr-reference", "PATH",
                  "pagerank: V float64 values of a tightly converged PageRank (emogi_cpu pagerank --reference writes "
                  "them); each verified run then logs its L1 distance to them, sum |x - x*| / V"),
@@ -326,6 +343,7 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
+  opt.pr_hub_entries = args.get_u64("pr-hub-entries");
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   set_pass_log(args, algorithm, opt);
   set_streamed(args, opt);
@@ -336,6 +354,7 @@ int run_algorithm(const CliArgs& args) {
     }
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
+  check_pr_hub_entries(args, algorithm, opt);
 
   // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));

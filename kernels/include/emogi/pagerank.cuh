@@ -29,17 +29,42 @@ struct PageRankParams {
   float alpha = 0.85f;
   float tolerance = 1e-3f;
   uint32_t max_iterations = 5000;
+  // gauss-seidel: a taken list longer than this is pushed after the round by a kernel that spreads it over many
+  // warps, so that no round waits on one warp walking a hub's list (0: off, every list pushed by its own warp).
+  uint64_t hub_entries = 0;
 };
+
+// The lists gauss-seidel defers to pagerank_push_hubs in one round: at most `capacity` (the graph's vertices with
+// more than hub_entries entries), each pushed in `segments` slices of kHubSlice entries, a block per slice.
+struct HubQueue {
+  uint64_t* vertex = nullptr;
+  float* delta = nullptr;
+  unsigned long long* count = nullptr;
+  uint64_t capacity = 0, segments = 0, entries = 0;
+};
+constexpr uint64_t kHubSlice = 4 * 256;  // entries per block of pagerank_push_hubs: 4 per thread
 
 template <class Index>
 struct PageRankState {
-  PageRankState(uint64_t num_vertices, uint64_t num_edges)
+  // hubs / longest_hub: the graph's lists longer than the hub threshold and the longest of them (0: no hub queue)
+  PageRankState(uint64_t num_vertices, uint64_t num_edges, uint64_t hubs = 0, uint64_t longest_hub = 0,
+                uint64_t hub_entries = 0)
       : value(num_vertices), residual(num_vertices), delta(num_vertices), push(num_vertices),
-        list(num_vertices, num_edges) {}
+        list(num_vertices, num_edges), hub_vertex(hubs ? hubs : 1), hub_delta(hubs ? hubs : 1), hub_count(1) {
+    hubs_.vertex = hub_vertex.data(), hubs_.delta = hub_delta.data(), hubs_.count = hub_count.data();
+    hubs_.capacity = hubs, hubs_.segments = (longest_hub + kHubSlice - 1) / kHubSlice, hubs_.entries = hub_entries;
+  }
   DeviceArray<float> value, residual, delta;
   DeviceArray<uint8_t> push;  // scan form: pushes this round
   Worklist<Index> list;
   IterationLoop loop;
+  DeviceArray<uint64_t> hub_vertex;  // gauss-seidel with hub_entries: this round's deferred lists
+  DeviceArray<float> hub_delta;
+  DeviceArray<unsigned long long> hub_count;
+  const HubQueue& hubs() const { return hubs_; }
+
+ private:
+  HubQueue hubs_;
 };
 
 __global__ void pagerank_init(float* __restrict__ value, float* __restrict__ residual, uint64_t n, float start) {
@@ -115,11 +140,14 @@ struct PushOp {
 // tolerance (residuals only grow between takes), and the warp then pushes each taken residual at once, list after
 // list (for_each_passing_vertex: late rounds, where few residuals exceed it, cost a thread per vertex). Counts
 // pushing vertices and their list entries per block first (BlockCounters).
-template <class Access, class Index, class Sweep>
+//
+// kDeferHubs: a list longer than hubs.entries is queued (vertex and share) instead, for pagerank_push_hubs after
+// the round; its pushes then land at the round's end, as Jacobi's do.
+template <class Access, class Index, class Sweep, bool kDeferHubs = false>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_gauss_seidel_round(DeviceGraph<Index> g, Sweep sweep, float* __restrict__ value,
                                 float* __restrict__ residual, float alpha, float tolerance,
-                                unsigned long long* counters) {
+                                unsigned long long* counters, HubQueue hubs = {}) {
   static_assert(Access::kLanes == kWarpSize && Access::kChunk == 1, "gauss-seidel runs a warp per vertex");
   BlockCounters tally;
   float taken = 0.0f;  // this lane's vertex's residual, taken by its test
@@ -138,9 +166,32 @@ __global__ void __launch_bounds__(kBlockThreads)
       tally.add(kEdges, end - begin);
     }
     const float d = r * alpha / float(end - begin);
+    if (kDeferHubs && end - begin > hubs.entries) {
+      if (lane == 0) {
+        const unsigned long long i = atomicAdd(hubs.count, 1ull);  // a vertex is taken once a round: i < capacity
+        hubs.vertex[i] = v, hubs.delta[i] = d;
+      }
+      return;
+    }
     Access::template walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { atomicAdd(&residual[u], d); });
   });
   tally.flush(counters);
+}
+
+// Pushes the lists a gauss-seidel round deferred: a block per kHubSlice entries of one list, grid-stride over
+// (list, slice), each thread adding the list's share to 4 neighbours' residuals with consecutive reads.
+template <class Index>
+__global__ void __launch_bounds__(kBlockThreads)
+    pagerank_push_hubs(DeviceGraph<Index> g, HubQueue hubs, float* __restrict__ residual) {
+  const uint64_t items = *hubs.count * hubs.segments;
+  const auto read = g.neighbors();
+  for (uint64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const uint64_t i = item / hubs.segments, first = g.list_begin(hubs.vertex[i]) + item % hubs.segments * kHubSlice;
+    const uint64_t end = g.list_end(hubs.vertex[i]);
+    const float d = hubs.delta[i];
+    for (uint64_t e = first + threadIdx.x; e < end && e < first + kHubSlice; e += blockDim.x)
+      atomicAdd(&residual[read(e)], d);
+  }
 }
 
 // Gauss-Seidel's activity test: a residual above the tolerance.
@@ -154,8 +205,11 @@ template <class Index>
 RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, const PageRankParams& p,
                                ListReads& reads, PageRankState<Index>& s) {
   using Access = MergedAlignedAccess;
+  constexpr uint64_t kHubGrid = 4096;  // blocks of pagerank_push_hubs at most (grid-stride beyond)
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
+  const HubQueue& hubs = s.hubs();
+  const bool defer = p.hub_entries > 0 && hubs.capacity > 0;
   reads.set_stream(loop.stream());
   start_pagerank(n, p, s);
   RunStats r;
@@ -168,9 +222,20 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
     reads.launch(
         n, [&] { return "round " + std::to_string(r.iterations); },
         [&](auto range) {
-          pagerank_gauss_seidel_round<Access, Index, decltype(range)>
-              <<<dim3(unsigned(passing_vertex_blocks(range.size(), max_warps))), kBlockThreads, 0, loop.stream()>>>(
-                  g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
+          const dim3 grid(unsigned(passing_vertex_blocks(range.size(), max_warps)));
+          if (!defer) {
+            pagerank_gauss_seidel_round<Access, Index, decltype(range)><<<grid, kBlockThreads, 0, loop.stream()>>>(
+                g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters());
+            EMOGI_CHECK_LAUNCH();
+            return;
+          }
+          EMOGI_CUDA_CHECK(cudaMemsetAsync(hubs.count, 0, sizeof(*hubs.count), loop.stream()));
+          pagerank_gauss_seidel_round<Access, Index, decltype(range), true><<<grid, kBlockThreads, 0, loop.stream()>>>(
+              g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters(), hubs);
+          EMOGI_CHECK_LAUNCH();
+          const uint64_t slices = hubs.capacity * hubs.segments;  // the most a round can queue
+          pagerank_push_hubs<Index><<<dim3(unsigned(slices < kHubGrid ? slices : kHubGrid)), kBlockThreads, 0,
+                                      loop.stream()>>>(g, hubs, s.residual.data());
           EMOGI_CHECK_LAUNCH();
         });
     const unsigned long long* c = loop.read();

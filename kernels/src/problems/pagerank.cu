@@ -2,10 +2,12 @@
 // against the fixed point they approximate (references.hpp).
 #include "emogi/pagerank.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "emogi/problems.hpp"
 #include "emogi/references.hpp"
@@ -13,17 +15,32 @@
 namespace emogi {
 namespace {
 
+// The lists longer than `entries` (gauss-seidel's hubs, --pr-hub-entries) and the longest of them: the size of
+// its hub queue. {0, 0} where entries is 0 (off).
+std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
+  uint64_t hubs = 0, longest = 0;
+  if (entries == 0) return {0, 0};
+  const uint64_t* offsets = g.offsets();
+  for (uint64_t v = 0; v < g.num_vertices(); ++v) {
+    const uint64_t degree = offsets[v + 1] - offsets[v];
+    if (degree > entries) ++hubs, longest = std::max(longest, degree);
+  }
+  return {hubs, longest};
+}
+
 template <class Index>
 class PageRankProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
-      : g_(g), corrupt_(opt.corrupt_for_testing), state_(g.num_vertices(), g.num_edges()), value_(g.num_vertices()),
-        reference_(opt.pr_reference) {
+      : g_(g), corrupt_(opt.corrupt_for_testing), hubs_(hub_lists(g, opt.pr_hub_entries)),
+        state_(g.num_vertices(), g.num_edges(), hubs_.first, hubs_.second, opt.pr_hub_entries),
+        value_(g.num_vertices()), reference_(opt.pr_reference) {
     params_.alpha = opt.pr_alpha;
     params_.tolerance = opt.pr_tolerance;
     params_.max_iterations = opt.pr_max_iterations;
+    params_.hub_entries = opt.pr_hub_entries;
   }
 
   void expect(uint64_t) {}  // the check needs no precomputed reference
@@ -63,6 +80,7 @@ class PageRankProblem {
  private:
   const MappedCsr& g_;
   bool corrupt_;
+  std::pair<uint64_t, uint64_t> hubs_;  // gauss-seidel's hub lists: how many, the longest (hub_lists)
   PageRankParams params_;
   PageRankState<Index> state_;
   std::vector<float> value_;

@@ -1,0 +1,47 @@
+"""`emogi run --pr-hub-entries N` (kernels/include/emogi/pagerank.cuh): gauss-seidel defers a list longer than N to
+a kernel that spreads it over many warps after the round. Refused, in one line and before the GPU is touched, for
+any other algorithm or variant, the streamed mode and added latency (CPU); on a GPU every run with it is verified
+against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log."""
+
+import pandas as pd
+import pytest
+
+from conftest import run
+from graphs import write_generated
+
+
+@pytest.fixture(scope="module")
+def kron12(tmp_path_factory):
+    return write_generated(tmp_path_factory.mktemp("pr_hubs") / "kron12.w8.csr", "kron", 12)
+
+
+@pytest.mark.parametrize(
+    "extra,why",
+    [
+        (["--algorithm", "bfs", "--variants", "merged-aligned"], "applies to pagerank gauss-seidel only"),
+        (["--algorithm", "pagerank", "--variants", "merged-aligned"], "applies to pagerank gauss-seidel only"),
+        (["--algorithm", "pagerank", "--variants", "gauss-seidel", "--modes", "streamed", "--stream-block-bytes",
+          "64K"], "does not apply to the streamed mode"),
+        (["--algorithm", "pagerank", "--variants", "gauss-seidel", "--added-latency-ns", "100"],
+         "does not apply with --added-latency-ns"),
+    ],
+)  # fmt: skip
+def test_refused_where_it_does_not_apply(emogi_binary, kron12, tmp_path, extra, why):
+    out = tmp_path / "runs.csv"
+    done = run([emogi_binary, "run", "--graph", kron12, "--out", out, "--pr-hub-entries", "16", *extra])
+    assert done.returncode != 0 and why in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("hub_entries", [0, 16, 64])
+def test_every_run_verified(emogi_binary, kron12, tmp_path, hub_entries):
+    out, passes = tmp_path / "runs.csv", tmp_path / "passes.csv"
+    done = run([emogi_binary, "run", "--algorithm", "pagerank", "--graph", kron12, "--variants", "gauss-seidel",
+                "--modes", "device,zerocopy,uvm", "--reps", "2", "--warmup", "1", "--out", out,
+                "--pr-hub-entries", hub_entries, "--pass-log", passes])  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = pd.read_csv(out)
+    assert len(runs) == 6 and runs.verified.all() and (runs.iterations > 0).all()
+    rows = pd.read_csv(passes).groupby(["mode", "rep"]).size()  # every round, the last one pushing nothing
+    assert (rows == runs.set_index(["mode", "rep"]).iterations + 1).all()
