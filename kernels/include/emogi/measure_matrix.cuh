@@ -57,7 +57,7 @@ struct MatrixOptions {
   uint32_t sssp_delta = 0;           // 0: the frontier SSSP's bucket width from the weights
   float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
   uint32_t pr_max_iterations = 5000;
-  uint64_t pr_hub_entries = 0;  // --pr-hub-entries: gauss-seidel defers lists longer than this (0: off)
+  uint64_t pr_hub_entries = 0;           // --pr-hub-entries: gauss-seidel defers lists longer than this (0: off)
   std::vector<double> pr_reference;      // --pr-reference: V float64 values; empty: no L1 distance reported
   std::string trace_dir;                 // --trace-out: where the recorded traces go (empty: none recorded)
   const MappedCsr* transpose = nullptr;  // a directed graph's in-lists, when a variant reads them (csr_transpose.hpp)

@@ -234,8 +234,9 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
               g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters(), hubs);
           EMOGI_CHECK_LAUNCH();
           const uint64_t slices = hubs.capacity * hubs.segments;  // the most a round can queue
-          pagerank_push_hubs<Index><<<dim3(unsigned(slices < kHubGrid ? slices : kHubGrid)), kBlockThreads, 0,
-                                      loop.stream()>>>(g, hubs, s.residual.data());
+          pagerank_push_hubs<Index>
+              <<<dim3(unsigned(slices < kHubGrid ? slices : kHubGrid)), kBlockThreads, 0, loop.stream()>>>(
+                  g, hubs, s.residual.data());
           EMOGI_CHECK_LAUNCH();
         });
     const unsigned long long* c = loop.read();
