@@ -188,8 +188,7 @@ void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) 
 // each read waits (added latency), which pagerank_push_hubs does not do.
 void check_pr_hub_entries(const CliArgs& args, Algorithm algorithm, const MatrixOptions& opt) {
   if (opt.pr_hub_entries == 0) return;
-  if (algorithm != Algorithm::PageRank ||
-      std::find(opt.variants.begin(), opt.variants.end(), Variant::GaussSeidel) == opt.variants.end())
+  if (algorithm != Algorithm::PageRank || !opt.has_variant(Variant::GaussSeidel))
     throw std::invalid_argument("--pr-hub-entries applies to pagerank gauss-seidel only");
   if (opt.has_mode(MemoryMode::Streamed))
     throw std::invalid_argument("--pr-hub-entries does not apply to the streamed mode (it reads lists part by part)");

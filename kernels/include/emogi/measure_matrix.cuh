@@ -67,6 +67,7 @@ struct MatrixOptions {
   RunOrder run_order = RunOrder::Blocks;  // --run-order (above)
 
   bool has_mode(MemoryMode m) const { return emogi::has_mode(modes, m); }
+  bool has_variant(Variant v) const { return std::find(variants.begin(), variants.end(), v) != variants.end(); }
 };
 
 // Whether a run reads a weight beside each id: an algorithm with weight bytes (the registry's weight_bytes) on a

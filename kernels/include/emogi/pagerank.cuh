@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "emogi/access.cuh"
 #include "emogi/block_counters.cuh"
@@ -29,13 +30,12 @@ struct PageRankParams {
   float alpha = 0.85f;
   float tolerance = 1e-3f;
   uint32_t max_iterations = 5000;
-  // gauss-seidel: a taken list longer than this is pushed after the round by a kernel that spreads it over many
-  // warps, so that no round waits on one warp walking a hub's list (0: off, every list pushed by its own warp).
-  uint64_t hub_entries = 0;
 };
 
-// The lists gauss-seidel defers to pagerank_push_hubs in one round: at most `capacity` (the graph's vertices with
-// more than hub_entries entries), each pushed in `segments` slices of kHubSlice entries, a block per slice.
+// --pr-hub-entries: a gauss-seidel round queues each taken list longer than `entries` here, and pagerank_push_hubs
+// pushes them after the round over many warps, so that no round waits on one warp walking a hub's list. At most
+// `capacity` lists (the graph's vertices with more than `entries` entries; 0: off, every list pushed by its own
+// warp), each pushed in `segments` slices of kHubSlice entries, a block per slice.
 struct HubQueue {
   uint64_t* vertex = nullptr;
   float* delta = nullptr;
@@ -46,13 +46,15 @@ constexpr uint64_t kHubSlice = 4 * 256;  // entries per block of pagerank_push_h
 
 template <class Index>
 struct PageRankState {
-  // hubs / longest_hub: the graph's lists longer than the hub threshold and the longest of them (0: no hub queue)
-  PageRankState(uint64_t num_vertices, uint64_t num_edges, uint64_t hubs = 0, uint64_t longest_hub = 0,
+  // hub_lists: how many lists are longer than hub_entries, and the longest of them ({0, 0}: no hub queue)
+  PageRankState(uint64_t num_vertices, uint64_t num_edges, std::pair<uint64_t, uint64_t> hub_lists = {0, 0},
                 uint64_t hub_entries = 0)
       : value(num_vertices), residual(num_vertices), delta(num_vertices), push(num_vertices),
-        list(num_vertices, num_edges), hub_vertex(hubs ? hubs : 1), hub_delta(hubs ? hubs : 1), hub_count(1) {
+        list(num_vertices, num_edges), hub_vertex(hub_lists.first ? hub_lists.first : 1),
+        hub_delta(hub_lists.first ? hub_lists.first : 1), hub_count(1) {
     hubs_.vertex = hub_vertex.data(), hubs_.delta = hub_delta.data(), hubs_.count = hub_count.data();
-    hubs_.capacity = hubs, hubs_.segments = (longest_hub + kHubSlice - 1) / kHubSlice, hubs_.entries = hub_entries;
+    hubs_.capacity = hub_lists.first, hubs_.segments = (hub_lists.second + kHubSlice - 1) / kHubSlice;
+    hubs_.entries = hub_entries;
   }
   DeviceArray<float> value, residual, delta;
   DeviceArray<uint8_t> push;  // scan form: pushes this round
@@ -209,7 +211,7 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
   IterationLoop& loop = s.loop;
   const uint64_t n = g.num_vertices;
   const HubQueue& hubs = s.hubs();
-  const bool defer = p.hub_entries > 0 && hubs.capacity > 0;
+  const bool defer = hubs.capacity > 0;
   reads.set_stream(loop.stream());
   start_pagerank(n, p, s);
   RunStats r;

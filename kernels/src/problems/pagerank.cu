@@ -34,13 +34,12 @@ class PageRankProblem {
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
-      : g_(g), corrupt_(opt.corrupt_for_testing), hubs_(hub_lists(g, opt.pr_hub_entries)),
-        state_(g.num_vertices(), g.num_edges(), hubs_.first, hubs_.second, opt.pr_hub_entries),
+      : g_(g), corrupt_(opt.corrupt_for_testing),
+        state_(g.num_vertices(), g.num_edges(), hub_lists(g, opt.pr_hub_entries), opt.pr_hub_entries),
         value_(g.num_vertices()), reference_(opt.pr_reference) {
     params_.alpha = opt.pr_alpha;
     params_.tolerance = opt.pr_tolerance;
     params_.max_iterations = opt.pr_max_iterations;
-    params_.hub_entries = opt.pr_hub_entries;
   }
 
   void expect(uint64_t) {}  // the check needs no precomputed reference
@@ -80,7 +79,6 @@ class PageRankProblem {
  private:
   const MappedCsr& g_;
   bool corrupt_;
-  std::pair<uint64_t, uint64_t> hubs_;  // gauss-seidel's hub lists: how many, the longest (hub_lists)
   PageRankParams params_;
   PageRankState<Index> state_;
   std::vector<float> value_;

@@ -74,9 +74,7 @@ class SsspProblem {
     for (uint64_t i = 0; i < g.num_edges(); i += step, ++n) sum += w[i];
     return std::max<uint32_t>(1, uint32_t(0.4 * sum / n));
   }
-  static bool asks_frontier(const MatrixOptions& opt) {
-    return std::find(opt.variants.begin(), opt.variants.end(), Variant::Frontier) != opt.variants.end();
-  }
+  static bool asks_frontier(const MatrixOptions& opt) { return opt.has_variant(Variant::Frontier); }
   // The least weight of each vertex's in-edges, exactly (a sample could overstate it and skip a needed weight).
   // A vertex nothing points to keeps 2^32 - 1; no list holds it.
   static std::vector<uint32_t> least_incoming(const MappedCsr& g) {
