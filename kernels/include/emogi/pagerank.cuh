@@ -10,6 +10,7 @@
 // arrived earlier in the same round moves on at once: about 1.8 times fewer list reads to the same tolerance
 // (python -m model.pagerank_sweeps), with the same stopping rule: the run ends with a round that pushes nothing.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -35,26 +36,31 @@ struct PageRankParams {
 // --pr-hub-entries: a gauss-seidel round queues each taken list longer than `entries` here, and pagerank_push_hubs
 // pushes them after the round over many warps, so that no round waits on one warp walking a hub's list. At most
 // `capacity` lists (the graph's vertices with more than `entries` entries; 0: off, every list pushed by its own
-// warp), each pushed in `segments` slices of kHubSlice entries, a block per slice.
+// warp) in at most `slice_capacity` slices of kHubSlice entries, a block per slice. Each queued list claims as many
+// slices as it has (slice_hub names the list of each, first_slice the first of each list), so the push grid covers
+// the queued entries only, not every list at the longest list's length.
 struct HubQueue {
   uint64_t* vertex = nullptr;
   float* delta = nullptr;
-  unsigned long long* count = nullptr;
-  uint64_t capacity = 0, segments = 0, entries = 0;
+  uint64_t* first_slice = nullptr;
+  uint32_t* slice_hub = nullptr;
+  unsigned long long* count = nullptr;  // [0]: lists queued this round, [1]: their slices
+  uint64_t capacity = 0, slice_capacity = 0, entries = 0;
 };
 constexpr uint64_t kHubSlice = 4 * 256;  // entries per block of pagerank_push_hubs: 4 per thread
 
 template <class Index>
 struct PageRankState {
-  // hub_lists: how many lists are longer than hub_entries, and the longest of them ({0, 0}: no hub queue)
+  // hub_lists: how many lists are longer than hub_entries, and their kHubSlice slices ({0, 0}: no hub queue)
   PageRankState(uint64_t num_vertices, uint64_t num_edges, std::pair<uint64_t, uint64_t> hub_lists = {0, 0},
                 uint64_t hub_entries = 0)
       : value(num_vertices), residual(num_vertices), delta(num_vertices), push(num_vertices),
-        list(num_vertices, num_edges), hub_vertex(hub_lists.first ? hub_lists.first : 1),
-        hub_delta(hub_lists.first ? hub_lists.first : 1), hub_count(1) {
-    hubs_.vertex = hub_vertex.data(), hubs_.delta = hub_delta.data(), hubs_.count = hub_count.data();
-    hubs_.capacity = hub_lists.first, hubs_.segments = (hub_lists.second + kHubSlice - 1) / kHubSlice;
-    hubs_.entries = hub_entries;
+        list(num_vertices, num_edges), hub_vertex(std::max<uint64_t>(hub_lists.first, 1)),
+        hub_delta(std::max<uint64_t>(hub_lists.first, 1)), hub_first_slice(std::max<uint64_t>(hub_lists.first, 1)),
+        hub_slice(std::max<uint64_t>(hub_lists.second, 1)), hub_count(2) {
+    hubs_.vertex = hub_vertex.data(), hubs_.delta = hub_delta.data(), hubs_.first_slice = hub_first_slice.data();
+    hubs_.slice_hub = hub_slice.data(), hubs_.count = hub_count.data();
+    hubs_.capacity = hub_lists.first, hubs_.slice_capacity = hub_lists.second, hubs_.entries = hub_entries;
   }
   DeviceArray<float> value, residual, delta;
   DeviceArray<uint8_t> push;  // scan form: pushes this round
@@ -62,6 +68,8 @@ struct PageRankState {
   IterationLoop loop;
   DeviceArray<uint64_t> hub_vertex;  // gauss-seidel with hub_entries: this round's deferred lists
   DeviceArray<float> hub_delta;
+  DeviceArray<uint64_t> hub_first_slice;
+  DeviceArray<uint32_t> hub_slice;
   DeviceArray<unsigned long long> hub_count;
   const HubQueue& hubs() const { return hubs_; }
 
@@ -169,10 +177,14 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     const float d = r * alpha / float(end - begin);
     if (kDeferHubs && end - begin > hubs.entries) {
-      if (lane == 0) {
-        const unsigned long long i = atomicAdd(hubs.count, 1ull);  // a vertex is taken once a round: i < capacity
-        hubs.vertex[i] = v, hubs.delta[i] = d;
+      const uint64_t slices = (end - begin + kHubSlice - 1) / kHubSlice;
+      unsigned long long i = 0, first = 0;
+      if (lane == 0) {  // a vertex is taken once a round: i < capacity, first + slices <= slice_capacity
+        i = atomicAdd(&hubs.count[0], 1ull), first = atomicAdd(&hubs.count[1], (unsigned long long)slices);
+        hubs.vertex[i] = v, hubs.delta[i] = d, hubs.first_slice[i] = first;
       }
+      i = __shfl_sync(kFullMask, i, 0), first = __shfl_sync(kFullMask, first, 0);
+      for (uint64_t k = lane; k < slices; k += kWarpSize) hubs.slice_hub[first + k] = uint32_t(i);
       return;
     }
     Access::template walk<Index>(begin, end, lane, g.neighbors(), [&](uint64_t u) { atomicAdd(&residual[u], d); });
@@ -180,15 +192,16 @@ __global__ void __launch_bounds__(kBlockThreads)
   tally.flush(counters);
 }
 
-// Pushes the lists a gauss-seidel round deferred: a block per kHubSlice entries of one list, grid-stride over
-// (list, slice), each thread adding the list's share to 4 neighbours' residuals with consecutive reads.
+// Pushes the lists a gauss-seidel round deferred: a block per kHubSlice entries of one list, grid-stride over the
+// round's slices, each thread adding the list's share to 4 neighbours' residuals with consecutive reads.
 template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_push_hubs(DeviceGraph<Index> g, HubQueue hubs, float* __restrict__ residual) {
-  const uint64_t items = *hubs.count * hubs.segments;
+  const uint64_t slices = hubs.count[1];
   const auto read = g.neighbors();
-  for (uint64_t item = blockIdx.x; item < items; item += gridDim.x) {
-    const uint64_t i = item / hubs.segments, first = g.list_begin(hubs.vertex[i]) + item % hubs.segments * kHubSlice;
+  for (uint64_t s = blockIdx.x; s < slices; s += gridDim.x) {
+    const uint32_t i = hubs.slice_hub[s];
+    const uint64_t first = g.list_begin(hubs.vertex[i]) + (s - hubs.first_slice[i]) * kHubSlice;
     const uint64_t end = g.list_end(hubs.vertex[i]);
     const float d = hubs.delta[i];
     for (uint64_t e = first + threadIdx.x; e < end && e < first + kHubSlice; e += blockDim.x)
@@ -231,11 +244,11 @@ RunStats pagerank_gauss_seidel(const DeviceGraph<Index>& g, uint64_t max_warps, 
             EMOGI_CHECK_LAUNCH();
             return;
           }
-          EMOGI_CUDA_CHECK(cudaMemsetAsync(hubs.count, 0, sizeof(*hubs.count), loop.stream()));
+          EMOGI_CUDA_CHECK(cudaMemsetAsync(hubs.count, 0, 2 * sizeof(*hubs.count), loop.stream()));
           pagerank_gauss_seidel_round<Access, Index, decltype(range), true><<<grid, kBlockThreads, 0, loop.stream()>>>(
               g, range, s.value.data(), s.residual.data(), p.alpha, p.tolerance, loop.counters(), hubs);
           EMOGI_CHECK_LAUNCH();
-          const uint64_t slices = hubs.capacity * hubs.segments;  // the most a round can queue
+          const uint64_t slices = hubs.slice_capacity;  // the most a round can queue
           pagerank_push_hubs<Index>
               <<<dim3(unsigned(slices < kHubGrid ? slices : kHubGrid)), kBlockThreads, 0, loop.stream()>>>(
                   g, hubs, s.residual.data());

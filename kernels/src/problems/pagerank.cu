@@ -15,17 +15,18 @@
 namespace emogi {
 namespace {
 
-// The lists longer than `entries` (gauss-seidel's hubs, --pr-hub-entries) and the longest of them: the size of
-// its hub queue. {0, 0} where entries is 0 (off).
+// The lists longer than `entries` (gauss-seidel's hubs, --pr-hub-entries) and their slices of kHubSlice entries:
+// the size of its hub queue. {0, 0} where entries is 0 (off).
 std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
-  uint64_t hubs = 0, longest = 0;
+  uint64_t hubs = 0, slices = 0;
   if (entries == 0) return {0, 0};
   const uint64_t* offsets = g.offsets();
   for (uint64_t v = 0; v < g.num_vertices(); ++v) {
     const uint64_t degree = offsets[v + 1] - offsets[v];
-    if (degree > entries) ++hubs, longest = std::max(longest, degree);
+    if (degree > entries) ++hubs, slices += (degree + kHubSlice - 1) / kHubSlice;
   }
-  return {hubs, longest};
+  if (hubs > UINT32_MAX) throw std::invalid_argument("--pr-hub-entries: more than 2^32 lists to defer; raise N");
+  return {hubs, slices};
 }
 
 template <class Index>
