@@ -47,7 +47,12 @@ struct HubQueue {
   unsigned long long* count = nullptr;  // [0]: lists queued this round, [1]: their slices
   uint64_t capacity = 0, slice_capacity = 0, entries = 0;
 };
-constexpr uint64_t kHubSlice = 4 * 256;  // entries per block of pagerank_push_hubs: 4 per thread
+constexpr uint64_t kHubSlice = kLoadsInFlight * kBlockThreads;  // entries per block of pagerank_push_hubs: one step
+// A list's slices start at its first entry rounded down to a 128-byte line (as merged-aligned reads), so a list
+// of `entries` has at most this many, whatever its start and width (a line holds at most 32 entries).
+constexpr uint64_t hub_slices_at_most(uint64_t entries) {
+  return (entries + kCacheLineBytes / sizeof(uint32_t) - 1 + kHubSlice - 1) / kHubSlice;
+}
 
 template <class Index>
 struct PageRankState {
@@ -177,7 +182,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     const float d = r * alpha / float(end - begin);
     if (kDeferHubs && end - begin > hubs.entries) {
-      const uint64_t slices = (end - begin + kHubSlice - 1) / kHubSlice;
+      constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
+      const uint64_t slices = (end - (begin & ~(kPerLine - 1)) + kHubSlice - 1) / kHubSlice;
       unsigned long long i = 0, first = 0;
       if (lane == 0) {  // a vertex is taken once a round: i < capacity, first + slices <= slice_capacity
         i = atomicAdd(&hubs.count[0], 1ull), first = atomicAdd(&hubs.count[1], (unsigned long long)slices);
@@ -193,19 +199,21 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 // Pushes the lists a gauss-seidel round deferred: a block per kHubSlice entries of one list, grid-stride over the
-// round's slices, each thread adding the list's share to 4 neighbours' residuals with consecutive reads.
+// round's slices. A slice is one line-aligned step of the block, each thread with kLoadsInFlight reads on the way
+// at once, as a merged-aligned warp reads (one read at a time left a zero-copy hub waiting on the link's latency).
 template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_push_hubs(DeviceGraph<Index> g, HubQueue hubs, float* __restrict__ residual) {
+  constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
   const uint64_t slices = hubs.count[1];
   const auto read = g.neighbors();
   for (uint64_t s = blockIdx.x; s < slices; s += gridDim.x) {
     const uint32_t i = hubs.slice_hub[s];
-    const uint64_t first = g.list_begin(hubs.vertex[i]) + (s - hubs.first_slice[i]) * kHubSlice;
-    const uint64_t end = g.list_end(hubs.vertex[i]);
+    const uint64_t begin = g.list_begin(hubs.vertex[i]), end = g.list_end(hubs.vertex[i]);
+    const uint64_t first = (begin & ~(kPerLine - 1)) + (s - hubs.first_slice[i]) * kHubSlice;
     const float d = hubs.delta[i];
-    for (uint64_t e = first + threadIdx.x; e < end && e < first + kHubSlice; e += blockDim.x)
-      atomicAdd(&residual[read(e)], d);
+    strided_walk<kLoadsInFlight>(first + threadIdx.x, begin, first + kHubSlice < end ? first + kHubSlice : end,
+                                 blockDim.x, read, [&](uint64_t u) { atomicAdd(&residual[u], d); });
   }
 }
 

@@ -15,7 +15,7 @@
 namespace emogi {
 namespace {
 
-// The lists longer than `entries` (gauss-seidel's hubs, --pr-hub-entries) and their slices of kHubSlice entries:
+// The lists longer than `entries` (gauss-seidel's hubs, --pr-hub-entries) and their slices at most:
 // the size of its hub queue. {0, 0} where entries is 0 (off).
 std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
   uint64_t hubs = 0, slices = 0;
@@ -23,7 +23,7 @@ std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
   const uint64_t* offsets = g.offsets();
   for (uint64_t v = 0; v < g.num_vertices(); ++v) {
     const uint64_t degree = offsets[v + 1] - offsets[v];
-    if (degree > entries) ++hubs, slices += (degree + kHubSlice - 1) / kHubSlice;
+    if (degree > entries) ++hubs, slices += hub_slices_at_most(degree);
   }
   if (hubs > UINT32_MAX) throw std::invalid_argument("--pr-hub-entries: more than 2^32 lists to defer; raise N");
   return {hubs, slices};
