@@ -18,7 +18,13 @@ import pandas as pd  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 # call -> the hub queue's layout at its commit (README: the three layouts)
-LAYOUT = {"call1": "lists x longest", "call2": "lists x longest", "call3": "slices per list", "call4": "aligned slices"}
+LAYOUT = {
+    "call1": "lists x longest",
+    "call2": "lists x longest",
+    "call3": "slices per list",
+    "call4": "aligned slices",
+    "call5": "aligned slices",
+}
 TICKS = [0.4, 0.5, 0.7, 1, 1.5, 2, 3]
 KEYS = ["graph", "edge_bytes", "mode", "variant", "hub_entries"]
 
@@ -64,7 +70,7 @@ def figure(c: pd.DataFrame, path: Path) -> None:
     gs["cell"] = gs.graph + " w" + gs.edge_bytes.astype(str)
     order = sorted(gs.cell.unique(), key=lambda s: (s.startswith("urand"), "24" in s, s))
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
-    marks = {1024: "o", 4096: "s", 16384: "^", 256: "v"}
+    marks = {1024: "o", 4096: "s", 8192: "D", 16384: "^", 256: "v"}
     colors = {"lists x longest": "tab:gray", "slices per list": "tab:blue", "aligned slices": "tab:red"}
     for ax, mode in zip(axes, ["device", "zerocopy"]):
         for (layout, n), g in gs[gs["mode"] == mode].groupby(["layout", "hub_entries"]):
