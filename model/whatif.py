@@ -343,6 +343,14 @@ SHOWN = ["algorithm", "variant", "mode", "launches", "D_bytes", "d_bytes", "floo
 SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed": ["block_bytes", "blocks"]}
 
 
+# What a user should expect of the floor here (docs/predictor.md): the term this path uses and its held-out record,
+# beside the better term the registered held-out validations judged, which this path does not use yet.
+FLOOR_RECORD = (
+    "floor: GPU-work term v2 with H100 costs (archive/gpu-work-term-2026-11-25-v2; held out: median 11.3%, worst "
+    "74.7%). Term v12, judged better (held-out v13h on an H200: median 2.3%, worst 33.9%), is not used here yet."
+)
+
+
 def _from_graph(a, params) -> int:
     from model import graph_predict as gp  # trace derivation: only needed here
 
@@ -377,6 +385,7 @@ def _from_graph(a, params) -> int:
         if mode in modes:
             how = "simulated (model/uvm_sim.py, cold)" if mode == "uvm" else "model (CF'17, model/streamed.py)"
             print(f"{mode}: {how}, {out.loc[out['mode'] == mode, 'costs'].iloc[0]}")
+    print(FLOOR_RECORD)
     return 0
 
 

@@ -81,6 +81,7 @@ def test_whatif_every_mode_says_how_each_row_was_obtained(circulant, capsys):
     assert whatif.main([*argv, "--algorithm", "pagerank", "--modes", "uvm,streamed"]) == 0
     out = capsys.readouterr().out
     assert "simulated" in out and "uvm: simulated (model/uvm_sim.py, cold), registered H100 fault costs" in out
+    assert out.strip().splitlines()[-1] == whatif.FLOOR_RECORD  # which floor term answered, and its held-out record
 
 
 @pytest.mark.parametrize(
