@@ -299,11 +299,12 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
 
 
 def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, capacity=None, nonisolated=None,
-          classes=None):  # fmt: skip
+          classes=None, split_of=None):  # fmt: skip
     """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
     with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's to v7's floors with theirs
     (`vertices`: graph -> V, `capacity`: the L2's C in bytes, `nonisolated`: graph -> V − isolated vertices, v6;
-    `classes`: graph -> degree class, v8 to v12; v12's link terms model/gpu_work_v12.py's)."""
+    `classes`: graph -> degree class, v8 to v12; v12's link terms model/gpu_work_v12.py's). `split_of`: a graph's
+    split where not the split's own (model/graph_predict_v12.py: an asked graph is one more held-out graph)."""
     if sp in LINKED:  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
@@ -316,7 +317,7 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
         which = sorted({f"{r.graph} {r.algorithm} {r.variant}" for r in table[lacking].itertuples()})
         log(f"{int(lacking.sum())} cells without a workload left out: {', '.join(which)}")
         table = table[~lacking]
-    table = table.assign(split=[sp.split_of(g) for g in table["graph"]]).reset_index(drop=True)
+    table = table.assign(split=[(split_of or sp.split_of)(g) for g in table["graph"]]).reset_index(drop=True)
     if sp in V8_FLOOR:  # v8 (v9-v11 its term unchanged, v12 its floor): direction-optimizing BFS per degree class
         mu = gpu_work_v8.mu_table(table, vertices, capacity)
         costs = gpu_work_v8.fit_costs(table, launches, mu, nonisolated, classes, sp.TRAIN, sp.check_fit_set)

@@ -18,6 +18,9 @@ zerocopy,device and all every mode:
     python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
     python -m model.whatif --preset h100-measured --parameters P.json --graph-file G.csr --algorithm pagerank \
         --modes all [--stream-block-bytes 64M]
+With --term v12 (no --preset): the term the registered held-out validations judged, fitted as v13h fitted it, for
+zerocopy and device on that call's H200 (model/graph_predict_v12.py):
+    python -m model.whatif --term v12 --graph-file kron20.w8.csr [--algorithm all] [--variant V] [--root R]
 Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
 
 Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]; with
@@ -247,8 +250,15 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m model.whatif", description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--preset",
-        required=True,
-        help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, h100-measured (with --parameters)",
+        help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, h100-measured (with --parameters); needed except "
+        "with --term v12",
+    )
+    ap.add_argument(
+        "--term",
+        choices=("v2", "v12"),
+        default="v2",
+        help="with --graph-file, the GPU-work term: v2 (default; any preset and mode) or v12 (the term the held-out "
+        "validations judged, as v13h fitted it: zerocopy and device, on the machine it was fitted on)",
     )
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit (for h100-measured)")
     ap.add_argument("--W-gbps", type=float, help="link limit W, GB/s (overrides the preset)")
@@ -344,10 +354,10 @@ SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed":
 
 
 # What a user should expect of the floor here (docs/predictor.md): the term this path uses and its held-out record,
-# beside the better term the registered held-out validations judged, which this path does not use yet.
+# beside the better term the registered held-out validations judged (--term v12, for the machine it was fitted on).
 FLOOR_RECORD = (
     "floor: GPU-work term v2 with H100 costs (archive/gpu-work-term-2026-11-25-v2; held out: median 11.3%, worst "
-    "74.7%). Term v12, judged better (held-out v13h on an H200: median 2.3%, worst 33.9%), is not used here yet."
+    "74.7%). Term v12 (held-out v13h on an H200: median 2.3%, worst 33.9%) answers with --term v12, on that H200."
 )
 
 
@@ -389,9 +399,48 @@ def _from_graph(a, params) -> int:
     return 0
 
 
+TERM_V12_RECORD = (
+    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28): on that call's NVIDIA "
+    "H200 (link, L2, GPU-work costs); held out there: median 2.3%, worst 33.9%."
+)
+
+
+def _from_term_v12(a) -> int:
+    """--term v12: the graph file judged as one more held-out graph of v13h (model/graph_predict_v12.py)."""
+    from model import graph_predict as gp
+    from model import graph_predict_v12 as gp12
+
+    if a.graph_file is None:
+        raise WhatIfError("term v12 needs --graph-file (it predicts from a graph, not from a measured workload)")
+    given = [f"--{k.replace('_', '-')}" for k in ("preset", "parameters", *LINK_OVERRIDES) if getattr(a, k) is not None]
+    if given:
+        raise WhatIfError(f"term v12 answers for the machine it was fitted on (v13h's H200); drop {', '.join(given)}")
+    modes = _graph_modes(a, gp)
+    other = [m for m in modes if m not in gp12.MODES]
+    if other:
+        raise WhatIfError(f"term v12 answers zerocopy and device, not {', '.join(other)}")
+    algorithms = gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
+    try:
+        out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant)
+    except gp.GraphPredictError as e:
+        raise WhatIfError(str(e)) from None
+    out = out[out["mode"].isin(modes)]
+    if a.json:
+        print(out.to_json(orient="records", indent=2))
+        return 0
+    print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py):")
+    print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
+    print(TERM_V12_RECORD)
+    return 0
+
+
 def main(argv=None) -> int:
     a = _parser().parse_args(argv)
     try:
+        if a.term == "v12":
+            return _from_term_v12(a)
+        if a.preset is None:
+            raise WhatIfError("give --preset (e.g. pcie5-x16), or --term v12 with --graph-file")
         params = resolve_params(
             a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops, a.presets_file
         )

@@ -1,0 +1,113 @@
+"""A traversal's time from a graph file with the GPU-work term the registered held-out validations judged (issue 24;
+docs/predictor.md, "Prediction from the graph"): term v12 (model/gpu_work_v12.py: v8's floor and v4's zero-copy link
+terms with a cost per list), fitted exactly as held-out validation v13h fitted it, on its train cells
+(TERM_ARCHIVE: the train graphs' cells measured on an H200, their archived workloads, that call's link and L2).
+
+The asked graph joins the judgement as one more held-out graph: the fit uses the train cells only, so its costs, and
+the predictions of v13h's own cells, are those of the archived judgement. Its workloads are derived on the CPU as
+model.holdout derives them (one root for BFS and SSSP: --root, else the vertex of largest degree). The answer is
+for the machine of the fit only: the term's link multipliers η, h, g were fitted at that call's W, L and N_max.
+
+    modes: zerocopy, device; variants: the registered ones (model/holdout_split.py VARIANTS); width: the file's
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from emogi.csr import describe
+from model import gpu_work_v8
+from model import holdout_split_v13 as hs13
+from model.graph_predict import GraphPredictError, default_root, load_graph
+from model.holdout import CELL, HoldoutError, _derive, cells_of, judge, read_metadata, read_runs, read_workloads
+from model.l2_capacity import read_capacity
+from model.presets import MEASURED, get_preset
+
+ROOT = Path(__file__).resolve().parents[1]
+TERM_ARCHIVE = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
+SESSION = TERM_ARCHIVE / "passes" / "p1" / "session"  # every pass holds the same train cells (model.holdout_passes)
+MODES = hs13.MODES
+VARIANTS = hs13.VARIANTS
+SHOWN = ["algorithm", "variant", "mode", "edge_bytes", "root", "launches", "D_bytes", "d_bytes", "floor_ms",
+         "transfer_ms", "chain_ms", "predicted_ms"]  # fmt: skip
+
+
+def _quiet(*_args) -> None:
+    pass
+
+
+def _train():
+    """v13h's train cells, their metadata and workloads, and the call's link parameters and L2 capacity."""
+    cells = cells_of(read_runs(SESSION), _quiet, hs13)
+    cells = cells[[hs13.split_of(g) == hs13.TRAIN for g in cells["graph"]]]
+    widths = {g: set(w.astype(int)) for g, w in cells.groupby("graph")["edge_bytes"]}
+    metas = read_metadata(SESSION / "graphs", set(cells["graph"]), widths, hs13)
+    workloads, launches = read_workloads(*(TERM_ARCHIVE / "workloads" / g for g in sorted(widths)))
+    params = get_preset(MEASURED, SESSION / "parameters.json")
+    return cells, metas, workloads, launches, params, read_capacity(SESSION / "micro" / "l2.csv")
+
+
+def _asked_cells(name: str, algorithms, variants, width: int, root: int) -> pd.DataFrame:
+    rows = [{"graph": name, "algorithm": a, "variant": v, "mode": m, "edge_bytes": width,
+             "root": root if a in ("bfs", "sssp") else -1}
+            for a in algorithms for v in variants.get(a, ()) for m in MODES]  # fmt: skip
+    return pd.DataFrame(rows, columns=CELL).assign(measured_ms=np.nan, reps=0, gpu="", date="", commit="")
+
+
+def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The asked graph's workloads and launches, as model.holdout derives a held-out graph's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(path.resolve(), Path(tmp) / f"{name}.w{width}.csr")
+        jobs = [(name, a, v, r, width, (width,)) for (a, v, r) in
+                cells[["algorithm", "variant", "root"]].drop_duplicates().itertuples(index=False)]  # fmt: skip
+        done = [_derive(tmp, job) for job in jobs]
+    workloads = pd.DataFrame([r for d in done for r in d[1]])
+    refused = workloads.get("refused", pd.Series(dtype=str)).fillna("")
+    if (refused != "").any():
+        raise GraphPredictError(f"{name}: {refused[refused != ''].iloc[0]}")
+    return workloads, pd.concat([d[0] for d in done], ignore_index=True)
+
+
+def predictions(path, algorithms, root=None, meta=None, variant=None) -> pd.DataFrame:
+    """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
+    own width, on the machine of the fit (the v13h train call's link, L2 and GPU-work costs)."""
+    for a in algorithms:
+        if a not in VARIANTS or (variant and variant not in VARIANTS[a]):
+            covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
+            raise GraphPredictError(f"term v12 covers {covered}; not {a} {variant or ''}".rstrip())
+    variants = {a: ((variant,) if variant else VARIANTS[a]) for a in algorithms}
+    path = Path(path)
+    graph = load_graph(path, meta)
+    name = f"asked-{path.stem}"
+    width = int(graph.index_bytes)
+    root = default_root(graph) if root is None else int(root)
+    asked = _asked_cells(name, algorithms, variants, width, root)
+    w_asked, l_asked = _derive_asked(path, name, asked, width)
+    mine = judge_asked(name, asked, w_asked, l_asked, describe(graph))
+    return mine.assign(root=mine["root"].where(mine["root"] >= 0).astype("Int64"))[SHOWN]  # CC, PageRank: no root
+
+
+def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
+    """The asked graph's cells (`asked`: measured_ms NaN) judged beside v13h's train cells as one more held-out
+    graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table."""
+    try:
+        cells, metas, w_train, l_train, params, capacity = _train()
+    except (HoldoutError, OSError) as e:
+        raise GraphPredictError(f"term v12's train cells ({TERM_ARCHIVE.relative_to(ROOT)}): {e}") from None
+    train = set(cells["graph"])
+    vertices = {g: metas[g, 8]["num_vertices"] for g in train} | {name: info["num_vertices"]}
+    nonisolated = {g: v - metas.get((g, 8), info)["isolated_vertices"] for g, v in vertices.items()}
+    classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in train} | {name: gpu_work_v8.degree_class(info)}
+    table, _ = judge(
+        pd.concat([cells, asked], ignore_index=True),
+        pd.concat([w_train, workloads.reindex(columns=w_train.columns)], ignore_index=True),
+        pd.concat([l_train, launches.reindex(columns=l_train.columns)], ignore_index=True),
+        params, log=_quiet, sp=hs13, vertices=vertices, capacity=capacity, nonisolated=nonisolated, classes=classes,
+        split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g),
+    )  # fmt: skip
+    return table[table["graph"] == name].reset_index(drop=True)

@@ -1,0 +1,62 @@
+"""model/graph_predict_v12.py: a graph file predicted with term v12 as held-out validation v13h fitted it. The asked
+graph joins the judgement as one more held-out graph, so the fit, and every prediction of v13h's own held-out
+cells, are the archived judgement's; the what-if CLI answers with it (`--term v12`) and refuses what it cannot."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from model import graph_predict_v12 as gp12
+from model import whatif
+from model.holdout import cells_of, read_runs, read_workloads
+
+ARCHIVE = gp12.TERM_ARCHIVE
+
+
+@pytest.mark.parametrize("graph", ["kron19ef9", "urand19ef13"])
+def test_an_asked_graph_gets_the_archived_judgement(graph):
+    # a v13h held-out graph asked again, with its archived workloads: the same predictions, to rounding
+    cells = cells_of(read_runs(gp12.SESSION), lambda *_: None, gp12.hs13)
+    asked = cells[cells["graph"] == graph].assign(measured_ms=np.nan)
+    workloads, launches = read_workloads(ARCHIVE / "workloads" / graph)
+    info = pd.read_json(gp12.SESSION / "graphs" / f"{graph}.w8.json", typ="series").to_dict()
+    mine = gp12.judge_asked(graph, asked, workloads, launches, info)
+    judged = pd.read_csv(ARCHIVE / "holdout_cells.csv")
+    judged = judged[judged["graph"] == graph]
+    keys = ["algorithm", "variant", "mode", "edge_bytes", "root"]
+    both = mine.merge(judged, on=keys, suffixes=("", "_archived"))
+    assert len(both) == len(judged) == len(mine) > 0
+    assert np.allclose(both["predicted_ms"], both["predicted_ms_archived"], rtol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def kron12(tmp_path_factory):
+    from graphs import write_generated
+
+    return write_generated(tmp_path_factory.mktemp("gp12") / "kron12.w8.csr", "kron", 12)
+
+
+def test_whatif_term_v12_answers_every_algorithm(kron12, capsys):
+    assert whatif.main(["--term", "v12", "--graph-file", str(kron12), "--json"]) == 0
+    rows = pd.read_json(__import__("io").StringIO(capsys.readouterr().out))
+    assert set(rows["algorithm"]) == {"bfs", "sssp", "cc", "pagerank"} and set(rows["mode"]) == {"zerocopy", "device"}
+    assert (rows["predicted_ms"] > 0).all() and (rows["predicted_ms"] >= rows["floor_ms"]).all()
+    assert whatif.main(["--term", "v12", "--graph-file", str(kron12), "--algorithm", "bfs"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == whatif.TERM_V12_RECORD
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--modes", "uvm"], "term v12 answers zerocopy and device"),
+        (["--W-gbps", "20"], "term v12 answers for the machine it was fitted on"),
+        (["--preset", "pcie4-x16"], "term v12 answers for the machine it was fitted on"),
+        (["--algorithm", "bfs", "--variant", "naive"], "term v12 covers"),
+        (["--profile", "p.csv"], "term v12 needs --graph-file"),
+    ],
+)
+def test_whatif_term_v12_refuses_in_one_line(kron12, capsys, extra, message):
+    argv = ["--term", "v12", *(["--graph-file", str(kron12)] if "--profile" not in extra else []), *extra]
+    assert whatif.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
