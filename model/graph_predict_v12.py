@@ -5,8 +5,11 @@ terms with a cost per list), fitted exactly as held-out validation v13h fitted i
 
 The asked graph joins the judgement as one more held-out graph: the fit uses the train cells only, so its costs, and
 the predictions of v13h's own cells, are those of the archived judgement. Its workloads are derived on the CPU as
-model.holdout derives them (one root for BFS and SSSP: --root, else the vertex of largest degree). The answer is
-for the machine of the fit only: the term's link multipliers η, h, g were fitted at that call's W, L and N_max.
+model.holdout derives them (one root for BFS and SSSP: --root, else the vertex of largest degree).
+
+On another link (`link`: a preset's W, L, N_max), zero-copy rows are priced again: the fitted multipliers η, h, g on
+that link's D / T(d), lists · L / N_max and serial steps · L. The floor stays the H200's GPU work. Only the fit's
+own link has a held-out record.
 
     modes: zerocopy, device; variants: the registered ones (model/holdout_split.py VARIANTS); width: the file's
 """
@@ -21,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from emogi.csr import describe
-from model import gpu_work_v8
+from model import gpu_work_v4, gpu_work_v8, gpu_work_v12
 from model import holdout_split_v13 as hs13
 from model.graph_predict import GraphPredictError, default_root, load_graph
 from model.holdout import CELL, HoldoutError, _derive, cells_of, judge, read_metadata, read_runs, read_workloads
@@ -73,9 +76,10 @@ def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int) -> tup
     return workloads, pd.concat([d[0] for d in done], ignore_index=True)
 
 
-def predictions(path, algorithms, root=None, meta=None, variant=None) -> pd.DataFrame:
+def predictions(path, algorithms, root=None, meta=None, variant=None, link=None) -> pd.DataFrame:
     """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
-    own width, on the machine of the fit (the v13h train call's link, L2 and GPU-work costs)."""
+    own width, on the machine of the fit (the v13h train call's link, L2 and GPU-work costs), zero-copy on `link`'s
+    link where given."""
     for a in algorithms:
         if a not in VARIANTS or (variant and variant not in VARIANTS[a]):
             covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
@@ -88,13 +92,14 @@ def predictions(path, algorithms, root=None, meta=None, variant=None) -> pd.Data
     root = default_root(graph) if root is None else int(root)
     asked = _asked_cells(name, algorithms, variants, width, root)
     w_asked, l_asked = _derive_asked(path, name, asked, width)
-    mine = judge_asked(name, asked, w_asked, l_asked, describe(graph))
+    mine = judge_asked(name, asked, w_asked, l_asked, describe(graph), link)
     return mine.assign(root=mine["root"].where(mine["root"] >= 0).astype("Int64"))[SHOWN]  # CC, PageRank: no root
 
 
-def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
+def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict, link=None):
     """The asked graph's cells (`asked`: measured_ms NaN) judged beside v13h's train cells as one more held-out
-    graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table."""
+    graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table,
+    zero-copy priced on `link` where given."""
     try:
         cells, metas, w_train, l_train, params, capacity = _train()
     except (HoldoutError, OSError) as e:
@@ -103,11 +108,29 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
     vertices = {g: metas[g, 8]["num_vertices"] for g in train} | {name: info["num_vertices"]}
     nonisolated = {g: v - metas.get((g, 8), info)["isolated_vertices"] for g, v in vertices.items()}
     classes = {g: gpu_work_v8.degree_class(metas[g, 8]) for g in train} | {name: gpu_work_v8.degree_class(info)}
-    table, _ = judge(
+    table, costs = judge(
         pd.concat([cells, asked], ignore_index=True),
         pd.concat([w_train, workloads.reindex(columns=w_train.columns)], ignore_index=True),
         pd.concat([l_train, launches.reindex(columns=l_train.columns)], ignore_index=True),
         params, log=_quiet, sp=hs13, vertices=vertices, capacity=capacity, nonisolated=nonisolated, classes=classes,
         split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g),
     )  # fmt: skip
-    return table[table["graph"] == name].reset_index(drop=True)
+    mine = table[table["graph"] == name].reset_index(drop=True)
+    if link is None:
+        return mine
+    return reprice(mine, *gpu_work_v4.expected(workloads, launches, vertices)[:2], costs, link, vertices)
+
+
+def reprice(mine: pd.DataFrame, workloads, launches, costs: pd.DataFrame, link, vertices: dict) -> pd.DataFrame:
+    """`mine`'s zero-copy rows on `link`: floor + η·D/T(d) + h·Σ lists·L/N_max + g·Σ σ·L with the fitted η, h, g
+    (gpu_work_v12.predict_table's rule; `workloads`, `launches`: as the GPU is expected to run them)."""
+    t = mine.merge(workloads[[*gpu_work_v12.WORK, "requests"]], on=gpu_work_v12.WORK, how="left")
+    x = gpu_work_v12.link_features(t, launches, link, vertices)
+    fitted = costs[[*gpu_work_v12.GROUP, *gpu_work_v12.LINK_PARAMS]].drop_duplicates(gpu_work_v12.GROUP)
+    p = t[gpu_work_v12.GROUP].merge(fitted, on=gpu_work_v12.GROUP, how="left")[gpu_work_v12.LINK_PARAMS].to_numpy(float)
+    zc = (t["mode"] == "zerocopy").to_numpy()
+    out = mine.copy()
+    out["transfer_ms"] = np.where(zc, p[:, 0] * x[:, 0] + p[:, 1] * x[:, 1], 0.0)
+    out["chain_ms"] = np.where(zc, p[:, 2] * x[:, 2], 0.0)
+    out["predicted_ms"] = out["floor_ms"] + out["transfer_ms"] + out["chain_ms"]
+    return out

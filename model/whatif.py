@@ -18,9 +18,9 @@ zerocopy,device and all every mode:
     python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
     python -m model.whatif --preset h100-measured --parameters P.json --graph-file G.csr --algorithm pagerank \
         --modes all [--stream-block-bytes 64M]
-With --term v12 (no --preset): the term the registered held-out validations judged, fitted as v13h fitted it, for
-zerocopy and device on that call's H200 (model/graph_predict_v12.py):
-    python -m model.whatif --term v12 --graph-file kron20.w8.csr [--algorithm all] [--variant V] [--root R]
+With --term v12: the term the registered held-out validations judged, fitted as v13h fitted it, for zerocopy and
+device on that call's H200, zero-copy priced on --preset's link where one is given (model/graph_predict_v12.py):
+    python -m model.whatif --term v12 --graph-file kron20.w8.csr [--preset pcie4-x16] [--algorithm all] [--root R]
 Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
 
 Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]; with
@@ -400,8 +400,8 @@ def _from_graph(a, params) -> int:
 
 
 TERM_V12_RECORD = (
-    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28): on that call's NVIDIA "
-    "H200 (link, L2, GPU-work costs); held out there: median 2.3%, worst 33.9%."
+    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28), floor and fit on that "
+    "call's NVIDIA H200; held out on its own link: median 2.3%, worst 33.9%."
 )
 
 
@@ -412,23 +412,30 @@ def _from_term_v12(a) -> int:
 
     if a.graph_file is None:
         raise WhatIfError("term v12 needs --graph-file (it predicts from a graph, not from a measured workload)")
-    given = [f"--{k.replace('_', '-')}" for k in ("preset", "parameters", *LINK_OVERRIDES) if getattr(a, k) is not None]
-    if given:
-        raise WhatIfError(f"term v12 answers for the machine it was fitted on (v13h's H200); drop {', '.join(given)}")
+    given = [f"--{k.replace('_', '-')}" for k in ("parameters", *LINK_OVERRIDES) if getattr(a, k) is not None]
+    if given and a.preset is None:
+        raise WhatIfError(f"{', '.join(given)} with --term v12 need --preset (the link to price zero-copy on)")
+    link = None
+    if a.preset is not None:
+        link = resolve_params(
+            a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops, a.presets_file
+        )
     modes = _graph_modes(a, gp)
     other = [m for m in modes if m not in gp12.MODES]
     if other:
         raise WhatIfError(f"term v12 answers zerocopy and device, not {', '.join(other)}")
     algorithms = gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
     try:
-        out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant)
+        out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant, link)
     except gp.GraphPredictError as e:
         raise WhatIfError(str(e)) from None
     out = out[out["mode"].isin(modes)]
     if a.json:
         print(out.to_json(orient="records", indent=2))
         return 0
-    print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py):")
+    where = "v13h's H200" if link is None else f"v13h's H200, zero-copy on {a.preset}'s link"
+    where += "" if link is None else f" (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
+    print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py), {where}:")
     print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
     print(TERM_V12_RECORD)
     return 0

@@ -45,12 +45,27 @@ def test_whatif_term_v12_answers_every_algorithm(kron12, capsys):
     assert capsys.readouterr().out.strip().splitlines()[-1] == whatif.TERM_V12_RECORD
 
 
+def test_whatif_term_v12_prices_zero_copy_on_a_preset_link(kron12, capsys):
+    # the same floor (GPU work) on every link; zero-copy slower on PCIe 3.0 than on the fit's own H200 link
+    answers = {}
+    for preset in (None, "pcie3-x16"):
+        argv = ["--term", "v12", "--graph-file", str(kron12), "--algorithm", "pagerank", "--json"]
+        assert whatif.main(argv + (["--preset", preset] if preset else [])) == 0
+        rows = pd.read_json(__import__("io").StringIO(capsys.readouterr().out))
+        answers[preset] = rows.set_index(["variant", "mode"])
+    own, gen3 = answers[None], answers["pcie3-x16"]
+    assert np.allclose(own["floor_ms"], gen3["floor_ms"])
+    zc = own.index.get_level_values("mode") == "zerocopy"
+    assert (gen3["predicted_ms"][zc] > own["predicted_ms"][zc]).all()
+    assert np.allclose(gen3["predicted_ms"][~zc], own["predicted_ms"][~zc])
+
+
 @pytest.mark.parametrize(
     "extra, message",
     [
         (["--modes", "uvm"], "term v12 answers zerocopy and device"),
-        (["--W-gbps", "20"], "term v12 answers for the machine it was fitted on"),
-        (["--preset", "pcie4-x16"], "term v12 answers for the machine it was fitted on"),
+        (["--W-gbps", "20"], "--W-gbps with --term v12 need --preset"),
+        (["--preset", "no-such-link"], "no-such-link"),
         (["--algorithm", "bfs", "--variant", "naive"], "term v12 covers"),
         (["--profile", "p.csv"], "term v12 needs --graph-file"),
     ],
