@@ -62,24 +62,26 @@ def _asked_cells(name: str, algorithms, variants, width: int, root: int) -> pd.D
     return pd.DataFrame(rows, columns=CELL).assign(measured_ms=np.nan, reps=0, gpu="", date="", commit="")
 
 
-def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The asked graph's workloads and launches, as model.holdout derives a held-out graph's."""
+def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int):
+    """The asked graph's workloads and launches, as model.holdout derives a held-out graph's (with each asked
+    Gauss-Seidel workload's Jacobi one, which its expected launches mix in: gpu_work_v4.JACOBI_OF), and the
+    workloads the derivation refused: {(algorithm, variant): why}."""
+    keys = set(cells[["algorithm", "variant", "root"]].itertuples(index=False, name=None))
+    keys |= {(a, gpu_work_v4.JACOBI_OF[a, v], r) for a, v, r in keys if (a, v) in gpu_work_v4.JACOBI_OF}
     with tempfile.TemporaryDirectory() as tmp:
         os.symlink(path.resolve(), Path(tmp) / f"{name}.w{width}.csr")
-        jobs = [(name, a, v, r, width, (width,)) for (a, v, r) in
-                cells[["algorithm", "variant", "root"]].drop_duplicates().itertuples(index=False)]  # fmt: skip
-        done = [_derive(tmp, job) for job in jobs]
+        done = [_derive(tmp, (name, a, v, r, width, (width,))) for a, v, r in sorted(keys)]
     workloads = pd.DataFrame([r for d in done for r in d[1]])
-    refused = workloads.get("refused", pd.Series(dtype=str)).fillna("")
-    if (refused != "").any():
-        raise GraphPredictError(f"{name}: {refused[refused != ''].iloc[0]}")
-    return workloads, pd.concat([d[0] for d in done], ignore_index=True)
+    why = workloads["refused"].fillna("") if "refused" in workloads else pd.Series("", index=workloads.index)
+    refused = {(r.algorithm, r.variant): w for r, w in zip(workloads.itertuples(), why, strict=True) if w}
+    return workloads[why == ""], pd.concat([d[0] for d in done], ignore_index=True), refused
 
 
 def predictions(path, algorithms, root=None, meta=None, variant=None, link=None) -> pd.DataFrame:
     """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
     own width, on the machine of the fit (the v13h train call's link, L2 and GPU-work costs), zero-copy on `link`'s
-    link where given."""
+    link where given. What the derivation refused (e.g. CC on a directed graph) is left out and named in
+    `attrs["refused"]`; GraphPredictError where nothing is left."""
     for a in algorithms:
         if a not in VARIANTS or (variant and variant not in VARIANTS[a]):
             covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
@@ -91,9 +93,14 @@ def predictions(path, algorithms, root=None, meta=None, variant=None, link=None)
     width = int(graph.index_bytes)
     root = default_root(graph) if root is None else int(root)
     asked = _asked_cells(name, algorithms, variants, width, root)
-    w_asked, l_asked = _derive_asked(path, name, asked, width)
+    w_asked, l_asked, refused = _derive_asked(path, name, asked, width)
+    asked = asked[[(a, v) not in refused for a, v in zip(asked["algorithm"], asked["variant"], strict=True)]]
+    if asked.empty:
+        raise GraphPredictError("; ".join(f"{a} {v}: {why}" for (a, v), why in refused.items()))
     mine = judge_asked(name, asked, w_asked, l_asked, describe(graph), link)
-    return mine.assign(root=mine["root"].where(mine["root"] >= 0).astype("Int64"))[SHOWN]  # CC, PageRank: no root
+    out = mine.assign(root=mine["root"].where(mine["root"] >= 0).astype("Int64"))[SHOWN]  # CC, PageRank: no root
+    out.attrs["refused"] = {f"{a} {v}": why for (a, v), why in refused.items()}  # e.g. CC on a directed graph
+    return out
 
 
 def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict, link=None):

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from emogi.tables import TableError, read_table
+from emogi.traces import TraceError
 from model.littles_law import LinkParams, binding_term, throughput_gbps
 from model.predict import RULES, SECTOR_BYTES, predict_runtime_ms
 from model.presets import MEASURED, Preset, get_preset
@@ -382,7 +383,7 @@ def _from_graph(a, params) -> int:
         graph = gp.load_graph(a.graph_file, a.meta)
         variant = a.variant or gp.DEFAULT_VARIANT
         out = gp.predictions(graph, algorithms, variant, modes, params, a.root, block_bytes=block)
-    except gp.GraphPredictError as e:
+    except (gp.GraphPredictError, TraceError) as e:  # e.g. CC on a directed graph: one line, not a traceback
         raise WhatIfError(str(e)) from None
     if a.json:
         print(out.to_json(orient="records", indent=2))
@@ -437,6 +438,8 @@ def _from_term_v12(a) -> int:
     where += "" if link is None else f" (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
     print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py), {where}:")
     print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
+    for which, why in out.attrs.get("refused", {}).items():
+        print(f"not predicted: {which}: {why}")
     print(TERM_V12_RECORD)
     return 0
 

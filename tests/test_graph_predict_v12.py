@@ -75,3 +75,31 @@ def test_whatif_term_v12_refuses_in_one_line(kron12, capsys, extra, message):
     assert whatif.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_gauss_seidel_alone_gets_its_jacobi_mix(kron12):
+    # Gauss-Seidel's expected launches mix in its Jacobi (merged-aligned) trace, derived even when not asked
+    both = gp12.predictions(kron12, ["pagerank"])
+    alone = gp12.predictions(kron12, ["pagerank"], variant="gauss-seidel")
+    gs = both[both["variant"] == "gauss-seidel"].reset_index(drop=True)
+    assert len(alone) == 2 and np.allclose(alone["predicted_ms"], gs["predicted_ms"])
+
+
+@pytest.fixture(scope="module")
+def directed(tmp_path_factory):
+    from emogi.datasets.generators import main as generate
+
+    out = tmp_path_factory.mktemp("gp12d") / "d10.csr"
+    assert generate(["--kind", "kron", "--scale", "10", "--directed", "--out", str(out)]) in (0, None)
+    return out
+
+
+def test_a_directed_graph_is_answered_where_it_can_be(directed, capsys):
+    assert whatif.main(["--term", "v12", "--graph-file", str(directed), "--algorithm", "bfs,cc"]) == 0
+    out = capsys.readouterr().out
+    assert "not predicted: cc merged-aligned: graph: CC needs an undirected graph" in out
+    assert "not predicted: bfs direction-optimizing" in out and " bfs merged-aligned " in out
+    for argv in (["--term", "v12", "--algorithm", "cc"], ["--preset", "pcie4-x16", "--algorithm", "cc"]):
+        assert whatif.main([*argv, "--graph-file", str(directed)]) == 2  # nothing left (v12), or refused (v2)
+        err = capsys.readouterr().err.strip()
+        assert "CC needs an undirected graph" in err and len(err.splitlines()) == 1
