@@ -27,7 +27,7 @@ from emogi.csr import describe
 from model import gpu_work_v4, gpu_work_v8, gpu_work_v12
 from model import holdout_split_v13 as hs13
 from model.graph_predict import GraphPredictError, default_root, load_graph
-from model.holdout import CELL, HoldoutError, _derive, cells_of, judge, read_metadata, read_runs, read_workloads
+from model.holdout import CELL, HoldoutError, cells_of, derive_job, judge, read_metadata, read_runs, read_workloads
 from model.l2_capacity import read_capacity
 from model.presets import MEASURED, get_preset
 
@@ -70,7 +70,7 @@ def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int):
     keys |= {(a, gpu_work_v4.JACOBI_OF[a, v], r) for a, v, r in keys if (a, v) in gpu_work_v4.JACOBI_OF}
     with tempfile.TemporaryDirectory() as tmp:
         os.symlink(path.resolve(), Path(tmp) / f"{name}.w{width}.csr")
-        done = [_derive(tmp, (name, a, v, r, width, (width,))) for a, v, r in sorted(keys)]
+        done = [derive_job(tmp, (name, a, v, r, width, (width,))) for a, v, r in sorted(keys)]
     workloads = pd.DataFrame([r for d in done for r in d[1]])
     why = workloads["refused"].fillna("") if "refused" in workloads else pd.Series("", index=workloads.index)
     refused = {(r.algorithm, r.variant): w for r, w in zip(workloads.itertuples(), why, strict=True) if w}

@@ -211,7 +211,9 @@ def _jobs(cells: pd.DataFrame, metas: dict) -> list[tuple]:
     return [(*k, jobs[k]) for k in sorted(jobs, key=cost.get, reverse=True)]
 
 
-def _derive(graphs_dir, job) -> tuple[pd.DataFrame, list[dict]]:
+def derive_job(graphs_dir, job) -> tuple[pd.DataFrame, list[dict]]:
+    """One trace of `_jobs` (name, algorithm, variant, root, file width, widths read) from GRAPHS_DIR/NAME.wW.csr:
+    its launches and one workload row per width; a trace the graph refuses is a row with its reason in `refused`."""
     name, algorithm, variant, root, file_width, widths = job
     path = graph_file(graphs_dir, name, file_width)
     graph = read_csr(path, verify_checksum=False)  # its checksum was checked against the metadata already
@@ -242,10 +244,10 @@ def derive_workloads(cells, graphs_dir, metas, jobs: int = 1, log=print) -> tupl
             raise HoldoutError(f"no graph file {graph_file(graphs_dir, job[0], job[4])} to derive the workloads from")
     log(f"deriving {len(todo)} traces with {jobs} process(es)")
     if jobs <= 1:
-        done = [_derive(graphs_dir, j) for j in todo]
+        done = [derive_job(graphs_dir, j) for j in todo]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(_derive, [graphs_dir] * len(todo), todo))
+            done = list(pool.map(derive_job, [graphs_dir] * len(todo), todo))
     launches = pd.concat([d[0] for d in done], ignore_index=True)[LAUNCH_COLUMNS]
     workloads = pd.DataFrame([r for d in done for r in d[1]]).reindex(columns=WORKLOAD_COLUMNS)
     return workloads, launches
