@@ -30,7 +30,7 @@ GROUP = v4.GROUP
 WORK = v4.WORK
 LINK_PARAMS = ["eta", "h", "g"]  # D / T(d), the lists' slots, the serial steps
 __all__ = ["GROUP", "LINK_PARAMS", "class_column", "degree_class", "expected", "fit_costs", "fit_link", "floor_ms",
-           "link_features", "lists_of", "mu_table", "predict_table"]  # fmt: skip
+           "link_features", "lists_of", "mu_table", "predict_table", "priced"]  # fmt: skip
 
 
 def lists_of(table: pd.DataFrame, launches: pd.DataFrame) -> np.ndarray:
@@ -85,10 +85,16 @@ def predict_table(table: pd.DataFrame, launches: pd.DataFrame, params, vertices:
     t = table.reset_index(drop=True)
     x = link_features(t, launches, params, vertices)
     link = fit_link(t, x, train, check_fit_set)
-    p = t[GROUP].merge(link, on=GROUP, how="left")[LINK_PARAMS].to_numpy(float)
-    zc = (t["mode"] == "zerocopy").to_numpy()
-    t = t.copy()
+    return priced(t, x, link), link
+
+
+def priced(table: pd.DataFrame, x: np.ndarray, link: pd.DataFrame) -> pd.DataFrame:
+    """`table` (with floor_ms) priced by the link costs `link` (η, h, g per GROUP) on its link columns `x`
+    (link_features, the table's positional order): device = floor; zero-copy = floor + transfer_ms + chain_ms."""
+    p = table[GROUP].merge(link, on=GROUP, how="left")[LINK_PARAMS].to_numpy(float)
+    zc = (table["mode"] == "zerocopy").to_numpy()
+    t = table.copy()
     t["transfer_ms"] = np.where(zc, p[:, 0] * x[:, 0] + p[:, 1] * x[:, 1], 0.0)
     t["chain_ms"] = np.where(zc, p[:, 2] * x[:, 2], 0.0)
     t["predicted_ms"] = t["floor_ms"] + t["transfer_ms"] + t["chain_ms"]
-    return t, link
+    return t

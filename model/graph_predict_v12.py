@@ -129,15 +129,8 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
 
 
 def reprice(mine: pd.DataFrame, workloads, launches, costs: pd.DataFrame, link, vertices: dict) -> pd.DataFrame:
-    """`mine`'s zero-copy rows on `link`: floor + η·D/T(d) + h·Σ lists·L/N_max + g·Σ σ·L with the fitted η, h, g
-    (gpu_work_v12.predict_table's rule; `workloads`, `launches`: as the GPU is expected to run them)."""
+    """`mine`'s zero-copy rows on `link`, by gpu_work_v12's own rule (priced) with the fitted η, h, g
+    (`workloads`, `launches`: as the GPU is expected to run them)."""
     t = mine.merge(workloads[[*gpu_work_v12.WORK, "requests"]], on=gpu_work_v12.WORK, how="left")
-    x = gpu_work_v12.link_features(t, launches, link, vertices)
     fitted = costs[[*gpu_work_v12.GROUP, *gpu_work_v12.LINK_PARAMS]].drop_duplicates(gpu_work_v12.GROUP)
-    p = t[gpu_work_v12.GROUP].merge(fitted, on=gpu_work_v12.GROUP, how="left")[gpu_work_v12.LINK_PARAMS].to_numpy(float)
-    zc = (t["mode"] == "zerocopy").to_numpy()
-    out = mine.copy()
-    out["transfer_ms"] = np.where(zc, p[:, 0] * x[:, 0] + p[:, 1] * x[:, 1], 0.0)
-    out["chain_ms"] = np.where(zc, p[:, 2] * x[:, 2], 0.0)
-    out["predicted_ms"] = out["floor_ms"] + out["transfer_ms"] + out["chain_ms"]
-    return out
+    return gpu_work_v12.priced(t, gpu_work_v12.link_features(t, launches, link, vertices), fitted)[mine.columns]

@@ -354,12 +354,21 @@ SHOWN = ["algorithm", "variant", "mode", "launches", "D_bytes", "d_bytes", "floo
 SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed": ["block_bytes", "blocks"]}
 
 
-# What a user should expect of the floor here (docs/predictor.md): the term this path uses and its held-out record,
-# beside the better term the registered held-out validations judged (--term v12, for the machine it was fitted on).
+# What a user should expect of each term (docs/predictor.md): its held-out record, printed after its answer.
+V12_HELD_OUT = "median 2.3%, worst 33.9%"  # archive/holdout-v13-h200-2026-11-28, all held-out cells
 FLOOR_RECORD = (
     "floor: GPU-work term v2 with H100 costs (archive/gpu-work-term-2026-11-25-v2; held out: median 11.3%, worst "
-    "74.7%). Term v12 (held-out v13h on an H200: median 2.3%, worst 33.9%) answers with --term v12, on that H200."
+    f"74.7%). Term v12 (held-out v13h on an H200: {V12_HELD_OUT}) answers with --term v12, on that H200."
 )
+TERM_V12_RECORD = (
+    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28), floor and fit on that "
+    f"call's NVIDIA H200; held out on its own link: {V12_HELD_OUT}."
+)
+
+
+def _algorithms(a, gp) -> tuple[str, ...]:
+    """--algorithm with --graph-file: all, or the names given (comma-separated)."""
+    return gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
 
 
 def _from_graph(a, params) -> int:
@@ -367,7 +376,7 @@ def _from_graph(a, params) -> int:
 
     if a.profile is not None or a.D_bytes is not None or a.d_bytes is not None:
         raise WhatIfError("give --graph-file or a measured workload (--profile, --D-bytes), not both")
-    algorithms = gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
+    algorithms = _algorithms(a, gp)
     modes = _graph_modes(a, gp)
     block = None
     if a.stream_block_bytes is not None:
@@ -400,12 +409,6 @@ def _from_graph(a, params) -> int:
     return 0
 
 
-TERM_V12_RECORD = (
-    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28), floor and fit on that "
-    "call's NVIDIA H200; held out on its own link: median 2.3%, worst 33.9%."
-)
-
-
 def _from_term_v12(a) -> int:
     """--term v12: the graph file judged as one more held-out graph of v13h (model/graph_predict_v12.py)."""
     from model import graph_predict as gp
@@ -425,7 +428,7 @@ def _from_term_v12(a) -> int:
     other = [m for m in modes if m not in gp12.MODES]
     if other:
         raise WhatIfError(f"term v12 answers zerocopy and device, not {', '.join(other)}")
-    algorithms = gp.ALGORITHMS if a.algorithm == "all" else tuple(x.strip() for x in a.algorithm.split(","))
+    algorithms = _algorithms(a, gp)
     try:
         out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant, link)
     except gp.GraphPredictError as e:
@@ -434,8 +437,9 @@ def _from_term_v12(a) -> int:
     if a.json:
         print(out.to_json(orient="records", indent=2))
         return 0
-    where = "v13h's H200" if link is None else f"v13h's H200, zero-copy on {a.preset}'s link"
-    where += "" if link is None else f" (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
+    where = "v13h's H200"
+    if link is not None:
+        where += f", zero-copy on {a.preset}'s link (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
     print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py), {where}:")
     print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
     for which, why in out.attrs.get("refused", {}).items():

@@ -58,6 +58,12 @@ def test_whatif_term_v12_prices_zero_copy_on_a_preset_link(kron12, capsys):
     zc = own.index.get_level_values("mode") == "zerocopy"
     assert (gen3["predicted_ms"][zc] > own["predicted_ms"][zc]).all()
     assert np.allclose(gen3["predicted_ms"][~zc], own["predicted_ms"][~zc])
+    # priced again on the fit's own link, the answer is the judgement's
+    argv = ["--term", "v12", "--graph-file", str(kron12), "--algorithm", "pagerank", "--json", "--preset",
+            "h100-measured", "--parameters", str(gp12.SESSION / "parameters.json")]  # fmt: skip
+    assert whatif.main(argv) == 0
+    again = pd.read_json(__import__("io").StringIO(capsys.readouterr().out)).set_index(["variant", "mode"])
+    assert np.allclose(again["predicted_ms"], own["predicted_ms"], rtol=1e-12)
 
 
 @pytest.mark.parametrize(
