@@ -1,6 +1,7 @@
 """`emogi run --pr-hub-entries N` (kernels/include/emogi/pagerank.cuh): gauss-seidel defers a list longer than N to
 a kernel that spreads it over many warps after the round. Refused, in one line and before the GPU is touched, for
-any other algorithm or variant, the streamed mode and added latency (CPU); on a GPU every run with it is verified
+any other algorithm or variant, the streamed mode and added latency (CPU); `auto` takes twice the edges per
+resident warp of the GPU, and says so; on a GPU every run with it is verified
 against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log."""
 
 import pandas as pd
@@ -33,8 +34,16 @@ def test_refused_where_it_does_not_apply(emogi_binary, kron12, tmp_path, extra, 
     assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
 
 
+def test_refuses_a_length_that_is_neither_a_count_nor_auto(emogi_binary, kron12, tmp_path):
+    out = tmp_path / "runs.csv"
+    done = run([emogi_binary, "run", "--graph", kron12, "--out", out, "--algorithm", "pagerank", "--variants",
+                "gauss-seidel", "--pr-hub-entries", "automatic"])  # fmt: skip
+    assert done.returncode != 0 and "--pr-hub-entries expects a non-negative integer" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("hub_entries", [0, 16, 64])
+@pytest.mark.parametrize("hub_entries", [0, 16, 64, "auto"])
 def test_every_run_verified(emogi_binary, kron12, tmp_path, hub_entries):
     out, passes = tmp_path / "runs.csv", tmp_path / "passes.csv"
     done = run([emogi_binary, "run", "--algorithm", "pagerank", "--graph", kron12, "--variants", "gauss-seidel",
@@ -46,3 +55,4 @@ def test_every_run_verified(emogi_binary, kron12, tmp_path, hub_entries):
     rows = pd.read_csv(passes).groupby(["mode", "rep"]).size()  # every round, the last one pushing nothing
     rounds = runs.set_index(["mode", "rep"]).iterations.sort_index()  # the runs' order is the run order's
     assert rows.sort_index().to_dict() == (rounds + 1).to_dict()
+    assert (hub_entries == "auto") == ("--pr-hub-entries auto = " in done.stderr), done.stderr[-3000:]

@@ -187,7 +187,7 @@ void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) 
 // --pr-hub-entries: PageRank's gauss-seidel only, and not where its lists are read part by part (streamed) or
 // each read waits (added latency), which pagerank_push_hubs does not do.
 void check_pr_hub_entries(const CliArgs& args, Algorithm algorithm, const MatrixOptions& opt) {
-  if (opt.pr_hub_entries == 0) return;
+  if (opt.pr_hub_entries == 0 && !opt.pr_hub_auto) return;
   if (algorithm != Algorithm::PageRank || !opt.has_variant(Variant::GaussSeidel))
     throw std::invalid_argument("--pr-hub-entries applies to pagerank gauss-seidel only");
   if (opt.has_mode(MemoryMode::Streamed))
@@ -257,9 +257,10 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-alpha", "X", "PageRank damping factor", "0.85"),
           option("pr-tolerance", "X", "PageRank residual a vertex may keep", "0.001"),
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
-          option("pr-hub-entries", "INT",
+          option("pr-hub-entries", "INT|auto",
                  "pagerank gauss-seidel: a list longer than this is pushed after its round by many warps, not by "
-                 "its own warp (0: off; not with streamed or added latency)",
+                 "its own warp (0: off; auto: twice the entries per resident warp; not with streamed or added "
+                 "latency)",
                  "0"),
           option("pr-reference", "PATH",
                  "pagerank: V float64 values of a tightly converged PageRank (emogi_cpu pagerank --reference writes "
@@ -342,7 +343,13 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
-  opt.pr_hub_entries = args.get_u64("pr-hub-entries");
+  opt.pr_hub_auto = args.get("pr-hub-entries") == "auto";
+  try {
+    opt.pr_hub_entries = opt.pr_hub_auto ? 0 : args.get_u64("pr-hub-entries");
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("--pr-hub-entries expects a non-negative integer or auto, got '" +
+                                args.get("pr-hub-entries") + "'");
+  }
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   set_pass_log(args, algorithm, opt);
   set_streamed(args, opt);

@@ -58,6 +58,7 @@ struct MatrixOptions {
   float pr_alpha = 0.85f, pr_tolerance = 1e-3f;
   uint32_t pr_max_iterations = 5000;
   uint64_t pr_hub_entries = 0;           // --pr-hub-entries: gauss-seidel defers lists longer than this (0: off)
+  bool pr_hub_auto = false;              // --pr-hub-entries auto: that length from the graph and the GPU
   std::vector<double> pr_reference;      // --pr-reference: V float64 values; empty: no L1 distance reported
   std::string trace_dir;                 // --trace-out: where the recorded traces go (empty: none recorded)
   const MappedCsr* transpose = nullptr;  // a directed graph's in-lists, when a variant reads them (csr_transpose.hpp)

@@ -29,15 +29,34 @@ std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
   return {hubs, slices};
 }
 
+// --pr-hub-entries auto: a list is a round's straggler when its warp walks more than kHubShare times the entries
+// each resident warp walks on average (E / resident warps): kron19's top lists are ~25x that and inflate
+// gauss-seidel's rounds, kron24's ~7x and do not (archive/gs-hub-entries-h200-2026-11-28). At least a warp's width.
+uint64_t hub_entries_of(const MappedCsr& g, const MatrixOptions& opt) {
+  if (!opt.pr_hub_auto) return opt.pr_hub_entries;
+  constexpr uint64_t kHubShare = 2;
+  int device = 0, sms = 0, threads = 0;
+  EMOGI_CUDA_CHECK(cudaGetDevice(&device));
+  EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  const uint64_t warps = std::max<uint64_t>(uint64_t(sms) * uint64_t(threads) / kWarpSize, 1);
+  const uint64_t entries = std::max<uint64_t>((kHubShare * g.num_edges() + warps - 1) / warps, kWarpSize);
+  std::fprintf(stderr,
+               "pagerank gauss-seidel: --pr-hub-entries auto = %llu (%llu x %llu entries / %llu resident warps)\n",
+               (unsigned long long)entries, (unsigned long long)kHubShare, (unsigned long long)g.num_edges(),
+               (unsigned long long)warps);
+  return entries;
+}
+
 template <class Index>
 class PageRankProblem {
  public:
   static constexpr Algorithm kAlgorithm = Algorithm::PageRank;
 
   PageRankProblem(const MappedCsr& g, const MatrixOptions& opt)
-      : g_(g), corrupt_(opt.corrupt_for_testing),
-        state_(g.num_vertices(), g.num_edges(), hub_lists(g, opt.pr_hub_entries), opt.pr_hub_entries),
-        value_(g.num_vertices()), reference_(opt.pr_reference) {
+      : g_(g), corrupt_(opt.corrupt_for_testing), hub_entries_(hub_entries_of(g, opt)),
+        state_(g.num_vertices(), g.num_edges(), hub_lists(g, hub_entries_), hub_entries_), value_(g.num_vertices()),
+        reference_(opt.pr_reference) {
     params_.alpha = opt.pr_alpha;
     params_.tolerance = opt.pr_tolerance;
     params_.max_iterations = opt.pr_max_iterations;
@@ -80,6 +99,7 @@ class PageRankProblem {
  private:
   const MappedCsr& g_;
   bool corrupt_;
+  uint64_t hub_entries_;  // gauss-seidel defers lists longer than this (0: off)
   PageRankParams params_;
   PageRankState<Index> state_;
   std::vector<float> value_;
