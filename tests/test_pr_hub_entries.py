@@ -1,7 +1,7 @@
 """`emogi run --pr-hub-entries N` (kernels/include/emogi/pagerank.cuh): gauss-seidel defers a list longer than N to
 a kernel that spreads it over many warps after the round. Refused, in one line and before the GPU is touched, for
-any other algorithm or variant, the streamed mode and added latency (CPU); `auto` takes twice the edges per
-resident warp of the GPU, and says so; on a GPU every run with it is verified
+any other algorithm or variant, the streamed mode and added latency (CPU); `auto` (the default where it applies)
+takes twice the edges per resident warp of the GPU, and says so; on a GPU every run with it is verified
 against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log."""
 
 import pandas as pd
@@ -43,16 +43,16 @@ def test_refuses_a_length_that_is_neither_a_count_nor_auto(emogi_binary, kron12,
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("hub_entries", [0, 16, 64, "auto"])
+@pytest.mark.parametrize("hub_entries", [0, 16, 64, "auto", None])
 def test_every_run_verified(emogi_binary, kron12, tmp_path, hub_entries):
     out, passes = tmp_path / "runs.csv", tmp_path / "passes.csv"
     done = run([emogi_binary, "run", "--algorithm", "pagerank", "--graph", kron12, "--variants", "gauss-seidel",
                 "--modes", "device,zerocopy,uvm", "--reps", "2", "--warmup", "1", "--out", out,
-                "--pr-hub-entries", hub_entries, "--pass-log", passes])  # fmt: skip
+                "--pass-log", passes, *([] if hub_entries is None else ["--pr-hub-entries", hub_entries])])  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     runs = pd.read_csv(out)
     assert len(runs) == 6 and runs.verified.all() and (runs.iterations > 0).all()
     rows = pd.read_csv(passes).groupby(["mode", "rep"]).size()  # every round, the last one pushing nothing
     rounds = runs.set_index(["mode", "rep"]).iterations.sort_index()  # the runs' order is the run order's
     assert rows.sort_index().to_dict() == (rounds + 1).to_dict()
-    assert (hub_entries == "auto") == ("--pr-hub-entries auto = " in done.stderr), done.stderr[-3000:]
+    assert (hub_entries in ("auto", None)) == ("--pr-hub-entries auto = " in done.stderr), done.stderr[-3000:]

@@ -185,15 +185,27 @@ void set_pass_log(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) 
 }
 
 // --pr-hub-entries: PageRank's gauss-seidel only, and not where its lists are read part by part (streamed) or
-// each read waits (added latency), which pagerank_push_hubs does not do.
-void check_pr_hub_entries(const CliArgs& args, Algorithm algorithm, const MatrixOptions& opt) {
+// each read waits (added latency), which pagerank_push_hubs does not do. Not given: auto where it applies
+// (archive/gs-hub-auto-h200-2026-11-28: faster on every Kronecker graph measured), off elsewhere.
+void set_pr_hub_entries(const CliArgs& args, Algorithm algorithm, MatrixOptions& opt) {
+  const bool applies = algorithm == Algorithm::PageRank && opt.has_variant(Variant::GaussSeidel);
+  const bool streamed = opt.has_mode(MemoryMode::Streamed), delayed = args.get_u64("added-latency-ns") > 0;
+  if (!args.has("pr-hub-entries")) {
+    opt.pr_hub_auto = applies && !streamed && !delayed;
+    return;
+  }
+  const std::string text = args.get("pr-hub-entries");
+  opt.pr_hub_auto = text == "auto";
+  try {
+    opt.pr_hub_entries = opt.pr_hub_auto ? 0 : args.get_u64("pr-hub-entries");
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("--pr-hub-entries expects a non-negative integer or auto, got '" + text + "'");
+  }
   if (opt.pr_hub_entries == 0 && !opt.pr_hub_auto) return;
-  if (algorithm != Algorithm::PageRank || !opt.has_variant(Variant::GaussSeidel))
-    throw std::invalid_argument("--pr-hub-entries applies to pagerank gauss-seidel only");
-  if (opt.has_mode(MemoryMode::Streamed))
+  if (!applies) throw std::invalid_argument("--pr-hub-entries applies to pagerank gauss-seidel only");
+  if (streamed)
     throw std::invalid_argument("--pr-hub-entries does not apply to the streamed mode (it reads lists part by part)");
-  if (args.get_u64("added-latency-ns") > 0)
-    throw std::invalid_argument("--pr-hub-entries does not apply with --added-latency-ns");
+  if (delayed) throw std::invalid_argument("--pr-hub-entries does not apply with --added-latency-ns");
 }
 
 // hottest-first's read counts (--auto-hot): V little-endian uint32, one per vertex (python -m emogi.trace_hotness),
@@ -259,9 +271,8 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
           option("pr-hub-entries", "INT|auto",
                  "pagerank gauss-seidel: a list longer than this is pushed after its round by many warps, not by "
-                 "its own warp (0: off; auto: twice the entries per resident warp; not with streamed or added "
-                 "latency)",
-                 "0"),
+                 "its own warp (0: off; auto: twice the entries per resident warp; default auto where it applies, "
+                 "off with streamed or added latency)"),
           option("pr-reference", "PATH",
                  "pagerank: V float64 values of a tightly converged PageRank (emogi_cpu pagerank --reference writes "
                  "them); each verified run then logs its L1 distance to them, sum |x - x*| / V"),
@@ -343,13 +354,6 @@ int run_algorithm(const CliArgs& args) {
   opt.pr_alpha = std::stof(args.get("pr-alpha"));
   opt.pr_tolerance = std::stof(args.get("pr-tolerance"));
   opt.pr_max_iterations = uint32_t(args.get_u64("pr-max-iterations"));
-  opt.pr_hub_auto = args.get("pr-hub-entries") == "auto";
-  try {
-    opt.pr_hub_entries = opt.pr_hub_auto ? 0 : args.get_u64("pr-hub-entries");
-  } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("--pr-hub-entries expects a non-negative integer or auto, got '" +
-                                args.get("pr-hub-entries") + "'");
-  }
   if (args.has("trace-out")) opt.trace_dir = args.get("trace-out");
   set_pass_log(args, algorithm, opt);
   set_streamed(args, opt);
@@ -360,7 +364,7 @@ int run_algorithm(const CliArgs& args) {
     }
   if (!(opt.pr_alpha > 0 && opt.pr_alpha < 1)) throw std::invalid_argument("--pr-alpha must lie in (0, 1)");
   if (!(opt.pr_tolerance > 0)) throw std::invalid_argument("--pr-tolerance must be positive");
-  check_pr_hub_entries(args, algorithm, opt);
+  set_pr_hub_entries(args, algorithm, opt);
 
   // The graph is checked (ids < V included) before the GPU is touched: a bad file allocates nothing on the device.
   const MappedCsr graph(args.get("graph"), !args.flag("no-verify-checksum"));
