@@ -1,10 +1,10 @@
 """A traversal's time from a graph file with the GPU-work term the registered held-out validations judged (issue 24;
 docs/predictor.md, "Prediction from the graph"): term v12 (model/gpu_work_v12.py: v8's floor and v4's zero-copy link
-terms with a cost per list), fitted exactly as held-out validation v13h fitted it, on its train cells
+terms with a cost per list), fitted exactly as held-out validation v14 fitted it, on its train cells
 (TERM_ARCHIVE: the train graphs' cells measured on an H200, their archived workloads, that call's link and L2).
 
 The asked graph joins the judgement as one more held-out graph: the fit uses the train cells only, so its costs, and
-the predictions of v13h's own cells, are those of the archived judgement. Its workloads are derived on the CPU as
+the predictions of v14's own cells, are those of the archived judgement. Its workloads are derived on the CPU as
 model.holdout derives them (one root for BFS and SSSP: --root, else the vertex of largest degree).
 
 On another link (`link`: a preset's W, L, N_max), zero-copy rows are priced again: the fitted multipliers η, h, g on
@@ -32,7 +32,7 @@ from model.l2_capacity import read_capacity
 from model.presets import MEASURED, get_preset
 
 ROOT = Path(__file__).resolve().parents[1]
-TERM_ARCHIVE = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
+TERM_ARCHIVE = ROOT / "archive" / "holdout-v14-h200-2026-11-28"
 SESSION = TERM_ARCHIVE / "passes" / "p1" / "session"  # every pass holds the same train cells (model.holdout_passes)
 MODES = hs13.MODES
 VARIANTS = hs13.VARIANTS
@@ -45,7 +45,7 @@ def _quiet(*_args) -> None:
 
 
 def _train():
-    """v13h's train cells, their metadata and workloads, and the call's link parameters and L2 capacity."""
+    """v14's train cells, their metadata and workloads, and the call's link parameters and L2 capacity."""
     cells = cells_of(read_runs(SESSION), _quiet, hs13)
     cells = cells[[hs13.split_of(g) == hs13.TRAIN for g in cells["graph"]]]
     widths = {g: set(w.astype(int)) for g, w in cells.groupby("graph")["edge_bytes"]}
@@ -79,7 +79,7 @@ def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int):
 
 def predictions(path, algorithms, root=None, meta=None, variant=None, link=None) -> pd.DataFrame:
     """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
-    own width, on the machine of the fit (the v13h train call's link, L2 and GPU-work costs), zero-copy on `link`'s
+    own width, on the machine of the fit (the v14 train call's link, L2 and GPU-work costs), zero-copy on `link`'s
     link where given. What the derivation refused (e.g. CC on a directed graph) is left out and named in
     `attrs["refused"]`; GraphPredictError where nothing is left."""
     for a in algorithms:
@@ -104,7 +104,7 @@ def predictions(path, algorithms, root=None, meta=None, variant=None, link=None)
 
 
 def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict, link=None):
-    """The asked graph's cells (`asked`: measured_ms NaN) judged beside v13h's train cells as one more held-out
+    """The asked graph's cells (`asked`: measured_ms NaN) judged beside v14's train cells as one more held-out
     graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table,
     zero-copy priced on `link` where given."""
     try:

@@ -18,7 +18,7 @@ zerocopy,device and all every mode:
     python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
     python -m model.whatif --preset h100-measured --parameters P.json --graph-file G.csr --algorithm pagerank \
         --modes all [--stream-block-bytes 64M]
-With --term v12: the term the registered held-out validations judged, fitted as v13h fitted it, for zerocopy and
+With --term v12: the term the registered held-out validations judged, fitted as v14 fitted it, for zerocopy and
 device on that call's H200, zero-copy priced on --preset's link where one is given (model/graph_predict_v12.py):
     python -m model.whatif --term v12 --graph-file kron20.w8.csr [--preset pcie4-x16] [--algorithm all] [--root R]
 Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
@@ -259,7 +259,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=("v2", "v12"),
         default="v2",
         help="with --graph-file, the GPU-work term: v2 (default; any preset and mode) or v12 (the term the held-out "
-        "validations judged, as v13h fitted it: zerocopy and device, on the machine it was fitted on)",
+        "validations judged, as v14 fitted it: zerocopy and device, on the machine it was fitted on)",
     )
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit (for h100-measured)")
     ap.add_argument("--W-gbps", type=float, help="link limit W, GB/s (overrides the preset)")
@@ -355,14 +355,14 @@ SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed":
 
 
 # What a user should expect of each term (docs/predictor.md): its held-out record, printed after its answer.
-V12_HELD_OUT = "median 2.3%, worst 33.9%"  # archive/holdout-v13-h200-2026-11-28, all held-out cells
+V12_HELD_OUT = "median 3.1%, worst 16.5%"  # archive/holdout-v14-h200-2026-11-28, all held-out cells
 FLOOR_RECORD = (
     "floor: GPU-work term v2 with H100 costs (archive/gpu-work-term-2026-11-25-v2; held out: median 11.3%, worst "
-    f"74.7%). Term v12 (held-out v13h on an H200: {V12_HELD_OUT}) answers with --term v12, on that H200."
+    f"74.7%). Term v12 (held-out v14 on an H200: {V12_HELD_OUT}) answers with --term v12, on that H200."
 )
 TERM_V12_RECORD = (
-    "term v12 as held-out validation v13h fitted it (archive/holdout-v13-h200-2026-11-28), floor and fit on that "
-    f"call's NVIDIA H200; held out on its own link: {V12_HELD_OUT}."
+    "term v12 as held-out validation v14 fitted it (archive/holdout-v14-h200-2026-11-28), floor and fit on that "
+    f"call's NVIDIA H200, gauss-seidel deferring hub lists (its default); held out on its own link: {V12_HELD_OUT}."
 )
 
 
@@ -410,7 +410,7 @@ def _from_graph(a, params) -> int:
 
 
 def _from_term_v12(a) -> int:
-    """--term v12: the graph file judged as one more held-out graph of v13h (model/graph_predict_v12.py)."""
+    """--term v12: the graph file judged as one more held-out graph of v14 (model/graph_predict_v12.py)."""
     from model import graph_predict as gp
     from model import graph_predict_v12 as gp12
 
@@ -437,7 +437,7 @@ def _from_term_v12(a) -> int:
     if a.json:
         print(out.to_json(orient="records", indent=2))
         return 0
-    where = "v13h's H200"
+    where = "v14's H200"
     if link is not None:
         where += f", zero-copy on {a.preset}'s link (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
     print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py), {where}:")

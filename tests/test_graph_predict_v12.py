@@ -1,5 +1,5 @@
-"""model/graph_predict_v12.py: a graph file predicted with term v12 as held-out validation v13h fitted it. The asked
-graph joins the judgement as one more held-out graph, so the fit, and every prediction of v13h's own held-out
+"""model/graph_predict_v12.py: a graph file predicted with term v12 as held-out validation v14 fitted it. The asked
+graph joins the judgement as one more held-out graph, so the fit, and every prediction of v14's own held-out
 cells, are the archived judgement's; the what-if CLI answers with it (`--term v12`) and refuses what it cannot."""
 
 import numpy as np
@@ -15,7 +15,7 @@ ARCHIVE = gp12.TERM_ARCHIVE
 
 @pytest.mark.parametrize("graph", ["kron19ef9", "urand19ef13"])
 def test_an_asked_graph_gets_the_archived_judgement(graph):
-    # a v13h held-out graph asked again, with its archived workloads: the same predictions, to rounding
+    # a v14 held-out graph asked again, with its archived workloads: the same predictions, to rounding
     cells = cells_of(read_runs(gp12.SESSION), lambda *_: None, gp12.hs13)
     asked = cells[cells["graph"] == graph].assign(measured_ms=np.nan)
     workloads, launches = read_workloads(ARCHIVE / "workloads" / graph)
