@@ -328,35 +328,34 @@ ARCHIVE_V13H = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
 V13_TABLES = ("holdout_cells.csv", "holdout_summary.csv", "passes_summary.csv")
 
 
-def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
-    """The v13h call (H200, docs/holdout-v13.md "v13 on an H200"), judged again as its commands.sh judges it: each
-    pass with the registered link and with its own, then the median over the passes; the archived tables."""
-    monkeypatch.chdir(ROOT)
-    a = ARCHIVE_V13H.relative_to(ROOT)
+def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
+    """A passes archive judged again as its commands.sh judges it (from the repository root: each pass with the
+    registered link and with its own, then the median over the passes) into `out`; its tables checked against the
+    archived ones."""
+    a = archive.relative_to(ROOT)
     wdirs = sorted(str(p) for p in (a / "workloads").glob("*"))
     judged, own = [], []
     for p in ("p1", "p2", "p3"):
-        args = ["--split", "v13", "--runs", str(a / "passes" / p / "session"), "--workloads", *wdirs,
+        args = ["--split", split, "--runs", str(a / "passes" / p / "session"), "--workloads", *wdirs,
                 "--archive-id", a.name]  # fmt: skip
-        assert holdout.main([*args, "--out-dir", str(tmp_path / p)]) == 0
+        assert holdout.main([*args, "--out-dir", str(out / p)]) == 0
         link = ["--parameters", str(a / "passes" / p / "call_parameters.json")]
-        assert holdout.main([*args, *link, "--out-dir", str(tmp_path / f"own_{p}")]) == 0
-        judged.append(str(tmp_path / p)), own.append(str(tmp_path / f"own_{p}"))
-    out = tmp_path / "judged"
-    assert holdout_passes.main(["--split", "v13", "--judged", *judged, "--own", *own, "--out-dir", str(out)]) == 0
-    assert_same_tables(out, ARCHIVE_V13H, V13_TABLES)
-    assert_same_tables(out / "judged_call_link", ARCHIVE_V13H / "judged_call_link", V13_TABLES[:2])
-    source = json.loads((ARCHIVE_V13H / "source.json").read_text())
-    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == "f7fec6f"
-    # the registered verdicts, as the archive's README states them: BFS and SSSP met, CC and PageRank not
-    held = pd.read_csv(ARCHIVE_V13H / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
-    assert held.set_index("algorithm")["met"].to_dict() == {
-        "bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}  # fmt: skip
+        assert holdout.main([*args, *link, "--out-dir", str(out / f"own_{p}")]) == 0
+        judged.append(str(out / p)), own.append(str(out / f"own_{p}"))
+    done = out / "judged"
+    assert holdout_passes.main(["--split", split, "--judged", *judged, "--own", *own, "--out-dir", str(done)]) == 0
+    assert_same_tables(done, archive, V13_TABLES)
+    assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
-def test_the_v13h_train_session_and_passes_share_one_gpu():
-    """The train session and every pass, as they came back, name one GPU UUID (holdout_combine --same-gpu)."""
-    tgzs = [ARCHIVE_V13H / "train" / "holdout13t.tgz", *sorted((ARCHIVE_V13H / "call").glob("holdout13_p*.tgz"))]
+def held_out_verdicts(archive: Path) -> dict:
+    held = pd.read_csv(archive / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
+    return held.set_index("algorithm")["met"].to_dict()
+
+
+def gpus_of_calls(archive: Path) -> tuple[int, set]:
+    """How many of the train session's and passes' tgz came back, and the GPU UUIDs their host.txt name."""
+    tgzs = [archive / "train" / "holdout13t.tgz", *sorted((archive / "call").glob("holdout13_p*.tgz"))]
     uuids = set()
     for path in tgzs:
         with tarfile.open(path) as t:
@@ -364,7 +363,24 @@ def test_the_v13h_train_session_and_passes_share_one_gpu():
         found = re.findall(r"NVIDIA H200 \(UUID: (GPU-[0-9a-f-]+)\)", host)  # T2 adds its own line to T1's
         assert found, path
         uuids |= set(found)
-    assert len(tgzs) == 4 and len(uuids) == 1
+    return len(tgzs), uuids
+
+
+def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
+    """The v13h call (H200, docs/holdout-v13.md "v13 on an H200"), judged again as its commands.sh judges it: each
+    pass with the registered link and with its own, then the median over the passes; the archived tables."""
+    monkeypatch.chdir(ROOT)
+    judge_passes_archive(ARCHIVE_V13H, "v13", tmp_path)
+    source = json.loads((ARCHIVE_V13H / "source.json").read_text())
+    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == "f7fec6f"
+    # the registered verdicts, as the archive's README states them: BFS and SSSP met, CC and PageRank not
+    assert held_out_verdicts(ARCHIVE_V13H) == {"bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}
+
+
+def test_the_v13h_train_session_and_passes_share_one_gpu():
+    """The train session and every pass, as they came back, name one GPU UUID (holdout_combine --same-gpu)."""
+    count, uuids = gpus_of_calls(ARCHIVE_V13H)
+    assert count == 4 and len(uuids) == 1
 
 
 def test_the_workflow_judges_v13_only_where_its_archive_exists():
@@ -373,7 +389,8 @@ def test_the_workflow_judges_v13_only_where_its_archive_exists():
     left out (tests/test_workflow.py)."""
     model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
     figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
-    assert 'HOLDOUT_PASS_SPLITS = ("v13",)' in model_rules and '(p / "passes/p1/session/runs").is_dir()' in model_rules
+    assert 'HOLDOUT_PASS_SPLITS = ("v13", "v14")' in model_rules
+    assert '(p / "passes/p1/session/runs").is_dir()' in model_rules
     assert "if HOLDOUT_PASS_ARCHIVES:\n\n    rule holdout_judge_passes:" in model_rules
     rule = model_rules[model_rules.index("rule holdout_judge_passes:") :]
     assert "python3 -m model.holdout --split {wildcards.split}" in rule and "python3 -m model.holdout_passes" in rule

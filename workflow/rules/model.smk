@@ -278,7 +278,7 @@ if HOLDOUT_SPLIT_ARCHIVES:
 # --split v13 (term v12, refitted on 25 graphs; the session's graphs/ and micro/l2.csv read by default), then
 # model.holdout_passes (the median over the passes of each pass's min); fig_holdout_v13 draws it. Only where that
 # archive exists, as for v4 to v12.
-HOLDOUT_PASS_SPLITS = ("v13",)
+HOLDOUT_PASS_SPLITS = ("v13", "v14")  # v14: split v13 again, gauss-seidel deferring hub lists (docs/holdout-v14.md)
 HOLDOUT_PASS_ARCHIVES = {
     s: found[-1]
     for s in HOLDOUT_PASS_SPLITS

@@ -52,6 +52,7 @@ from figures import (  # noqa: E402
     fig_holdout_v11,
     fig_holdout_v12,
     fig_holdout_v13,
+    fig_holdout_v14,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -101,6 +102,7 @@ FIGURES = (
     fig_holdout_v11.FIGURE,
     fig_holdout_v12.FIGURE,
     fig_holdout_v13.FIGURE,  # v13: its passes' archive (holdout_judge_passes)
+    fig_holdout_v14.FIGURE,  # v14: likewise
 )
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
@@ -252,6 +254,7 @@ def build(a) -> tuple[dict, Path]:
         "holdout_v11": fig_holdout_v11.report_section(fig[fig_holdout_v11.FIGURE]),
         "holdout_v12": fig_holdout_v12.report_section(fig[fig_holdout_v12.FIGURE]),
         "holdout_v13": fig_holdout_v13.report_section(fig[fig_holdout_v13.FIGURE]),
+        "holdout_v14": fig_holdout_v14.report_section(fig[fig_holdout_v14.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
