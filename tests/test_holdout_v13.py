@@ -348,9 +348,14 @@ def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
     assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
-def held_out_verdicts(archive: Path) -> dict:
+def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict) -> None:
+    """judge_passes_archive, then the source record (an H200 run of split v13 at `commit`) and the held-out verdicts
+    per algorithm as the archive's README states them."""
+    judge_passes_archive(archive, split, out)
+    source = json.loads((archive / "source.json").read_text())
+    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == commit
     held = pd.read_csv(archive / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
-    return held.set_index("algorithm")["met"].to_dict()
+    assert held.set_index("algorithm")["met"].to_dict() == verdicts
 
 
 def gpus_of_calls(archive: Path) -> tuple[int, set]:
@@ -368,13 +373,11 @@ def gpus_of_calls(archive: Path) -> tuple[int, set]:
 
 def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
     """The v13h call (H200, docs/holdout-v13.md "v13 on an H200"), judged again as its commands.sh judges it: each
-    pass with the registered link and with its own, then the median over the passes; the archived tables."""
+    pass with the registered link and with its own, then the median over the passes; the archived tables. The
+    verdicts: BFS and SSSP met, CC and PageRank not."""
     monkeypatch.chdir(ROOT)
-    judge_passes_archive(ARCHIVE_V13H, "v13", tmp_path)
-    source = json.loads((ARCHIVE_V13H / "source.json").read_text())
-    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == "f7fec6f"
-    # the registered verdicts, as the archive's README states them: BFS and SSSP met, CC and PageRank not
-    assert held_out_verdicts(ARCHIVE_V13H) == {"bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}
+    met = {"bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}
+    check_passes_archive(ARCHIVE_V13H, "v13", tmp_path, "f7fec6f", met)
 
 
 def test_the_v13h_train_session_and_passes_share_one_gpu():
