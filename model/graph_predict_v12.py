@@ -82,11 +82,23 @@ def predictions(path, algorithms, root=None, meta=None, variant=None, link=None)
     own width, on the machine of the fit (the v14 train call's link, L2 and GPU-work costs), zero-copy on `link`'s
     link where given. What the derivation refused (e.g. CC on a directed graph) is left out and named in
     `attrs["refused"]`; GraphPredictError where nothing is left."""
+    table = on_links(path, algorithms, {"": link}, root, meta, variant)[""]
+    out = table[SHOWN]
+    out.attrs["refused"] = table.attrs["refused"]
+    return out
+
+
+def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, variants=None) -> dict:
+    """predictions() on several links from one derivation and one judgement: name -> its table, for each
+    `links` name -> Preset (None: the fit's own link). `variants` (algorithm -> variants, each registered) in
+    place of `variant`."""
     for a in algorithms:
-        if a not in VARIANTS or (variant and variant not in VARIANTS[a]):
+        mine = (variants or {}).get(a) or ((variant,) if variant else ())
+        if a not in VARIANTS or any(v not in VARIANTS[a] for v in mine):
             covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
-            raise GraphPredictError(f"term v12 covers {covered}; not {a} {variant or ''}".rstrip())
-    variants = {a: ((variant,) if variant else VARIANTS[a]) for a in algorithms}
+            asked = "/".join(mine)
+            raise GraphPredictError(f"term v12 covers {covered}; not {a} {asked}".rstrip())
+    variants = {a: tuple((variants or {}).get(a) or ((variant,) if variant else VARIANTS[a])) for a in algorithms}
     path = Path(path)
     graph = load_graph(path, meta)
     name = f"asked-{path.stem}"
@@ -97,9 +109,14 @@ def predictions(path, algorithms, root=None, meta=None, variant=None, link=None)
     asked = asked[[(a, v) not in refused for a, v in zip(asked["algorithm"], asked["variant"], strict=True)]]
     if asked.empty:
         raise GraphPredictError("; ".join(f"{a} {v}: {why}" for (a, v), why in refused.items()))
-    mine = judge_asked(name, asked, w_asked, l_asked, describe(graph), link)
-    out = mine.assign(root=mine["root"].where(mine["root"] >= 0).astype("Int64"))[SHOWN]  # CC, PageRank: no root
-    out.attrs["refused"] = {f"{a} {v}": why for (a, v), why in refused.items()}  # e.g. CC on a directed graph
+    mine, costs, vertices = _judged(name, asked, w_asked, l_asked, describe(graph))
+    expected = gpu_work_v4.expected(w_asked, l_asked, vertices)[:2]
+    out = {}
+    for key, link in links.items():
+        t = mine if link is None else reprice(mine, *expected, costs, link, vertices)
+        t = t.assign(root=t["root"].where(t["root"] >= 0).astype("Int64"))  # CC, PageRank: no root
+        out[key] = t[[*SHOWN, "fidelity"]] if "fidelity" in t else t[SHOWN]
+        out[key].attrs["refused"] = {f"{a} {v}": why for (a, v), why in refused.items()}  # e.g. CC, directed
     return out
 
 
@@ -107,6 +124,14 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
     """The asked graph's cells (`asked`: measured_ms NaN) judged beside v14's train cells as one more held-out
     graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table,
     zero-copy priced on `link` where given."""
+    mine, costs, vertices = _judged(name, asked, workloads, launches, info)
+    if link is None:
+        return mine
+    return reprice(mine, *gpu_work_v4.expected(workloads, launches, vertices)[:2], costs, link, vertices)
+
+
+def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
+    """judge_asked on the fit's own link: the asked graph's rows, the fitted costs and every graph's V."""
     try:
         cells, metas, w_train, l_train, params, capacity = _train()
     except (HoldoutError, OSError) as e:
@@ -122,10 +147,7 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
         params, log=_quiet, sp=hs13, vertices=vertices, capacity=capacity, nonisolated=nonisolated, classes=classes,
         split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g),
     )  # fmt: skip
-    mine = table[table["graph"] == name].reset_index(drop=True)
-    if link is None:
-        return mine
-    return reprice(mine, *gpu_work_v4.expected(workloads, launches, vertices)[:2], costs, link, vertices)
+    return table[table["graph"] == name].reset_index(drop=True), costs, vertices
 
 
 def reprice(mine: pd.DataFrame, workloads, launches, costs: pd.DataFrame, link, vertices: dict) -> pd.DataFrame:

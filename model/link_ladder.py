@@ -16,7 +16,16 @@ every rung. Only the link changes along the ladder; the floor is the H100's on e
 
 The rung `h100-measured` is the preset model.presets makes from a parameters.json of model.fit (default: the one
 fitted on the H100's PCIe 5.0 link, archive/graph-predict-zerocopy-2026-11-25/parameters.json); it is labelled
-"PCIe 5.0, measured here", the others "preset (spec)". A variant the model does not cover, or a graph an
+"PCIe 5.0, measured here", the others "preset (spec)".
+
+`--term v12` prices each rung with the GPU-work term the registered held-out validations judged
+(model/graph_predict_v12.py, fitted as held-out validation v14 fitted it on an H200): the floor is that H200's,
+the measured rung is v14's own link (the judged prediction, default --parameters the session's parameters.json),
+and every other rung reprices zero-copy with the fitted η, h and g on the preset's link (an extrapolation: only the
+fit's own link has a held-out record). It covers the registered variants (the paper's and this project's
+fastest); the traces are derived once per graph, the fit made once.
+
+A variant the model does not cover, or a graph an
 algorithm cannot run on (CC on a directed graph, SSSP without weights), is a row with its reason in `refused` and
 no numbers. Bad input (an unknown preset or algorithm, a graph whose checksum differs from its metadata, a
 missing file) is one line on stderr and exit status 2, with nothing written. Columns: docs/model.md, "The link
@@ -36,6 +45,7 @@ import pandas as pd
 from emogi.atomic import write_csv
 from emogi.traces import TraceError
 from model import graph_predict as gp
+from model import graph_predict_v12 as gp12
 from model.littles_law import binding_term, throughput_gbps
 from model.presets import MEASURED
 from model.whatif import WhatIfError, resolve_params
@@ -45,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # file model.select defaults to
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"
 PRESETS = ("pcie3-x16", "pcie4-x16", "pcie5-x16", MEASURED)
+TERMS = {"v2": PARAMETERS, "v12": gp12.SESSION / "parameters.json"}  # term -> its measured rung's parameters
 # The paper's EMOGI (merged-aligned) and this project's fastest per algorithm: config/config.yaml apps.variants
 VARIANTS = {
     "bfs": ("merged-aligned", "direction-optimizing"),
@@ -73,6 +84,7 @@ COLUMNS = [
     "root",
     "launches",
     "fidelity",
+    "term",
     "preset",
     "rung",
     "link",
@@ -155,7 +167,7 @@ def ladder(graphs, presets, variants=None, root=None, costs=None, log=None) -> p
     costs = gp.gpu_work_costs() if costs is None else costs
     rows = []
     for name, (path, graph) in graphs.items():
-        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}"}
+        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}", "term": "v2"}
         for algorithm, names in variants.items():
             for variant in names:
                 cell = {**where, "algorithm": algorithm, "variant": variant, "role": _role(variant)}
@@ -180,6 +192,57 @@ def ladder(graphs, presets, variants=None, root=None, costs=None, log=None) -> p
                     r["speedup_vs_slowest"] = slowest / r["predicted_ms"]
                 rows.extend(cell_rows)
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def ladder_v12(graphs, presets, variants=None, root=None, log=None) -> pd.DataFrame:
+    """The ladder table (COLUMNS) with term v12 (module doc): per graph one derivation and one fit
+    (graph_predict_v12.on_links), the measured rung on the fit's own link, the others repriced."""
+    variants = VARIANTS if variants is None else variants
+    links = {p.name: (None if p.name == MEASURED else p) for p in presets}
+    rows = []
+    for name, (path, graph) in graphs.items():
+        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}", "term": "v12"}
+        cells = {(a, v): {**where, "algorithm": a, "variant": v, "role": _role(v)} for a, vs in variants.items()
+                 for v in vs}  # fmt: skip
+        asked = {a: tuple(v for v in vs if v in gp12.VARIANTS.get(a, ())) for a, vs in variants.items()}
+        asked = {a: vs for a, vs in asked.items() if vs}
+        why = {(a, v): f"term v12 covers {a} {'/'.join(gp12.VARIANTS.get(a, ())) or 'no variant'}"
+               for a, v in cells if v not in asked.get(a, ())}  # fmt: skip
+        tables = {}
+        if asked:
+            started = time.monotonic()
+            try:
+                tables = gp12.on_links(path, tuple(asked), links, root, variants=asked)
+            except gp.GraphPredictError as e:
+                why |= {(a, v): str(e) for a, vs in asked.items() for v in vs}
+            if log:
+                log(f"{name}: term v12 traces, fit and {len(links)} rungs in {time.monotonic() - started:.1f} s")
+        if tables:
+            refused = next(iter(tables.values())).attrs["refused"]
+            why |= {(a, v): refused[f"{a} {v}"] for a, v in cells if f"{a} {v}" in refused}
+        for key, cell in cells.items():
+            if key in why:
+                rows.append({**cell, "refused": why[key]})
+                if log:
+                    log(f"{name} {key[0]}/{key[1]}: refused: {why[key]}")
+                continue
+            cell_rows = [{**cell, **_rung(p), **_v12_on_rung(tables[p.name], key, p), "refused": ""} for p in presets]
+            slowest = max(r["predicted_ms"] for r in cell_rows)
+            rows.extend({**r, "speedup_vs_slowest": slowest / r["predicted_ms"]} for r in cell_rows)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _v12_on_rung(table: pd.DataFrame, key, preset) -> dict:
+    """One cell's zero-copy row of a rung's term v12 table, with the rung's T(d) and binding term for reference."""
+    r = table[(table["algorithm"] == key[0]) & (table["variant"] == key[1]) & (table["mode"] == "zerocopy")].iloc[0]
+    read = r["D_bytes"] > 0
+    out = {k: r[k] for k in ("edge_bytes", "root", "launches", "D_bytes", "d_bytes", "floor_ms", "transfer_ms",
+                              "chain_ms", "predicted_ms")}  # fmt: skip
+    return out | {
+        "fidelity": r.get("fidelity", ""),
+        "T_gbps": throughput_gbps(r["d_bytes"], preset) if read else math.nan,
+        "bound": binding_term(r["d_bytes"], preset) if read else "none",
+    }
 
 
 def _role(variant: str) -> str:
@@ -214,7 +277,17 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m model.link_ladder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--graph-file", type=Path, action="append", required=True, help="a CSR file (repeatable)")
     ap.add_argument("--presets", default=",".join(PRESETS), help="the rungs, comma-separated, in order")
-    ap.add_argument("--parameters", type=Path, default=PARAMETERS, help=f"parameters.json for {MEASURED}")
+    ap.add_argument(
+        "--term",
+        choices=sorted(TERMS),
+        default="v2",
+        help="the GPU-work term: v2 (H100 costs, the graph_predict floor) or v12 (v14's fit on an H200)",
+    )
+    ap.add_argument(
+        "--parameters",
+        type=Path,
+        help=f"parameters.json for {MEASURED} (default: the term's own: v2 the H100 fit's, v12 the v14 session's)",
+    )
     ap.add_argument("--presets-file", type=Path, help="presets YAML (default: model/presets.yaml)")
     ap.add_argument("--algorithm", default="all", help="bfs, sssp, cc, pagerank, comma-separated, or all")
     ap.add_argument("--variant", action="append", help="ALG=V1,V2: the variants of one algorithm (repeatable)")
@@ -228,7 +301,7 @@ def main(argv=None) -> int:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     try:
         variants = parse_variants(a.variant, _algorithms(a.algorithm))
-        presets = rungs([p for p in a.presets.split(",") if p], a.parameters, a.presets_file)
+        presets = rungs([p for p in a.presets.split(",") if p], a.parameters or TERMS[a.term], a.presets_file)
         names = [graph_name(p) for p in a.graph_file]
         if len(set(names)) != len(names):
             raise LadderError(f"two graph files share a name: {', '.join(map(str, a.graph_file))}")
@@ -239,7 +312,10 @@ def main(argv=None) -> int:
             except gp.GraphPredictError as e:
                 raise LadderError(str(e)) from None
         started = time.monotonic()
-        table = ladder(graphs, presets, variants, a.root, log=log)
+        if a.term == "v12":
+            table = ladder_v12(graphs, presets, variants, a.root, log=log)
+        else:
+            table = ladder(graphs, presets, variants, a.root, log=log)
     except LadderError as e:
         print(f"model.link_ladder: error: {e}", file=sys.stderr)
         return 2

@@ -111,3 +111,39 @@ def test_a_graph_whose_checksum_differs_from_its_metadata_is_refused(tmp_path, c
     status, err = _run(["--graph-file", str(path), "--presets", TWO, "--out", str(out)], capsys)
     assert status == 2 and "differs from its metadata" in err
     assert len(err.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_term_v12_prices_every_rung_from_one_fit_and_judges_the_measured_one(tmp_path, capsys, monkeypatch):
+    """--term v12: one derivation and one fit per graph (graph_predict_v12.on_links); the measured rung is the
+    fit's own link, so its row is the what-if's own-link prediction; the spec rungs share its floor."""
+    from model import graph_predict_v12 as gp12
+
+    calls = []
+    on_links = gp12.on_links
+    monkeypatch.setattr(gp12, "on_links", lambda *a, **k: calls.append(a[0]) or on_links(*a, **k))
+    path, out = _graph(tmp_path), tmp_path / "ladder.csv"
+    argv = ["--graph-file", str(path), "--term", "v12", "--presets", f"{TWO},{link_ladder.MEASURED}"]
+    status, err = _run([*argv, "--algorithm", "pagerank,bfs", "--out", str(out)], capsys)
+    assert status == 0, err
+    assert len(calls) == 1
+    t = pd.read_csv(out)
+    assert list(t.columns) == link_ladder.COLUMNS and (t["term"] == "v12").all() and t["refused"].isna().all()
+    own = gp12.predictions(path, ("pagerank", "bfs")).query("mode == 'zerocopy'")
+    measured = t[t["preset"] == link_ladder.MEASURED].merge(own, on=["algorithm", "variant"], suffixes=("", "_own"))
+    assert len(measured) == len(own) == 4
+    assert measured["predicted_ms"].to_numpy() == pytest.approx(measured["predicted_ms_own"].to_numpy(), rel=1e-12)
+    for _, cell in t.groupby(["algorithm", "variant"]):
+        assert cell["floor_ms"].nunique() == 1
+        gen3, gen4 = (cell[cell["preset"] == p].iloc[0] for p in TWO.split(","))
+        assert gen4["predicted_ms"] < gen3["predicted_ms"]
+
+
+def test_term_v12_refuses_a_variant_it_does_not_cover_with_its_reason(tmp_path, capsys):
+    path, out = _graph(tmp_path), tmp_path / "ladder.csv"
+    argv = ["--graph-file", str(path), "--term", "v12", "--presets", TWO, "--algorithm", "bfs"]
+    status, err = _run([*argv, "--variant", "bfs=merged-aligned,frontier", "--out", str(out)], capsys)
+    assert status == 0, err
+    t = pd.read_csv(out)
+    refused = t[t["refused"].notna()]
+    assert list(refused["variant"]) == ["frontier"] and refused["refused"].iloc[0].startswith("term v12 covers bfs")
+    assert (t[t["variant"] == "merged-aligned"]["refused"].isna()).all()

@@ -47,13 +47,19 @@ def test_dry_run_of_the_default_config(workdir):
 
 
 def test_link_ladder_rule_lists_every_file_its_command_reads(workdir):
-    # model.link_ladder reads the presets and the GPU-work costs besides the graphs and parameters: a change to
-    # either must rerun it
+    # model.link_ladder --term v12 reads the presets and v14's archived train cells besides the graphs and the
+    # parameters: a change to either must rerun it
     done = snakemake(workdir, "-n", "results/model/link_ladder.csv", "--config", "measurements=archive")
     assert done.returncode == 0, done.stderr
     job = done.stdout.split("rule link_ladder:", 1)[1]
     inputs = next(line for line in job.splitlines() if line.strip().startswith("input:"))
-    for name in ("model/presets.yaml", "gpu-work-term-2026-11-25-v2/gpu_work_params.csv", "model/link_ladder.py"):
+    for name in (
+        "model/presets.yaml",
+        "holdout-v14-h200-2026-11-28/holdout_cells.csv",
+        "model/link_ladder.py",
+        "model/graph_predict_v12.py",
+        "holdout-v14-h200-2026-11-28/passes/p1/session/parameters.json",
+    ):
         assert name in inputs, inputs
 
 

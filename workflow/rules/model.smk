@@ -129,16 +129,17 @@ rule predict:
 
 
 rule link_ladder:
-    # Each algorithm's zero-copy time predicted per link rung from the graph files alone (issue 24; no GPU, no run):
-    # the presets and the H100's measured Gen5 link (model.link_ladder's default parameters, an archived fit).
-    # The command also reads the presets file and the GPU-work costs (model.graph_predict's GPU_WORK_PARAMS).
+    # Each algorithm's zero-copy time predicted per link rung from the graph files alone (issue 24; no GPU, no run),
+    # with the GPU-work term the held-out validations judged (--term v12: fitted as v14 fitted it on an H200, from
+    # its archive's train cells): the presets, and v14's own measured Gen5 link (its session's parameters.json).
     input:
         module=REPO / "model/link_ladder.py",
+        term=REPO / "model/graph_predict_v12.py",
         graphs=expand("resources/graphs/{graph}.w8.csr", graph=LADDER_GRAPHS),
         metas=expand("resources/graphs/{graph}.w8.json", graph=LADDER_GRAPHS),
-        parameters=REPO / "archive/graph-predict-zerocopy-2026-11-25/parameters.json",
+        parameters=REPO / "archive/holdout-v14-h200-2026-11-28/passes/p1/session/parameters.json",
         presets=REPO / "model/presets.yaml",
-        gpu_work=REPO / "archive/gpu-work-term-2026-11-25-v2/gpu_work_params.csv",
+        train=REPO / "archive/holdout-v14-h200-2026-11-28/holdout_cells.csv",
     output:
         "results/model/link_ladder.csv",
     params:
@@ -150,7 +151,8 @@ rule link_ladder:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m model.link_ladder {params.graphs} --presets {params.presets} --parameters {input.parameters}"
+        "python3 -m model.link_ladder {params.graphs} --term v12 --presets {params.presets}"
+        " --parameters {input.parameters}"
         " --presets-file {input.presets} {params.variants} --out {output} > {log} 2>&1"
 
 
