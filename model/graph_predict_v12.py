@@ -92,13 +92,13 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
     """predictions() on several links from one derivation and one judgement: name -> its table, for each
     `links` name -> Preset (None: the fit's own link). `variants` (algorithm -> variants, each registered) in
     place of `variant`."""
-    for a in algorithms:
-        mine = (variants or {}).get(a) or ((variant,) if variant else ())
+    variants = {
+        a: tuple((variants or {}).get(a) or ((variant,) if variant else VARIANTS.get(a, ()))) for a in algorithms
+    }
+    for a, mine in variants.items():
         if a not in VARIANTS or any(v not in VARIANTS[a] for v in mine):
             covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
-            asked = "/".join(mine)
-            raise GraphPredictError(f"term v12 covers {covered}; not {a} {asked}".rstrip())
-    variants = {a: tuple((variants or {}).get(a) or ((variant,) if variant else VARIANTS[a])) for a in algorithms}
+            raise GraphPredictError(f"term v12 covers {covered}; not {a} {'/'.join(mine)}".rstrip())
     path = Path(path)
     graph = load_graph(path, meta)
     name = f"asked-{path.stem}"
@@ -120,18 +120,15 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
     return out
 
 
-def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict, link=None):
+def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
     """The asked graph's cells (`asked`: measured_ms NaN) judged beside v14's train cells as one more held-out
-    graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches; its rows of the table,
-    zero-copy priced on `link` where given."""
-    mine, costs, vertices = _judged(name, asked, workloads, launches, info)
-    if link is None:
-        return mine
-    return reprice(mine, *gpu_work_v4.expected(workloads, launches, vertices)[:2], costs, link, vertices)
+    graph (`info`: its metadata, emogi.csr.describe), with its workloads and launches: its rows of the table, on
+    the fit's own link (on_links reprices them on others)."""
+    return _judged(name, asked, workloads, launches, info)[0]
 
 
 def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
-    """judge_asked on the fit's own link: the asked graph's rows, the fitted costs and every graph's V."""
+    """judge_asked's rows, the fitted costs and every graph's V."""
     try:
         cells, metas, w_train, l_train, params, capacity = _train()
     except (HoldoutError, OSError) as e:

@@ -183,14 +183,11 @@ def ladder(graphs, presets, variants=None, root=None, costs=None, log=None) -> p
                 if log:
                     log(f"{name} {algorithm}/{variant}: trace and counts in {time.monotonic() - started:.1f} s")
                 common = {k: w[k] for k in ("edge_bytes", "root", "launches", "fidelity", "D_bytes", "d_bytes")}
-                cell_rows = [
+                on_rungs = [
                     {**cell, **common, **_rung(p), "floor_ms": w["floor_ms"], **_on_rung(w, p), "refused": ""}
                     for p in presets
                 ]
-                slowest = max(r["predicted_ms"] for r in cell_rows)
-                for r in cell_rows:
-                    r["speedup_vs_slowest"] = slowest / r["predicted_ms"]
-                rows.extend(cell_rows)
+                rows.extend(_with_speedups(on_rungs))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -226,9 +223,8 @@ def ladder_v12(graphs, presets, variants=None, root=None, log=None) -> pd.DataFr
                 if log:
                     log(f"{name} {key[0]}/{key[1]}: refused: {why[key]}")
                 continue
-            cell_rows = [{**cell, **_rung(p), **_v12_on_rung(tables[p.name], key, p), "refused": ""} for p in presets]
-            slowest = max(r["predicted_ms"] for r in cell_rows)
-            rows.extend({**r, "speedup_vs_slowest": slowest / r["predicted_ms"]} for r in cell_rows)
+            on_rungs = [{**cell, **_rung(p), **_v12_on_rung(tables[p.name], key, p), "refused": ""} for p in presets]
+            rows.extend(_with_speedups(on_rungs))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -243,6 +239,12 @@ def _v12_on_rung(table: pd.DataFrame, key, preset) -> dict:
         "T_gbps": throughput_gbps(r["d_bytes"], preset) if read else math.nan,
         "bound": binding_term(r["d_bytes"], preset) if read else "none",
     }
+
+
+def _with_speedups(cell_rows: list[dict]) -> list[dict]:
+    """One cell's rows on every rung, each with the slowest rung's predicted_ms over its own."""
+    slowest = max(r["predicted_ms"] for r in cell_rows)
+    return [{**r, "speedup_vs_slowest": slowest / r["predicted_ms"]} for r in cell_rows]
 
 
 def _role(variant: str) -> str:
