@@ -1,7 +1,7 @@
 """`emogi run --pr-hub-entries N` (kernels/include/emogi/pagerank.cuh): gauss-seidel defers a list longer than N to
 a kernel that spreads it over many warps after the round. Refused, in one line and before the GPU is touched, for
 any other algorithm or variant, the streamed mode and added latency (CPU); `auto` (the default where it applies)
-takes twice the edges per resident warp of the GPU, and says so; on a GPU every run with it is verified
+takes twice the edges per resident warp of the GPU, at least 4096, and says so; on a GPU every run with it is verified
 against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log."""
 
 import pandas as pd

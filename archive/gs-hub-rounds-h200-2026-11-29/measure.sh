@@ -6,12 +6,17 @@
 # kron20 ef 3, 4, 7 are v14's train graphs (their seeds); kron19ef11 is a graph where auto helps. Descriptive, not a
 # validation. From the repository root on the GPU machine:
 #   EMOGI_COMMIT=<commit> EMOGI_WHEELS=none bash archive/gs-hub-rounds-h200-2026-11-29/measure.sh
+# Call 2 (the rule with its floor): WIDTHS="8 4" LOGGED=0 HUBS="0 old auto" TESTS="..." with more NAMES; `old` is
+# auto's length before the floor (2 E / resident warps, at least 32, as 3a7ebf1 took it).
 set -uo pipefail
 . tools/device/setup.sh
 S=/tmp/gsround; G=/tmp/gsround_graphs; mkdir -p "$S/runs" "$S/passes" "$S/logs" "$S/graphs" "$G"
 REPS=${REPS:-5}; PROCS=${PROCS:-2}; BUDGET_S=${BUDGET_S:-300}; start=$(date +%s)
-HUBS=${HUBS:-"0 auto 4096 8192 16384"}
-declare -A SEED=([kron20ef4]=28 [kron20ef3]=33 [kron20ef7]=31 [kron19ef11]=34 [kron20ef5]=30 [kron21ef3]=31)
+HUBS=${HUBS:-"0 auto 4096 8192 16384"}; WIDTHS=${WIDTHS:-4}; LOGGED=${LOGGED:-1}
+WARPS=$(python3 -c "import torch; p = torch.cuda.get_device_properties(0)
+print(p.multi_processor_count * p.max_threads_per_multi_processor // 32)")
+declare -A SEED=([kron20ef4]=28 [kron20ef3]=33 [kron20ef7]=31 [kron19ef11]=34 [kron20ef5]=30 [kron21ef3]=31
+  [kron19ef9]=35 [kron19ef13]=35)
 NAMES=${NAMES:-"kron20ef4 kron20ef3 kron19ef11 kron20ef7"}
 { date -u; nvidia-smi; nvidia-smi --query-gpu=name,uuid,driver_version --format=csv
   echo "commit: ${EMOGI_COMMIT:-$(git rev-parse HEAD 2> /dev/null)}"; } > "$S/host.txt" 2>&1
@@ -26,15 +31,20 @@ for name in $NAMES; do
     > "$S/logs/gen_$name.log" 2>&1 || { echo "gen $name failed"; continue; }
   python3 -m emogi.csr narrow "$G/$name.w8.csr" --out "$G/$name.w4.csr" --meta "$S/graphs/$name.w4.json" \
     >> "$S/logs/gen_$name.log" 2>&1
-  base=(run --algorithm pagerank --graph "$G/$name.w4.csr" --name "$name" --modes device,zerocopy --reps "$REPS"
-    --warmup 1 --run-order rounds)
-  for p in $(seq 1 "$PROCS") log; do
-    for n in $HUBS; do
-      variants=gauss-seidel; [ "$n" = 0 ] && variants=gauss-seidel,merged-aligned
-      extra=(); [ "$p" = log ] && extra=(--pass-log "$S/passes/$name.w4.n$n.csv")
-      tag=$name.w4.n$n.p$p
-      "$EMOGI_BINARY" "${base[@]}" --variants "$variants" --pr-hub-entries "$n" --out "$S/runs/$tag.csv" \
-        "${extra[@]}" > "$S/logs/run_$tag.log" 2>&1 || echo "FAILED $tag: $(tail -1 "$S/logs/run_$tag.log")"
+  edges=$(python3 -c "import json; print(json.load(open('$S/graphs/$name.w8.json'))['num_edges'])")
+  old=$(( (2 * edges + WARPS - 1) / WARPS )); [ "$old" -ge 32 ] || old=32
+  procs=$(seq 1 "$PROCS"); [ "$LOGGED" = 1 ] && procs="$procs log"
+  for w in $WIDTHS; do
+    base=(run --algorithm pagerank --graph "$G/$name.w$w.csr" --name "$name" --modes device,zerocopy --reps "$REPS"
+      --warmup 1 --run-order rounds)
+    for p in $procs; do
+      for n in $HUBS; do
+        variants=gauss-seidel; [ "$n" = 0 ] && variants=gauss-seidel,merged-aligned
+        extra=(); [ "$p" = log ] && extra=(--pass-log "$S/passes/$name.w$w.n$n.csv")
+        tag=$name.w$w.n$n.p$p; hub=$n; [ "$n" = old ] && hub=$old
+        "$EMOGI_BINARY" "${base[@]}" --variants "$variants" --pr-hub-entries "$hub" --out "$S/runs/$tag.csv" \
+          "${extra[@]}" > "$S/logs/run_$tag.log" 2>&1 || echo "FAILED $tag: $(tail -1 "$S/logs/run_$tag.log")"
+      done
     done
   done
   rm -f "$G/$name".w*.csr
@@ -51,7 +61,7 @@ for f in glob.glob(f"{s}/runs/*.csv"):
 runs = pd.concat(frames)
 print("all verified:", bool(runs.verified.all()), "rows:", len(runs))
 runs = runs[runs.process != "log"]
-t = runs.groupby(["graph", "mode", "variant", "n"]).agg(ms=("time_ms", "median"), lo=("time_ms", "min"),
+t = runs.groupby(["graph", "edge_bytes", "mode", "variant", "n"]).agg(ms=("time_ms", "median"), lo=("time_ms", "min"),
     hi=("time_ms", "max"), r_lo=("iterations", "min"), r_med=("iterations", "median"), r_hi=("iterations", "max"))
 print(t.round(2).to_string())
 PY

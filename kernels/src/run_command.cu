@@ -271,8 +271,8 @@ std::vector<OptionSpec> run_options(OptionSpec algorithm) {
           option("pr-max-iterations", "INT", "PageRank rounds before it counts as not converged", "5000"),
           option("pr-hub-entries", "INT|auto",
                  "pagerank gauss-seidel: a list longer than this is pushed after its round by many warps, not by "
-                 "its own warp (0: off; auto: twice the entries per resident warp; default auto where it applies, "
-                 "off with streamed or added latency)"),
+                 "its own warp (0: off; auto: twice the entries per resident warp, at least 4096; default auto "
+                 "where it applies, off with streamed or added latency)"),
           option("pr-reference", "PATH",
                  "pagerank: V float64 values of a tightly converged PageRank (emogi_cpu pagerank --reference writes "
                  "them); each verified run then logs its L1 distance to them, sum |x - x*| / V"),

@@ -24,6 +24,15 @@ namespace emogi {
 constexpr unsigned kLoadsInFlight = EMOGI_LOADS_IN_FLIGHT;
 static_assert(kLoadsInFlight >= 1 && kLoadsInFlight <= 16, "EMOGI_LOADS_IN_FLIGHT must be 1..16");
 
+// Entries of Index in one 128-byte line, and the first entry of the line that holds entry `i`: where a
+// line-aligned walk of a list starting at i begins (the edge array itself is 128-byte aligned).
+template <class Index>
+constexpr uint64_t kEntriesPerLine = kCacheLineBytes / sizeof(Index);
+template <class Index>
+__host__ __device__ constexpr uint64_t line_start(uint64_t i) {
+  return i & ~(kEntriesPerLine<Index> - 1);
+}
+
 // Visits read(j) for j = first, first + stride, ... below end, skipping j < begin; reads kDepth positions
 // before visiting them, and calls wait(x) on the kDepth values in between (NoWait: nothing, no code).
 template <unsigned kDepth, class Read, class Visit, class Wait = NoWait>
@@ -82,8 +91,7 @@ struct MergedAlignedAccess {
   static constexpr unsigned kChunk = 1;
   template <class Index, class Read, class Visit, class Wait = NoWait>
   __device__ static void walk(uint64_t begin, uint64_t end, unsigned lane, Read read, Visit visit, Wait wait = {}) {
-    constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
-    strided_walk<kLoadsInFlight>((begin & ~(kPerLine - 1)) + lane, begin, end, kWarpSize, read, visit, wait);
+    strided_walk<kLoadsInFlight>(line_start<Index>(begin) + lane, begin, end, kWarpSize, read, visit, wait);
   }
 };
 

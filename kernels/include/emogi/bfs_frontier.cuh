@@ -38,12 +38,12 @@ struct DiscoverOp {
 template <class Index, class Sweep>
 __global__ void __launch_bounds__(kBlockThreads)
     bfs_bottom_up(DeviceGraph<Index> g, Sweep sweep, uint32_t* __restrict__ depth, uint32_t level) {
-  constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
+  constexpr uint64_t kPerLine = kEntriesPerLine<Index>;
   for_each_vertex<MergedAlignedAccess>(sweep, [&](uint64_t v, unsigned lane) {
     if (depth[v] != kUnvisited) return;
     sweep.note_read(v, lane);  // the whole list, although the walk may stop at the first parent
     const uint64_t begin = g.list_begin(v), end = g.list_end(v);
-    for (uint64_t base = begin & ~(kPerLine - 1); base < end; base += kPerLine) {
+    for (uint64_t base = line_start<Index>(begin); base < end; base += kPerLine) {
       const uint64_t i = base + lane;
       const bool hit = lane < kPerLine && i >= begin && i < end && depth[g.edges[i]] == level;
       if (__ballot_sync(kFullMask, hit)) {

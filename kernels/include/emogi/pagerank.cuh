@@ -51,7 +51,7 @@ constexpr uint64_t kHubSlice = kLoadsInFlight * kBlockThreads;  // entries per b
 // A list's slices start at its first entry rounded down to a 128-byte line (as merged-aligned reads), so a list
 // of `entries` has at most this many, whatever its start and width (a line holds at most 32 entries).
 constexpr uint64_t hub_slices_at_most(uint64_t entries) {
-  return (entries + kCacheLineBytes / sizeof(uint32_t) - 1 + kHubSlice - 1) / kHubSlice;
+  return (entries + kEntriesPerLine<uint32_t> - 1 + kHubSlice - 1) / kHubSlice;
 }
 
 template <class Index>
@@ -182,8 +182,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     const float d = r * alpha / float(end - begin);
     if (kDeferHubs && end - begin > hubs.entries) {
-      constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
-      const uint64_t slices = (end - (begin & ~(kPerLine - 1)) + kHubSlice - 1) / kHubSlice;
+      const uint64_t slices = (end - line_start<Index>(begin) + kHubSlice - 1) / kHubSlice;
       unsigned long long i = 0, first = 0;
       if (lane == 0) {  // a vertex is taken once a round: i < capacity, first + slices <= slice_capacity
         i = atomicAdd(&hubs.count[0], 1ull), first = atomicAdd(&hubs.count[1], (unsigned long long)slices);
@@ -204,13 +203,12 @@ __global__ void __launch_bounds__(kBlockThreads)
 template <class Index>
 __global__ void __launch_bounds__(kBlockThreads)
     pagerank_push_hubs(DeviceGraph<Index> g, HubQueue hubs, float* __restrict__ residual) {
-  constexpr uint64_t kPerLine = kCacheLineBytes / sizeof(Index);
   const uint64_t slices = hubs.count[1];
   const auto read = g.neighbors();
   for (uint64_t s = blockIdx.x; s < slices; s += gridDim.x) {
     const uint32_t i = hubs.slice_hub[s];
     const uint64_t begin = g.list_begin(hubs.vertex[i]), end = g.list_end(hubs.vertex[i]);
-    const uint64_t first = (begin & ~(kPerLine - 1)) + (s - hubs.first_slice[i]) * kHubSlice;
+    const uint64_t first = line_start<Index>(begin) + (s - hubs.first_slice[i]) * kHubSlice;
     const float d = hubs.delta[i];
     strided_walk<kLoadsInFlight>(first + threadIdx.x, begin, first + kHubSlice < end ? first + kHubSlice : end,
                                  blockDim.x, read, [&](uint64_t u) { atomicAdd(&residual[u], d); });

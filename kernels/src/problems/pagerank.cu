@@ -31,20 +31,24 @@ std::pair<uint64_t, uint64_t> hub_lists(const MappedCsr& g, uint64_t entries) {
 
 // --pr-hub-entries auto: a list is a round's straggler when its warp walks more than kHubShare times the entries
 // each resident warp walks on average (E / resident warps): kron19's top lists are ~25x that and inflate
-// gauss-seidel's rounds, kron24's ~7x and do not (archive/gs-hub-entries-h200-2026-11-28). At least a warp's width.
+// gauss-seidel's rounds, kron24's ~7x and do not (archive/gs-hub-entries-h200-2026-11-28). At least kMinHubEntries:
+// deferring the ~200 lists of 1.5-2 k entries of the sparse kron20 graphs (edge factors 3, 4) tripled their rounds,
+// and from 4 096 on it did not (archive/gs-hub-rounds-h200-2026-11-29); such a list's warp walks it in ~12 us, under
+// a tail round's ~28 us, so deferring it saves a round little time.
 uint64_t hub_entries_of(const MappedCsr& g, const MatrixOptions& opt) {
   if (!opt.pr_hub_auto) return opt.pr_hub_entries;
-  constexpr uint64_t kHubShare = 2;
+  constexpr uint64_t kHubShare = 2, kMinHubEntries = 4096;
   int device = 0, sms = 0, threads = 0;
   EMOGI_CUDA_CHECK(cudaGetDevice(&device));
   EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   EMOGI_CUDA_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
   const uint64_t warps = std::max<uint64_t>(uint64_t(sms) * uint64_t(threads) / kWarpSize, 1);
-  const uint64_t entries = std::max<uint64_t>((kHubShare * g.num_edges() + warps - 1) / warps, kWarpSize);
+  const uint64_t entries = std::max<uint64_t>((kHubShare * g.num_edges() + warps - 1) / warps, kMinHubEntries);
   std::fprintf(stderr,
-               "pagerank gauss-seidel: --pr-hub-entries auto = %llu (%llu x %llu entries / %llu resident warps)\n",
+               "pagerank gauss-seidel: --pr-hub-entries auto = %llu (%llu x %llu entries / %llu resident warps, at "
+               "least %llu)\n",
                (unsigned long long)entries, (unsigned long long)kHubShare, (unsigned long long)g.num_edges(),
-               (unsigned long long)warps);
+               (unsigned long long)warps, (unsigned long long)kMinHubEntries);
   return entries;
 }
 
