@@ -134,3 +134,46 @@ def figure_inputs(repo, figure_inputs, figure):
     """A figure rule's inputs: its script, source.json and the files FIGURE_INPUTS lists (flag -> path)."""
     inputs = {flag.replace("-", "_"): path for flag, path in figure_inputs[figure].items()}
     return {"script": repo / f"figures/{figure}.py", "source": "results/tables/source.json", **inputs}
+
+
+# A held-out validation's passes archive (workflow/rules/model.smk): passes/pP/session folders, or the same packed
+# in passes.tgz (v15), which the judgement unpacks under its own folder first.
+def packed_passes(archive):
+    """The archive's passes.tgz, or None where its passes are folders."""
+    packed = Path(archive) / "passes.tgz"
+    return packed if packed.is_file() else None
+
+
+def pass_names(archive):
+    """The archive's passes (p1, p2, ...): its folders, or the members of its passes.tgz."""
+    packed = packed_passes(archive)
+    if packed is None:
+        return sorted(d.name for d in (Path(archive) / "passes").glob("p*"))
+    import tarfile
+
+    with tarfile.open(packed) as t:
+        parts = [Path(n).parts for n in t.getnames()]
+    return sorted({p[1] for p in parts if len(p) > 1 and p[0] == "passes"})
+
+
+def pass_inputs(archive):
+    """What a judgement of the passes reads: their runs tables, or the packed passes."""
+    packed = packed_passes(archive)
+    if packed is not None:
+        return [packed]
+    return sorted(
+        f for p in pass_names(archive) for f in (Path(archive) / "passes" / p / "session" / "runs").glob("*.csv")
+    )
+
+
+def pass_unpack_step(archive, out):
+    """The judgement's first shell step: packed passes unpacked into OUT/packed (empty where they are folders)."""
+    packed = packed_passes(archive)
+    return (
+        "" if packed is None else f"rm -rf {out}/packed && mkdir -p {out}/packed && tar xzf {packed} -C {out}/packed &&"
+    )
+
+
+def passes_dir(archive, out):
+    """Where the passes' folders are for the judgement: the archive's, or OUT/packed/passes."""
+    return f"{out}/packed/passes" if packed_passes(archive) is not None else f"{archive}/passes"

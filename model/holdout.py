@@ -68,6 +68,7 @@ from model import holdout_split_v11 as hs11
 from model import holdout_split_v12 as hs12
 from model import holdout_split_v13 as hs13
 from model import holdout_split_v14 as hs14
+from model import holdout_split_v15 as hs15
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -87,9 +88,9 @@ WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width 
 TRACE_WEIGHT = {"pagerank": 10.0}
 # --split: the split (and its term)
 SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10,
-          "v11": hs11, "v12": hs12, "v13": hs13, "v14": hs14}  # fmt: skip
+          "v11": hs11, "v12": hs12, "v13": hs13, "v14": hs14, "v15": hs15}  # fmt: skip
 V8_TERM = (hs8, hs9, hs10, hs11)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 to v11 unchanged
-V12_TERM = (hs12, hs13, hs14)  # term v12 (model/gpu_work_v12.py): v13 and v14 refit it on 25 graphs, unchanged
+V12_TERM = (hs12, hs13, hs14, hs15)  # term v12 (model/gpu_work_v12.py): v13 to v15 refit it on 25 graphs, unchanged
 V8_FLOOR = (*V8_TERM, *V12_TERM)  # v8's floor, classes and statistic; v12 adds a cost per list to the link terms
 LINKED = (hs4, hs5, hs6, hs7, *V8_FLOOR)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
 STATISTICS = ("median", "min")  # a cell's statistic over its timed runs (--statistic; a split's STATISTIC)

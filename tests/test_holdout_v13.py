@@ -392,11 +392,11 @@ def test_the_workflow_judges_v13_only_where_its_archive_exists():
     left out (tests/test_workflow.py)."""
     model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
     figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
-    assert 'HOLDOUT_PASS_SPLITS = ("v13", "v14")' in model_rules
-    assert '(p / "passes/p1/session/runs").is_dir()' in model_rules
+    assert 'HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15")' in model_rules
+    assert '(p / "passes/p1/session/runs").is_dir() or setup.packed_passes(p)' in model_rules
     assert "if HOLDOUT_PASS_ARCHIVES:\n\n    rule holdout_judge_passes:" in model_rules
     rule = model_rules[model_rules.index("rule holdout_judge_passes:") :]
     assert "python3 -m model.holdout --split {wildcards.split}" in rule and "python3 -m model.holdout_passes" in rule
-    assert "--runs {params.archive}/passes/$p/session" in rule  # its graphs/ and micro/l2.csv by default
+    assert "--runs {params.passes_dir}/$p/session" in rule  # its graphs/ and micro/l2.csv by default
     assert 'split="|".join(HOLDOUT_PASS_ARCHIVES)' in rule
     assert "for s in HOLDOUT_PASS_ARCHIVES}\nfor _figure, _dir in HOLDOUT_SPLIT_FIGURES.items():" in figure_rules

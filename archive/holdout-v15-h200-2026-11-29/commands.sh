@@ -18,10 +18,10 @@ TGZS=DIR PARTS=derive bash tools/device/holdout_v13h.sh
 #   passes/pP/call_parameters.json (/tmp/ho13h/pP/call/session/parameters.json), packed: three copies of the same
 #   train cells would not fit the tree's room (tests/test_tree_size.py). The held-out graphs' workloads the derive
 #   made equal archive/holdout-v14-h200-2026-11-28/workloads/ but for the derivation's own timing (`trace_s`), so
-#   this folder uses that one.
+#   workloads/ is a copy of that one.
 
 # The judgement as archived here, from the repository root (each table equals the derive's own byte for byte).
-A=archive/holdout-v15-h200-2026-11-29 W=archive/holdout-v14-h200-2026-11-28/workloads X=/tmp/v15x J=/tmp/v15j
+A=archive/holdout-v15-h200-2026-11-29 W=archive/holdout-v15-h200-2026-11-29/workloads X=/tmp/v15x J=/tmp/v15j
 mkdir -p $X && tar xzf $A/passes.tgz -C $X
 for p in p1 p2 p3; do
   python -m model.holdout --split v13 --runs $X/passes/$p/session --workloads $W/* \

@@ -279,14 +279,20 @@ if HOLDOUT_SPLIT_ARCHIVES:
 # its archive holds passes/pP/session (each pass's assembled session) instead of one session/: each pass judged with
 # --split v13 (term v12, refitted on 25 graphs; the session's graphs/ and micro/l2.csv read by default), then
 # model.holdout_passes (the median over the passes of each pass's min); fig_holdout_v13 draws it. Only where that
-# archive exists, as for v4 to v12.
-HOLDOUT_PASS_SPLITS = ("v13", "v14")  # v14: split v13 again, gauss-seidel deferring hub lists (docs/holdout-v14.md)
+# archive exists, as for v4 to v12. An archive may hold its passes packed (passes.tgz, v15: three copies of the same
+# train cells would not leave the tree its room); they are unpacked under the judgement's folder first.
+HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15")  # v14, v15: split v13 again at later kernels (docs/holdout-v14.md, -v15.md)
 HOLDOUT_PASS_ARCHIVES = {
     s: found[-1]
     for s in HOLDOUT_PASS_SPLITS
-    if (found := sorted(p for p in (REPO / "archive").glob(f"holdout-{s}-*") if (p / "passes/p1/session/runs").is_dir()))
+    if (
+        found := sorted(
+            p
+            for p in (REPO / "archive").glob(f"holdout-{s}-*")
+            if (p / "passes/p1/session/runs").is_dir() or setup.packed_passes(p)
+        )
+    )
 }
-_passes = lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "passes").glob("p*"))  # noqa: E731
 
 
 if HOLDOUT_PASS_ARCHIVES:
@@ -297,7 +303,7 @@ if HOLDOUT_PASS_ARCHIVES:
             passes=REPO / "model/holdout_passes.py",
             split=str(REPO / "model/holdout_split_{split}.py"),
             term=REPO / "model/gpu_work_v12.py",
-            runs=lambda w: sorted(f for d in _passes(w) for f in (d / "session" / "runs").glob("*.csv")),
+            runs=lambda w: setup.pass_inputs(HOLDOUT_PASS_ARCHIVES[w.split]),
             workloads=lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "workloads").glob("*/workloads.csv")),
         output:
             cells=f"{HOLDOUT_SPLIT_DIR}/holdout_cells.csv",
@@ -305,7 +311,9 @@ if HOLDOUT_PASS_ARCHIVES:
             source=f"{HOLDOUT_SPLIT_DIR}/source.json",
         params:
             archive=lambda w: HOLDOUT_PASS_ARCHIVES[w.split],
-            passes=lambda w: " ".join(d.name for d in _passes(w)),
+            passes=lambda w: " ".join(setup.pass_names(HOLDOUT_PASS_ARCHIVES[w.split])),
+            unpack=lambda w, output: setup.pass_unpack_step(HOLDOUT_PASS_ARCHIVES[w.split], Path(output.cells).parent),
+            passes_dir=lambda w, output: setup.passes_dir(HOLDOUT_PASS_ARCHIVES[w.split], Path(output.cells).parent),
             workloads=lambda w, input: " ".join(str(Path(f).parent) for f in input.workloads),
             out=lambda w, output: Path(output.cells).parent,
         wildcard_constraints:
@@ -315,8 +323,8 @@ if HOLDOUT_PASS_ARCHIVES:
         conda:
             "../../envs/analysis.yaml"
         shell:
-            "(for p in {params.passes}; do"
-            " python3 -m model.holdout --split {wildcards.split} --runs {params.archive}/passes/$p/session"
+            "({params.unpack} for p in {params.passes}; do"
+            " python3 -m model.holdout --split {wildcards.split} --runs {params.passes_dir}/$p/session"
             " --workloads {params.workloads} --archive-id {params.archive.name} --out-dir {params.out}/$p || exit 1;"
             " done; python3 -m model.holdout_passes --split {wildcards.split} --out-dir {params.out}"
             " --judged $(for p in {params.passes}; do echo {params.out}/$p; done)) > {log} 2>&1"
