@@ -328,18 +328,19 @@ ARCHIVE_V13H = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
 V13_TABLES = ("holdout_cells.csv", "holdout_summary.csv", "passes_summary.csv")
 
 
-def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
+def judge_passes_archive(archive: Path, split: str, out: Path, passes: Path | None = None) -> None:
     """A passes archive judged again as its commands.sh judges it (from the repository root: each pass with the
     registered link and with its own, then the median over the passes) into `out`; its tables checked against the
-    archived ones."""
+    archived ones. `passes`: where its passes' folders are, when not in the archive (packed ones, unpacked)."""
     a = archive.relative_to(ROOT)
+    passes = passes or a / "passes"
     wdirs = sorted(str(p) for p in (a / "workloads").glob("*"))
     judged, own = [], []
     for p in ("p1", "p2", "p3"):
-        args = ["--split", split, "--runs", str(a / "passes" / p / "session"), "--workloads", *wdirs,
+        args = ["--split", split, "--runs", str(passes / p / "session"), "--workloads", *wdirs,
                 "--archive-id", a.name]  # fmt: skip
         assert holdout.main([*args, "--out-dir", str(out / p)]) == 0
-        link = ["--parameters", str(a / "passes" / p / "call_parameters.json")]
+        link = ["--parameters", str(passes / p / "call_parameters.json")]
         assert holdout.main([*args, *link, "--out-dir", str(out / f"own_{p}")]) == 0
         judged.append(str(out / p)), own.append(str(out / f"own_{p}"))
     done = out / "judged"
@@ -348,10 +349,10 @@ def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
     assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
-def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict) -> None:
+def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict, passes=None) -> None:
     """judge_passes_archive, then the source record (an H200 run of split v13 at `commit`) and the held-out verdicts
     per algorithm as the archive's README states them."""
-    judge_passes_archive(archive, split, out)
+    judge_passes_archive(archive, split, out, passes)
     source = json.loads((archive / "source.json").read_text())
     assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == commit
     held = pd.read_csv(archive / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")

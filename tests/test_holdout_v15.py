@@ -4,18 +4,13 @@ sessions are packed (passes.tgz); judged again as its commands.sh judges it, it 
 share one GPU; its verdicts are the README's; the workflow judges it (--split v15, split v13's alias) and the figure
 and report section come from a judgement."""
 
-import json
 import tarfile
 
-import pandas as pd
-
-from model import holdout, holdout_passes
 from model import holdout_split_v4 as hs4
 from model import holdout_split_v13 as hs13
 from model import holdout_split_v15 as hs15
-from tests.same_tables import assert_same_tables
 from tests.test_holdout_v4 import session  # noqa: F401 (the fixture)
-from tests.test_holdout_v13 import HELD, ROOT, V13_TABLES, gpus_of_calls
+from tests.test_holdout_v13 import HELD, ROOT, check_passes_archive, gpus_of_calls
 
 ARCHIVE_V15 = ROOT / "archive" / "holdout-v15-h200-2026-11-29"
 WORKLOADS = ARCHIVE_V15 / "workloads"  # a copy of v14's: the same graph files (the derive's differ in trace_s only)
@@ -26,29 +21,15 @@ def test_split_v15_is_split_v13():
     assert {g for g in hs15.GRAPHS if hs15.split_of(g) == hs15.HELD_OUT} == set(HELD)
 
 
-def test_the_archived_v15_judgement_is_unchanged(tmp_path):
-    """Each pass judged with the registered link and with its own, then the median over the passes: the archived
-    tables byte for byte. The README's verdicts: SSSP and CC met, BFS and PageRank not."""
+def test_the_archived_v15_judgement_is_unchanged(tmp_path, monkeypatch):
+    """Its packed passes unpacked, then judged as the workflow judges them (--split v15), each pass with the
+    registered link and with its own, then the median over the passes: the archived tables (made with --split v13,
+    the same split) byte for byte. The README's verdicts: SSSP and CC met, BFS and PageRank not."""
+    monkeypatch.chdir(ROOT)
     with tarfile.open(ARCHIVE_V15 / "passes.tgz") as t:
-        t.extractall(tmp_path, filter="data")
-    wdirs = [str(p) for p in sorted(WORKLOADS.glob("*"))]
-    judged, own = [], []
-    for p in ("p1", "p2", "p3"):
-        args = ["--split", "v13", "--runs", str(tmp_path / "passes" / p / "session"), "--workloads", *wdirs,
-                "--archive-id", ARCHIVE_V15.name]  # fmt: skip
-        assert holdout.main([*args, "--out-dir", str(tmp_path / p)]) == 0
-        link = ["--parameters", str(tmp_path / "passes" / p / "call_parameters.json")]
-        assert holdout.main([*args, *link, "--out-dir", str(tmp_path / f"own_{p}")]) == 0
-        judged.append(str(tmp_path / p)), own.append(str(tmp_path / f"own_{p}"))
-    done = tmp_path / "judged"
-    assert holdout_passes.main(["--split", "v13", "--judged", *judged, "--own", *own, "--out-dir", str(done)]) == 0
-    assert_same_tables(done, ARCHIVE_V15, V13_TABLES)
-    assert_same_tables(done / "judged_call_link", ARCHIVE_V15 / "judged_call_link", V13_TABLES)
-    source = json.loads((ARCHIVE_V15 / "source.json").read_text())
-    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == "743eec3"
-    held = pd.read_csv(ARCHIVE_V15 / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
+        t.extractall(tmp_path / "packed", filter="data")
     met = {"bfs": False, "cc": True, "pagerank": False, "sssp": True, "all": False}
-    assert held.set_index("algorithm")["met"].to_dict() == met
+    check_passes_archive(ARCHIVE_V15, "v15", tmp_path / "judged", "743eec3", met, tmp_path / "packed" / "passes")
 
 
 def test_the_v15_train_session_and_passes_share_one_gpu():
