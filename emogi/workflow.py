@@ -2,6 +2,7 @@
 
 import os
 import sys
+import tarfile
 from pathlib import Path
 
 from emogi.gpu import detect_gpu
@@ -149,8 +150,6 @@ def pass_names(archive):
     packed = packed_passes(archive)
     if packed is None:
         return sorted(d.name for d in (Path(archive) / "passes").glob("p*"))
-    import tarfile
-
     with tarfile.open(packed) as t:
         parts = [Path(n).parts for n in t.getnames()]
     return sorted({p[1] for p in parts if len(p) > 1 and p[0] == "passes"})
