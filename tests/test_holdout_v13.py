@@ -349,6 +349,13 @@ def judge_passes_archive(archive: Path, split: str, out: Path, passes: Path | No
     assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
+def unpacked_passes(archive: Path, tmp: Path) -> Path:
+    """An archive's packed passes (passes.tgz) unpacked under `tmp`: the folder holding p1, p2, p3."""
+    with tarfile.open(archive / "passes.tgz") as t:
+        t.extractall(tmp / "packed", filter="data")
+    return tmp / "packed" / "passes"
+
+
 def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict, passes=None) -> None:
     """judge_passes_archive, then the source record (an H200 run of split v13 at `commit`) and the held-out verdicts
     per algorithm as the archive's README states them."""
@@ -378,7 +385,9 @@ def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
     verdicts: BFS and SSSP met, CC and PageRank not."""
     monkeypatch.chdir(ROOT)
     met = {"bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}
-    check_passes_archive(ARCHIVE_V13H, "v13", tmp_path, "f7fec6f", met)
+    check_passes_archive(
+        ARCHIVE_V13H, "v13", tmp_path / "judged", "f7fec6f", met, unpacked_passes(ARCHIVE_V13H, tmp_path)
+    )
 
 
 def test_the_v13h_train_session_and_passes_share_one_gpu():
