@@ -188,9 +188,11 @@ def test_complete_run_from_archived_measurements(workdir):
     # (issue 24's v4 to v12 sections need their sessions' archives, workflow/rules/model.smk
     # HOLDOUT_SPLIT_ARCHIVES: until one exists, neither the rule nor the figure is in the workflow for that split
     # and its section is left out)
-    # (v13's archive holds its passes, workflow/rules/model.smk HOLDOUT_PASS_ARCHIVES)
+    # (v13's archive holds its passes, as folders or packed in passes.tgz, workflow/rules/model.smk
+    # HOLDOUT_PASS_ARCHIVES)
     judged = ("session/runs", "passes/p1/session/runs")
-    sessions = [p.name for p in Path(workdir, "archive").glob("holdout-v*-*") if any((p / j).is_dir() for j in judged)]
+    sessions = [p.name for p in Path(workdir, "archive").glob("holdout-v*-*")
+                if any((p / j).is_dir() for j in judged) or (p / "passes.tgz").is_file()]  # fmt: skip
     splits = ("v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13")
     no_split = [f"holdout_{s}" for s in splits if not any(n.startswith(f"holdout-{s}-") for n in sessions)]
     assert [k for k, v in report.items() if v is None] == no_cpu + no_split
