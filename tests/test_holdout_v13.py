@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from emogi.workflow import packed_passes
 from model import gpu_work_v12, holdout, holdout_combine, holdout_passes
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
@@ -328,12 +329,16 @@ ARCHIVE_V13H = ROOT / "archive" / "holdout-v13-h200-2026-11-28"
 V13_TABLES = ("holdout_cells.csv", "holdout_summary.csv", "passes_summary.csv")
 
 
-def judge_passes_archive(archive: Path, split: str, out: Path, passes: Path | None = None) -> None:
+def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
     """A passes archive judged again as its commands.sh judges it (from the repository root: each pass with the
     registered link and with its own, then the median over the passes) into `out`; its tables checked against the
-    archived ones. `passes`: where its passes' folders are, when not in the archive (packed ones, unpacked)."""
+    archived ones. Packed passes (passes.tgz) are unpacked under `out` first, as the workflow does."""
     a = archive.relative_to(ROOT)
-    passes = passes or a / "passes"
+    passes, packed = a / "passes", packed_passes(a)
+    if packed:
+        with tarfile.open(packed) as t:
+            t.extractall(out / "packed", filter="data")
+        passes = out / "packed" / "passes"
     wdirs = sorted(str(p) for p in (a / "workloads").glob("*"))
     judged, own = [], []
     for p in ("p1", "p2", "p3"):
@@ -349,17 +354,10 @@ def judge_passes_archive(archive: Path, split: str, out: Path, passes: Path | No
     assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
-def unpacked_passes(archive: Path, tmp: Path) -> Path:
-    """An archive's packed passes (passes.tgz) unpacked under `tmp`: the folder holding p1, p2, p3."""
-    with tarfile.open(archive / "passes.tgz") as t:
-        t.extractall(tmp / "packed", filter="data")
-    return tmp / "packed" / "passes"
-
-
-def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict, passes=None) -> None:
+def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict) -> None:
     """judge_passes_archive, then the source record (an H200 run of split v13 at `commit`) and the held-out verdicts
     per algorithm as the archive's README states them."""
-    judge_passes_archive(archive, split, out, passes)
+    judge_passes_archive(archive, split, out)
     source = json.loads((archive / "source.json").read_text())
     assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == commit
     held = pd.read_csv(archive / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
@@ -385,9 +383,7 @@ def test_the_archived_v13h_judgement_is_unchanged(tmp_path, monkeypatch):
     verdicts: BFS and SSSP met, CC and PageRank not."""
     monkeypatch.chdir(ROOT)
     met = {"bfs": True, "cc": False, "pagerank": False, "sssp": True, "all": False}
-    check_passes_archive(
-        ARCHIVE_V13H, "v13", tmp_path / "judged", "f7fec6f", met, unpacked_passes(ARCHIVE_V13H, tmp_path)
-    )
+    check_passes_archive(ARCHIVE_V13H, "v13", tmp_path, "f7fec6f", met)
 
 
 def test_the_v13h_train_session_and_passes_share_one_gpu():

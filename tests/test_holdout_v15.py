@@ -8,7 +8,7 @@ from model import holdout_split_v4 as hs4
 from model import holdout_split_v13 as hs13
 from model import holdout_split_v15 as hs15
 from tests.test_holdout_v4 import session  # noqa: F401 (the fixture)
-from tests.test_holdout_v13 import HELD, ROOT, check_passes_archive, gpus_of_calls, unpacked_passes
+from tests.test_holdout_v13 import HELD, ROOT, check_passes_archive, gpus_of_calls
 
 ARCHIVE_V15 = ROOT / "archive" / "holdout-v15-h200-2026-11-29"
 WORKLOADS = ARCHIVE_V15 / "workloads"  # a copy of v14's: the same graph files (the derive's differ in trace_s only)
@@ -20,14 +20,12 @@ def test_split_v15_is_split_v13():
 
 
 def test_the_archived_v15_judgement_is_unchanged(tmp_path, monkeypatch):
-    """Its packed passes unpacked, then judged as the workflow judges them (--split v15), each pass with the
+    """Its packed passes unpacked and judged as the workflow judges them (--split v15), each pass with the
     registered link and with its own, then the median over the passes: the archived tables (made with --split v13,
     the same split) byte for byte. The README's verdicts: SSSP and CC met, BFS and PageRank not."""
     monkeypatch.chdir(ROOT)
     met = {"bfs": False, "cc": True, "pagerank": False, "sssp": True, "all": False}
-    check_passes_archive(
-        ARCHIVE_V15, "v15", tmp_path / "judged", "743eec3", met, unpacked_passes(ARCHIVE_V15, tmp_path)
-    )
+    check_passes_archive(ARCHIVE_V15, "v15", tmp_path, "743eec3", met)
 
 
 def test_the_v15_train_session_and_passes_share_one_gpu():
