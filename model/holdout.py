@@ -55,6 +55,7 @@ from emogi.csr_header import read_header
 from emogi.tables import read_measured_csv
 from emogi.traces import TraceError
 from model import gpu_work_v3, gpu_work_v4, gpu_work_v5, gpu_work_v6, gpu_work_v7, gpu_work_v8, gpu_work_v12
+from model import gpu_work_v16 as term_v16
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
 from model import holdout_split_v4 as hs4
@@ -69,6 +70,7 @@ from model import holdout_split_v12 as hs12
 from model import holdout_split_v13 as hs13
 from model import holdout_split_v14 as hs14
 from model import holdout_split_v15 as hs15
+from model import holdout_split_v16 as hs16
 from model.gpu_work import FORMS, LAUNCH_COST_VARIANTS, PARAMS, Launches, fit_group
 from model.graph_predict import GraphPredictError, derive_trace, predict, trace_counts
 from model.l2_capacity import L2Error, read_capacity
@@ -88,9 +90,10 @@ WIDTH_BOUND_VARIANTS = ("direction-optimizing",)  # traces that differ by width 
 TRACE_WEIGHT = {"pagerank": 10.0}
 # --split: the split (and its term)
 SPLITS = {"v2": hs, "v3": hs3, "v4": hs4, "v5": hs5, "v6": hs6, "v7": hs7, "v8": hs8, "v9": hs9, "v10": hs10,
-          "v11": hs11, "v12": hs12, "v13": hs13, "v14": hs14, "v15": hs15}  # fmt: skip
+          "v11": hs11, "v12": hs12, "v13": hs13, "v14": hs14, "v15": hs15, "v16": hs16}  # fmt: skip
 V8_TERM = (hs8, hs9, hs10, hs11)  # the splits judged with v8's term (model/gpu_work_v8.py), v9 to v11 unchanged
-V12_TERM = (hs12, hs13, hs14, hs15)  # term v12 (model/gpu_work_v12.py): v13 to v15 refit it on 25 graphs, unchanged
+V12_TERM = (hs12, hs13, hs14, hs15, hs16)  # term v12 (model/gpu_work_v12.py): v13 to v15 refit it on 25 graphs
+V16_TERM = (hs16,)  # term v16 (model/gpu_work_v16.py): v12 with Jacobi PageRank's critical path in its floor
 V8_FLOOR = (*V8_TERM, *V12_TERM)  # v8's floor, classes and statistic; v12 adds a cost per list to the link terms
 LINKED = (hs4, hs5, hs6, hs7, *V8_FLOOR)  # v4's zero-copy link terms and Gauss-Seidel's expected launches
 STATISTICS = ("median", "min")  # a cell's statistic over its timed runs (--statistic; a split's STATISTIC)
@@ -303,12 +306,13 @@ def fit_costs(table: pd.DataFrame, launches: pd.DataFrame) -> pd.DataFrame:
 
 
 def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, capacity=None, nonisolated=None,
-          classes=None, split_of=None):  # fmt: skip
+          classes=None, split_of=None, critical=None):  # fmt: skip
     """Every cell with its prediction and error, and the fitted costs: the GPU-work term v2 with split v2, v3
     with split v3, v3's floor and v4's zero-copy link terms with split v4, v5's to v7's floors with theirs
     (`vertices`: graph -> V, `capacity`: the L2's C in bytes, `nonisolated`: graph -> V − isolated vertices, v6;
     `classes`: graph -> degree class, v8 to v12; v12's link terms model/gpu_work_v12.py's). `split_of`: a graph's
-    split where not the split's own (model/graph_predict_v12.py: an asked graph is one more held-out graph)."""
+    split where not the split's own (model/graph_predict_v12.py: an asked graph is one more held-out graph).
+    `critical`: term v16's critical-path tables (model/gpu_work_v16.read_critical)."""
     if sp in LINKED:  # Gauss-Seidel's expected launches on the GPU (model/gpu_work_v4.py)
         workloads, launches = gpu_work_v4.expected(workloads, launches, vertices)
     table = cells.merge(workloads, on=WORK, how="left")
@@ -324,8 +328,12 @@ def judge(cells, workloads, launches, params, log=print, sp=hs, vertices=None, c
     table = table.assign(split=[(split_of or sp.split_of)(g) for g in table["graph"]]).reset_index(drop=True)
     if sp in V8_FLOOR:  # v8 (v9-v11 its term unchanged, v12 its floor): direction-optimizing BFS per degree class
         mu = gpu_work_v8.mu_table(table, vertices, capacity)
-        costs = gpu_work_v8.fit_costs(table, launches, mu, nonisolated, classes, sp.TRAIN, sp.check_fit_set)
-        table["floor_ms"] = gpu_work_v8.floor_ms(table, launches, costs, mu, nonisolated, classes)
+        floor_launches, rho = launches, None
+        if sp in V16_TERM:  # v16: Jacobi PageRank's longest walk becomes its critical path C(rho), rho fitted
+            floor_launches, rho = term_v16.floor_launches(table, launches, critical, mu, nonisolated, classes, sp)
+        costs = gpu_work_v8.fit_costs(table, floor_launches, mu, nonisolated, classes, sp.TRAIN, sp.check_fit_set)
+        table["floor_ms"] = gpu_work_v8.floor_ms(table, floor_launches, costs, mu, nonisolated, classes)
+        costs = costs if rho is None else term_v16.with_rho(costs, rho)
     elif sp in (hs6, hs7):  # v7: v6's floor, its fit trimmed once
         term = gpu_work_v7 if sp is hs7 else gpu_work_v6
         mu = term.mu_table(table, vertices, capacity)
@@ -448,6 +456,10 @@ def run(a, log=print) -> None:
     else:
         workloads, launches = derive_workloads(cells, a.graphs, metas, a.jobs, log)
     check_workloads(workloads, metas)
+    critical = None  # v16: the critical-path tables beside the workloads, else from the graph files
+    if sp in V16_TERM and not a.derive_only:
+        files = {g: graph_file(a.graphs, g, 8) for g in set(cells["graph"])}
+        critical = term_v16.read_critical(*a.workloads) if a.workloads else term_v16.critical_of(files)
     out = Path(a.out_dir)
     if a.derive_only:
         write_csv(workloads, out / "workloads.csv")
@@ -461,7 +473,7 @@ def run(a, log=print) -> None:
     except ValueError as e:
         raise HoldoutError(str(e)) from None
     table, costs = judge(cells, workloads, launches, params, log=log, sp=sp, vertices=vertices, capacity=capacity,
-                         nonisolated=nonisolated, classes=classes)  # fmt: skip
+                         nonisolated=nonisolated, classes=classes, critical=critical)  # fmt: skip
     s = summary(table)
     if not a.workloads:
         write_csv(workloads, out / "workloads.csv")
@@ -495,7 +507,8 @@ def main(argv=None) -> int:
     a.graphs = a.graphs or a.runs / "graphs"  # an assembled session keeps its graphs' metadata beside its runs
     try:
         run(a)
-    except (HoldoutError, hs.SplitError, L2Error, GraphPredictError, TraceError, OSError, KeyError, ValueError) as e:
+    except (HoldoutError, hs.SplitError, L2Error, GraphPredictError, TraceError, GraphFormatError, OSError, KeyError,
+            ValueError) as e:  # fmt: skip
         print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
         return 2
     return 0
