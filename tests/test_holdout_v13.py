@@ -354,12 +354,13 @@ def judge_passes_archive(archive: Path, split: str, out: Path) -> None:
     assert_same_tables(done / "judged_call_link", archive / "judged_call_link", V13_TABLES[:2])
 
 
-def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict) -> None:
-    """judge_passes_archive, then the source record (an H200 run of split v13 at `commit`) and the held-out verdicts
-    per algorithm as the archive's README states them."""
+def check_passes_archive(archive: Path, split: str, out: Path, commit: str, verdicts: dict,
+                         recorded: str = "v13") -> None:  # fmt: skip
+    """judge_passes_archive, then the source record (an H200 run judged as split `recorded` at `commit`) and the
+    held-out verdicts per algorithm as the archive's README states them."""
     judge_passes_archive(archive, split, out)
     source = json.loads((archive / "source.json").read_text())
-    assert source["gpu"] == "NVIDIA H200" and source["split"] == "v13" and source["commit"] == commit
+    assert source["gpu"] == "NVIDIA H200" and source["split"] == recorded and source["commit"] == commit
     held = pd.read_csv(archive / "holdout_summary.csv").query("split == 'held-out' and mode == 'all'")
     assert held.set_index("algorithm")["met"].to_dict() == verdicts
 
@@ -398,7 +399,7 @@ def test_the_workflow_judges_v13_only_where_its_archive_exists():
     left out (tests/test_workflow.py)."""
     model_rules = (ROOT / "workflow" / "rules" / "model.smk").read_text()
     figure_rules = (ROOT / "workflow" / "rules" / "figures.smk").read_text()
-    assert 'HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15")' in model_rules
+    assert 'HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15", "v16")' in model_rules
     assert '(p / "passes/p1/session/runs").is_dir() or setup.packed_passes(p)' in model_rules
     assert "if HOLDOUT_PASS_ARCHIVES:\n\n    rule holdout_judge_passes:" in model_rules
     rule = model_rules[model_rules.index("rule holdout_judge_passes:") :]

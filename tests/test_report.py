@@ -355,6 +355,7 @@ SECTIONS = [
     "holdout_v13",
     "holdout_v14",
     "holdout_v15",
+    "holdout_v16",
     "paper_numbers",
     "typst_root",
 ]
@@ -365,7 +366,7 @@ def test_sections_in_order(built):
     assert list(data) == SECTIONS
     # no Table 2 or Fig. 6, no out-of-GPU-memory tables (--oom-tables), no CPU study (--cpu-archive), no streamed
     # study (--streamed-tables)
-    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", *(f"holdout_v{v}" for v in range(3, 16))]
+    absent = ["datasets", "oom", "cpu", "streamed", "ladder", "holdout", *(f"holdout_v{v}" for v in range(3, 17))]
     assert [k for k in SECTIONS if data[k] is None] == absent
     assert list(data["micro"]) == ["any", "parameters", "figures", "cxl", "model", "read_sizes", "references"]
 

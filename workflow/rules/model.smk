@@ -281,7 +281,9 @@ if HOLDOUT_SPLIT_ARCHIVES:
 # model.holdout_passes (the median over the passes of each pass's min); fig_holdout_v13 draws it. Only where that
 # archive exists, as for v4 to v12. An archive may hold its passes packed (passes.tgz, v15: three copies of the same
 # train cells would not leave the tree its room); they are unpacked under the judgement's folder first.
-HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15")  # v14, v15: split v13 again at later kernels (docs/holdout-v14.md, -v15.md)
+# v14, v15: split v13 again at later kernels (docs/holdout-v14.md, -v15.md); v16 with term v16, whose critical-path
+# tables (critical.csv) lie beside each graph's workloads (docs/holdout-v16.md)
+HOLDOUT_PASS_SPLITS = ("v13", "v14", "v15", "v16")
 HOLDOUT_PASS_ARCHIVES = {
     s: found[-1]
     for s in HOLDOUT_PASS_SPLITS
@@ -303,8 +305,10 @@ if HOLDOUT_PASS_ARCHIVES:
             passes=REPO / "model/holdout_passes.py",
             split=str(REPO / "model/holdout_split_{split}.py"),
             term=REPO / "model/gpu_work_v12.py",
+            term_v16=REPO / "model/gpu_work_v16.py",
             runs=lambda w: setup.pass_inputs(HOLDOUT_PASS_ARCHIVES[w.split]),
             workloads=lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "workloads").glob("*/workloads.csv")),
+            critical=lambda w: sorted((HOLDOUT_PASS_ARCHIVES[w.split] / "workloads").glob("*/critical.csv")),
         output:
             cells=f"{HOLDOUT_SPLIT_DIR}/holdout_cells.csv",
             summary=f"{HOLDOUT_SPLIT_DIR}/holdout_summary.csv",

@@ -54,6 +54,7 @@ from figures import (  # noqa: E402
     fig_holdout_v13,
     fig_holdout_v14,
     fig_holdout_v15,
+    fig_holdout_v16,
     fig_link_ladder,
     micro_report,
     oom_report,
@@ -105,6 +106,7 @@ FIGURES = (
     fig_holdout_v13.FIGURE,  # v13: its passes' archive (holdout_judge_passes)
     fig_holdout_v14.FIGURE,  # v14: likewise
     fig_holdout_v15.FIGURE,  # v15: likewise (its passes packed)
+    fig_holdout_v16.FIGURE,  # v16: likewise, with term v16
 )
 TABLE2 = "table2_datasets.csv"  # emogi.datasets.table's Table 2, beside the figures
 
@@ -258,6 +260,7 @@ def build(a) -> tuple[dict, Path]:
         "holdout_v13": fig_holdout_v13.report_section(fig[fig_holdout_v13.FIGURE]),
         "holdout_v14": fig_holdout_v14.report_section(fig[fig_holdout_v14.FIGURE]),
         "holdout_v15": fig_holdout_v15.report_section(fig[fig_holdout_v15.FIGURE]),
+        "holdout_v16": fig_holdout_v16.report_section(fig[fig_holdout_v16.FIGURE]),
         "paper_numbers": paper,
         "typst_root": str(root),  # image paths above are relative to it; recompiling needs the same root
     }
