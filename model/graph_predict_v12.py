@@ -1,7 +1,10 @@
 """A traversal's time from a graph file with the GPU-work term the registered held-out validations judged (issue 24;
 docs/predictor.md, "Prediction from the graph"): term v12 (model/gpu_work_v12.py: v8's floor and v4's zero-copy link
 terms with a cost per list), fitted exactly as held-out validation v14 fitted it, on its train cells
-(TERM_ARCHIVE: the train graphs' cells measured on an H200, their archived workloads, that call's link and L2).
+(TERM_ARCHIVE: the train graphs' cells measured on an H200, their archived workloads, that call's link and L2); or
+(`term="v16"`) term v16 (model/gpu_work_v16.py: v12 with Jacobi PageRank's critical path), fitted exactly as held-out
+validation v16 fitted it (archive/holdout-v16-h200-2026-11-29, its passes packed; the asked graph's critical-path
+table made from its file).
 
 The asked graph joins the judgement as one more held-out graph: the fit uses the train cells only, so its costs, and
 the predictions of v14's own cells, are those of the archived judgement. Its workloads are derived on the CPU as
@@ -17,7 +20,9 @@ own link has a held-out record.
 from __future__ import annotations
 
 import os
+import tarfile
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +30,9 @@ import pandas as pd
 
 from emogi.csr import describe
 from model import gpu_work_v4, gpu_work_v8, gpu_work_v12
+from model import gpu_work_v16 as term_v16
 from model import holdout_split_v13 as hs13
+from model import holdout_split_v16 as hs16
 from model.graph_predict import GraphPredictError, default_root, load_graph
 from model.holdout import CELL, HoldoutError, cells_of, derive_job, judge, read_metadata, read_runs, read_workloads
 from model.l2_capacity import read_capacity
@@ -36,6 +43,19 @@ TERM_ARCHIVE = ROOT / "archive" / "holdout-v14-h200-2026-11-28"
 SESSION = TERM_ARCHIVE / "passes" / "p1" / "session"  # every pass holds the same train cells (model.holdout_passes)
 MODES = hs13.MODES
 VARIANTS = hs13.VARIANTS
+V16_ARCHIVE = ROOT / "archive" / "holdout-v16-h200-2026-11-29"
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A judged term and the archive of the validation whose train cells fit it."""
+
+    term: str
+    archive: Path
+    split: object  # its split module (v13's tables; v16 adds the critical path)
+
+
+FITS = {"v12": Fit("v12", TERM_ARCHIVE, hs13), "v16": Fit("v16", V16_ARCHIVE, hs16)}
 SHOWN = ["algorithm", "variant", "mode", "edge_bytes", "root", "launches", "D_bytes", "d_bytes", "floor_ms",
          "transfer_ms", "chain_ms", "predicted_ms"]  # fmt: skip
 
@@ -44,15 +64,32 @@ def _quiet(*_args) -> None:
     pass
 
 
-def _train():
-    """v14's train cells, their metadata and workloads, and the call's link parameters and L2 capacity."""
-    cells = cells_of(read_runs(SESSION), _quiet, hs13)
+def _train(session=None, archive=None):
+    """The train cells (v14's by default), their metadata and workloads, and the call's link parameters and L2
+    capacity: pass 1's session (`session`, default SESSION) and the archive's workloads (default TERM_ARCHIVE)."""
+    session, archive = session or SESSION, archive or TERM_ARCHIVE
+    cells = cells_of(read_runs(session), _quiet, hs13)
     cells = cells[[hs13.split_of(g) == hs13.TRAIN for g in cells["graph"]]]
     widths = {g: set(w.astype(int)) for g, w in cells.groupby("graph")["edge_bytes"]}
-    metas = read_metadata(SESSION / "graphs", set(cells["graph"]), widths, hs13)
-    workloads, launches = read_workloads(*(TERM_ARCHIVE / "workloads" / g for g in sorted(widths)))
-    params = get_preset(MEASURED, SESSION / "parameters.json")
-    return cells, metas, workloads, launches, params, read_capacity(SESSION / "micro" / "l2.csv")
+    metas = read_metadata(session / "graphs", set(cells["graph"]), widths, hs13)
+    workloads, launches = read_workloads(*(archive / "workloads" / g for g in sorted(widths)))
+    params = get_preset(MEASURED, session / "parameters.json")
+    return cells, metas, workloads, launches, params, read_capacity(session / "micro" / "l2.csv")
+
+
+def _train_of(fit: Fit):
+    """_train for a fit, its passes unpacked to a temporary folder where packed, and the train graphs' critical-path
+    tables (None for term v12)."""
+    session = fit.archive / "passes" / "p1" / "session"
+    if session.is_dir():
+        found = _train(session, fit.archive)
+    else:
+        with tempfile.TemporaryDirectory() as tmp, tarfile.open(fit.archive / "passes.tgz") as t:
+            t.extractall(tmp, members=[m for m in t.getmembers() if m.name.startswith("passes/p1/")], filter="data")
+            found = _train(Path(tmp) / "passes" / "p1" / "session", fit.archive)
+    if fit.term != "v16":
+        return (*found, None)
+    return (*found, term_v16.read_critical(*(fit.archive / "workloads" / g for g in sorted(set(found[0]["graph"])))))
 
 
 def _asked_cells(name: str, algorithms, variants, width: int, root: int) -> pd.DataFrame:
@@ -77,28 +114,30 @@ def _derive_asked(path: Path, name: str, cells: pd.DataFrame, width: int):
     return workloads[why == ""], pd.concat([d[0] for d in done], ignore_index=True), refused
 
 
-def predictions(path, algorithms, root=None, meta=None, variant=None, link=None) -> pd.DataFrame:
+def predictions(path, algorithms, root=None, meta=None, variant=None, link=None, term="v12") -> pd.DataFrame:
     """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
     own width, on the machine of the fit (the v14 train call's link, L2 and GPU-work costs), zero-copy on `link`'s
     link where given. What the derivation refused (e.g. CC on a directed graph) is left out and named in
     `attrs["refused"]`; GraphPredictError where nothing is left."""
-    table = on_links(path, algorithms, {"": link}, root, meta, variant)[""]
+    table = on_links(path, algorithms, {"": link}, root, meta, variant, term=term)[""]
     out = table[SHOWN]
     out.attrs["refused"] = table.attrs["refused"]
     return out
 
 
-def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, variants=None) -> dict:
+def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, variants=None, term="v12") -> dict:
     """predictions() on several links from one derivation and one judgement: name -> its table, for each
     `links` name -> Preset (None: the fit's own link). `variants` (algorithm -> variants, each registered) in
-    place of `variant`."""
+    place of `variant`; `term`: v12 (v14's fit) or v16 (v16's)."""
+    if term not in FITS:
+        raise GraphPredictError(f"no judged fit of term {term}: {', '.join(FITS)}")
     variants = {
         a: tuple((variants or {}).get(a) or ((variant,) if variant else VARIANTS.get(a, ()))) for a in algorithms
     }
     for a, mine in variants.items():
         if a not in VARIANTS or any(v not in VARIANTS[a] for v in mine):
             covered = ", ".join(f"{k} {'/'.join(v)}" for k, v in VARIANTS.items())
-            raise GraphPredictError(f"term v12 covers {covered}; not {a} {'/'.join(mine)}".rstrip())
+            raise GraphPredictError(f"term {term} covers {covered}; not {a} {'/'.join(mine)}".rstrip())
     path = Path(path)
     graph = load_graph(path, meta)
     name = f"asked-{path.stem}"
@@ -109,7 +148,8 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
     asked = asked[[(a, v) not in refused for a, v in zip(asked["algorithm"], asked["variant"], strict=True)]]
     if asked.empty:
         raise GraphPredictError("; ".join(f"{a} {v}: {why}" for (a, v), why in refused.items()))
-    mine, costs, vertices = _judged(name, asked, w_asked, l_asked, describe(graph))
+    critical = term_v16.critical_of({name: path}) if term == "v16" else None
+    mine, costs, vertices = _judged(name, asked, w_asked, l_asked, describe(graph), FITS[term], critical)
     expected = gpu_work_v4.expected(w_asked, l_asked, vertices)[:2]
     out = {}
     for key, link in links.items():
@@ -127,12 +167,16 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
     return _judged(name, asked, workloads, launches, info)[0]
 
 
-def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict):
-    """judge_asked's rows, the fitted costs and every graph's V."""
+def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict,
+            fit: Fit = FITS["v12"], critical=None):  # fmt: skip
+    """judge_asked's rows, the fitted costs and every graph's V (`fit`: whose train cells; `critical`: term v16's
+    critical-path table of the asked graph)."""
     try:
-        cells, metas, w_train, l_train, params, capacity = _train()
-    except (HoldoutError, OSError) as e:
-        raise GraphPredictError(f"term v12's train cells ({TERM_ARCHIVE.relative_to(ROOT)}): {e}") from None
+        cells, metas, w_train, l_train, params, capacity, c_train = _train_of(fit)
+    except (HoldoutError, OSError, term_v16.CriticalError) as e:
+        raise GraphPredictError(f"term {fit.term}'s train cells ({fit.archive.relative_to(ROOT)}): {e}") from None
+    if c_train is not None:
+        critical = pd.concat([c_train, critical], ignore_index=True)
     train = set(cells["graph"])
     vertices = {g: metas[g, 8]["num_vertices"] for g in train} | {name: info["num_vertices"]}
     nonisolated = {g: v - metas.get((g, 8), info)["isolated_vertices"] for g, v in vertices.items()}
@@ -141,8 +185,8 @@ def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: p
         pd.concat([cells, asked], ignore_index=True),
         pd.concat([w_train, workloads.reindex(columns=w_train.columns)], ignore_index=True),
         pd.concat([l_train, launches.reindex(columns=l_train.columns)], ignore_index=True),
-        params, log=_quiet, sp=hs13, vertices=vertices, capacity=capacity, nonisolated=nonisolated, classes=classes,
-        split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g),
+        params, log=_quiet, sp=fit.split, vertices=vertices, capacity=capacity, nonisolated=nonisolated,
+        classes=classes, split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g), critical=critical,
     )  # fmt: skip
     return table[table["graph"] == name].reset_index(drop=True), costs, vertices
 

@@ -18,9 +18,10 @@ zerocopy,device and all every mode:
     python -m model.whatif --preset pcie4-x16 --graph-file kron20.w8.csr --algorithm all --variant merged-aligned
     python -m model.whatif --preset h100-measured --parameters P.json --graph-file G.csr --algorithm pagerank \
         --modes all [--stream-block-bytes 64M]
-With --term v12: the term the registered held-out validations judged, fitted as v14 fitted it, for zerocopy and
-device on that call's H200, zero-copy priced on --preset's link where one is given (model/graph_predict_v12.py):
-    python -m model.whatif --term v12 --graph-file kron20.w8.csr [--preset pcie4-x16] [--algorithm all] [--root R]
+With --term v12 or v16: the term the registered held-out validations judged, fitted as v14 (v12) or v16 (v16, which
+met issue 24's targets) fitted it, for zerocopy and device on that call's H200, zero-copy priced on --preset's link
+where one is given (model/graph_predict_v12.py):
+    python -m model.whatif --term v16 --graph-file kron20.w8.csr [--preset pcie4-x16] [--algorithm all] [--root R]
 Explain a measured run: --profile (below) or --D-bytes/--d-bytes.
 
 Bad input (an unknown preset, a non-positive latency or bandwidth, no workload, d outside (0, 128]; with
@@ -252,14 +253,15 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--preset",
         help="pcie3-x16, pcie4-x16, pcie5-x16, pcie6-x16, cxl, h100-measured (with --parameters); needed except "
-        "with --term v12",
+        "with --term v12 or v16",
     )
     ap.add_argument(
         "--term",
-        choices=("v2", "v12"),
+        choices=("v2", "v12", "v16"),
         default="v2",
-        help="with --graph-file, the GPU-work term: v2 (default; any preset and mode) or v12 (the term the held-out "
-        "validations judged, as v14 fitted it: zerocopy and device, on the machine it was fitted on)",
+        help="with --graph-file, the GPU-work term: v2 (default; any preset and mode), v12 (as held-out validation "
+        "v14 fitted it) or v16 (as held-out validation v16 fitted it, which met issue 24's targets): zerocopy and "
+        "device, on the machine it was fitted on",
     )
     ap.add_argument("--parameters", type=Path, help="parameters.json of model.fit (for h100-measured)")
     ap.add_argument("--W-gbps", type=float, help="link limit W, GB/s (overrides the preset)")
@@ -358,12 +360,19 @@ SHOWN_EXTRA = {"uvm": ["migrated_bytes", "batches", "migration_ms"], "streamed":
 V12_HELD_OUT = "median 3.1%, worst 16.5%"  # archive/holdout-v14-h200-2026-11-28, all held-out cells
 FLOOR_RECORD = (
     "floor: GPU-work term v2 with H100 costs (archive/gpu-work-term-2026-11-25-v2; held out: median 11.3%, worst "
-    f"74.7%). Term v12 (held-out v14 on an H200: {V12_HELD_OUT}) answers with --term v12, on that H200."
+    "74.7%). Term v16 (held-out v16 on an H200: median 2.3%, worst 14.6%) answers with --term v16, on that H200."
 )
 TERM_V12_RECORD = (
     "term v12 as held-out validation v14 fitted it (archive/holdout-v14-h200-2026-11-28), floor and fit on that "
     f"call's NVIDIA H200, gauss-seidel deferring hub lists (its default); held out on its own link: {V12_HELD_OUT}."
 )
+TERM_RECORDS = {
+    "v12": TERM_V12_RECORD,
+    "v16": "term v16 as held-out validation v16 fitted it (archive/holdout-v16-h200-2026-11-29), floor and fit on "
+    "that call's NVIDIA H200, gauss-seidel's hub deferral floored at 4 096 entries (its default); held out on its "
+    "own link: median 2.3%, worst 14.6% (every algorithm within issue 24's targets, on 4 scale-19 graphs).",
+}
+TERM_MACHINES = {"v12": "v14's H200", "v16": "v16's H200"}
 
 
 def _algorithms(a, gp) -> tuple[str, ...]:
@@ -410,15 +419,16 @@ def _from_graph(a, params) -> int:
 
 
 def _from_term_v12(a) -> int:
-    """--term v12: the graph file judged as one more held-out graph of v14 (model/graph_predict_v12.py)."""
+    """--term v12 or v16: the graph file judged as one more held-out graph of v14 or v16
+    (model/graph_predict_v12.py)."""
     from model import graph_predict as gp
     from model import graph_predict_v12 as gp12
 
     if a.graph_file is None:
-        raise WhatIfError("term v12 needs --graph-file (it predicts from a graph, not from a measured workload)")
+        raise WhatIfError(f"term {a.term} needs --graph-file (it predicts from a graph, not from a measured workload)")
     given = [f"--{k.replace('_', '-')}" for k in ("parameters", *LINK_OVERRIDES) if getattr(a, k) is not None]
     if given and a.preset is None:
-        raise WhatIfError(f"{', '.join(given)} with --term v12 need --preset (the link to price zero-copy on)")
+        raise WhatIfError(f"{', '.join(given)} with --term {a.term} need --preset (the link to price zero-copy on)")
     link = None
     if a.preset is not None:
         link = resolve_params(
@@ -427,34 +437,34 @@ def _from_term_v12(a) -> int:
     modes = _graph_modes(a, gp)
     other = [m for m in modes if m not in gp12.MODES]
     if other:
-        raise WhatIfError(f"term v12 answers zerocopy and device, not {', '.join(other)}")
+        raise WhatIfError(f"term {a.term} answers zerocopy and device, not {', '.join(other)}")
     algorithms = _algorithms(a, gp)
     try:
-        out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant, link)
+        out = gp12.predictions(a.graph_file, algorithms, a.root, a.meta, a.variant, link, term=a.term)
     except gp.GraphPredictError as e:
         raise WhatIfError(str(e)) from None
     out = out[out["mode"].isin(modes)]
     if a.json:
         print(out.to_json(orient="records", indent=2))
         return 0
-    where = "v14's H200"
+    where = TERM_MACHINES[a.term]
     if link is not None:
         where += f", zero-copy on {a.preset}'s link (W {link.W_gbps:g} GB/s, L {link.L_us:g} us, N_max {link.N_max:g})"
-    print(f"{a.graph_file.name}, term v12 (model/graph_predict_v12.py), {where}:")
+    print(f"{a.graph_file.name}, term {a.term} (model/graph_predict_v12.py), {where}:")
     print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
     for which, why in out.attrs.get("refused", {}).items():
         print(f"not predicted: {which}: {why}")
-    print(TERM_V12_RECORD)
+    print(TERM_RECORDS[a.term])
     return 0
 
 
 def main(argv=None) -> int:
     a = _parser().parse_args(argv)
     try:
-        if a.term == "v12":
+        if a.term in TERM_RECORDS:
             return _from_term_v12(a)
         if a.preset is None:
-            raise WhatIfError("give --preset (e.g. pcie5-x16), or --term v12 with --graph-file")
+            raise WhatIfError("give --preset (e.g. pcie5-x16), or --term v16 with --graph-file")
         params = resolve_params(
             a.preset, a.parameters, a.W_gbps, a.N_max, a.L_us, a.added_latency_us, a.S_miops, a.presets_file
         )

@@ -109,3 +109,31 @@ def test_a_directed_graph_is_answered_where_it_can_be(directed, capsys):
         assert whatif.main([*argv, "--graph-file", str(directed)]) == 2  # nothing left (v12), or refused (v2)
         err = capsys.readouterr().err.strip()
         assert "CC needs an undirected graph" in err and len(err.splitlines()) == 1
+
+
+def test_an_asked_v16_graph_gets_v16s_archived_judgement(tmp_path):
+    """--term v16: v16's held-out kron19ef9 regenerated from its file and asked, with the root its BFS and SSSP cells
+    ran from: every 8-byte prediction is the archived judgement's (its critical-path table made from the file)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "kron19ef9.csr"
+    cmd = [sys.executable, "-m", "emogi.datasets.generators", "--kind", "kron", "--scale", "19", "--edge-factor", "9",
+           "--seed", "35", "--weights-seed", "35", "--out", str(path)]  # fmt: skip
+    subprocess.run(cmd, check=True, cwd=gp12.ROOT, stdout=subprocess.DEVNULL)
+    mine = gp12.predictions(path, ("bfs", "sssp", "cc", "pagerank"), root=53974, term="v16")
+    judged = pd.read_csv(gp12.V16_ARCHIVE / "holdout_cells.csv")
+    judged = judged.query("graph == 'kron19ef9' and edge_bytes == 8 and root in (53974, -1)")
+    keys = ["algorithm", "variant", "mode"]
+    both = mine.merge(judged, on=keys, suffixes=("", "_archived"))
+    assert len(both) == len(judged) == len(mine) == 16
+    assert np.allclose(both["predicted_ms"], both["predicted_ms_archived"], rtol=1e-9)
+
+
+def test_whatif_term_v16_answers_with_its_record(kron12, capsys):
+    assert whatif.main(["--term", "v16", "--graph-file", str(kron12), "--algorithm", "pagerank"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert "term v16" in out[0] and "v16's H200" in out[0]
+    assert out[-1] == whatif.TERM_RECORDS["v16"]
+    assert whatif.main(["--term", "v16", "--graph-file", str(kron12), "--mode", "uvm"]) == 2
+    assert "term v16 answers zerocopy and device" in capsys.readouterr().err
