@@ -87,9 +87,9 @@ def with_critical(launches: pd.DataFrame, critical: pd.DataFrame, rho: dict) -> 
     rows = _in_groups(out)
     if not rows.any():
         return out
-    pick = critical.assign(keep=[np.isclose(r, rho.get(int(w), np.nan)) for r, w in
-                                 zip(critical["rho"], critical["edge_bytes"], strict=True)])  # fmt: skip
-    c = pick[pick["keep"]].set_index(["graph", "edge_bytes"])["critical_steps"]
+    wanted = critical["edge_bytes"].astype(int).map(rho).to_numpy(float)  # NaN at a width without a rho
+    pick = critical[np.isclose(critical["rho"].to_numpy(float), wanted)]
+    c = pick.set_index(["graph", "edge_bytes"])["critical_steps"]
     keys = pd.MultiIndex.from_arrays([out.loc[rows, "graph"], out.loc[rows, "edge_bytes"].astype(int)])
     out.loc[rows, "walk"] = c.reindex(keys).to_numpy(float)
     return out
@@ -100,12 +100,13 @@ def choose_rho(table: pd.DataFrame, launches: pd.DataFrame, critical: pd.DataFra
     """Per edge width of the listed groups: the rho of the grid whose fitted floor has the least Σ (predicted /
     measured − 1)² over the groups' train device cells (the first such rho on ties)."""
     fit = table[_in_groups(table) & (table["mode"] == "device").to_numpy() & (table["split"] == train).to_numpy()]
+    mine = launches[_in_groups(launches)]  # the fits below read only these launches: copy them, not all, per rho
     chosen = {}
     for w, cells in fit.groupby("edge_bytes"):
         measured = cells["measured_ms"].to_numpy(float)
         losses = []
         for r in RHOS:
-            la = with_critical(launches, critical, {int(w): r})
+            la = with_critical(mine[mine["edge_bytes"] == w], critical, {int(w): r})
             costs = v8.fit_costs(cells, la, mu, nonisolated, classes, train, check_fit_set)
             pred = v8.floor_ms(cells, la, costs, mu, nonisolated, classes)
             losses.append(float(np.sum((pred / measured - 1) ** 2)) if np.isfinite(pred).all() else np.inf)
