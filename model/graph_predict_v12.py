@@ -29,12 +29,23 @@ import numpy as np
 import pandas as pd
 
 from emogi.csr import describe
+from emogi.workflow import packed_passes
 from model import gpu_work_v4, gpu_work_v8, gpu_work_v12
 from model import gpu_work_v16 as term_v16
 from model import holdout_split_v13 as hs13
 from model import holdout_split_v16 as hs16
 from model.graph_predict import GraphPredictError, default_root, load_graph
-from model.holdout import CELL, HoldoutError, cells_of, derive_job, judge, read_metadata, read_runs, read_workloads
+from model.holdout import (
+    CELL,
+    V16_TERM,
+    HoldoutError,
+    cells_of,
+    derive_job,
+    judge,
+    read_metadata,
+    read_runs,
+    read_workloads,
+)
 from model.l2_capacity import read_capacity
 from model.presets import MEASURED, get_preset
 
@@ -53,6 +64,11 @@ class Fit:
     term: str
     archive: Path
     split: object  # its split module (v13's tables; v16 adds the critical path)
+
+    @property
+    def critical_path(self) -> bool:
+        """Whether the split's term prices Jacobi PageRank's critical path (its graphs' critical.csv)."""
+        return self.split in V16_TERM
 
 
 FITS = {"v12": Fit("v12", TERM_ARCHIVE, hs13), "v16": Fit("v16", V16_ARCHIVE, hs16)}
@@ -80,14 +96,14 @@ def _train(session=None, archive=None):
 def _train_of(fit: Fit):
     """_train for a fit, its passes unpacked to a temporary folder where packed, and the train graphs' critical-path
     tables (None for term v12)."""
-    session = fit.archive / "passes" / "p1" / "session"
-    if session.is_dir():
-        found = _train(session, fit.archive)
+    packed = packed_passes(fit.archive)
+    if packed is None:
+        found = _train(fit.archive / "passes" / "p1" / "session", fit.archive)
     else:
-        with tempfile.TemporaryDirectory() as tmp, tarfile.open(fit.archive / "passes.tgz") as t:
+        with tempfile.TemporaryDirectory() as tmp, tarfile.open(packed) as t:
             t.extractall(tmp, members=[m for m in t.getmembers() if m.name.startswith("passes/p1/")], filter="data")
             found = _train(Path(tmp) / "passes" / "p1" / "session", fit.archive)
-    if fit.term != "v16":
+    if not fit.critical_path:
         return (*found, None)
     return (*found, term_v16.read_critical(*(fit.archive / "workloads" / g for g in sorted(set(found[0]["graph"])))))
 
@@ -148,7 +164,7 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
     asked = asked[[(a, v) not in refused for a, v in zip(asked["algorithm"], asked["variant"], strict=True)]]
     if asked.empty:
         raise GraphPredictError("; ".join(f"{a} {v}: {why}" for (a, v), why in refused.items()))
-    critical = term_v16.critical_of({name: path}) if term == "v16" else None
+    critical = term_v16.critical_of({name: path}) if FITS[term].critical_path else None
     mine, costs, vertices = _judged(name, asked, w_asked, l_asked, describe(graph), FITS[term], critical)
     expected = gpu_work_v4.expected(w_asked, l_asked, vertices)[:2]
     out = {}

@@ -458,8 +458,8 @@ def run(a, log=print) -> None:
     check_workloads(workloads, metas)
     critical = None  # v16: the critical-path tables beside the workloads, else from the graph files
     if sp in V16_TERM and not a.derive_only:
-        files = {g: graph_file(a.graphs, g, 8) for g in set(cells["graph"])}
-        critical = term_v16.read_critical(*a.workloads) if a.workloads else term_v16.critical_of(files)
+        critical = term_v16.read_critical(*a.workloads) if a.workloads else term_v16.critical_of(
+            {g: graph_file(a.graphs, g, 8) for g in set(cells["graph"])})  # fmt: skip
     out = Path(a.out_dir)
     if a.derive_only:
         write_csv(workloads, out / "workloads.csv")

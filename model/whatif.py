@@ -418,7 +418,7 @@ def _from_graph(a, params) -> int:
     return 0
 
 
-def _from_term_v12(a) -> int:
+def _from_judged_term(a) -> int:
     """--term v12 or v16: the graph file judged as one more held-out graph of v14 or v16
     (model/graph_predict_v12.py)."""
     from model import graph_predict as gp
@@ -462,7 +462,7 @@ def main(argv=None) -> int:
     a = _parser().parse_args(argv)
     try:
         if a.term in TERM_RECORDS:
-            return _from_term_v12(a)
+            return _from_judged_term(a)
         if a.preset is None:
             raise WhatIfError("give --preset (e.g. pcie5-x16), or --term v16 with --graph-file")
         params = resolve_params(
