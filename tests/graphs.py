@@ -1,5 +1,9 @@
 """Small graphs for the kernel tests: edge cases and random ones, written in the project's CSR format."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -15,6 +19,16 @@ def write_lists(path, lists, num_vertices, dtype=np.uint64, directed=True, weigh
     edges = np.array([u for v in range(num_vertices) for u in lists.get(v, [])], dtype=dtype)
     weights = None if weights_seed is None else csr_weights(offsets, edges, weights_seed)
     csr.write_csr(path, offsets, edges, weights, directed=directed)
+    return path
+
+
+def write_registered(path, source):
+    """A split's graph file as the device scripts make it: the generator's command line with the split's `source`
+    (kind, scale, edge factor, seed; the weights' seed the same), so that its checksum is the archived one."""
+    seed, how = str(source["seed"]), ["--kind", source["kind"], "--scale", str(source["scale"])]
+    cmd = [sys.executable, "-m", "emogi.datasets.generators", *how, "--edge-factor", str(source["edge_factor"]),
+           "--seed", seed, "--weights-seed", seed, "--out", str(path)]  # fmt: skip
+    subprocess.run(cmd, check=True, cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL)
     return path
 
 

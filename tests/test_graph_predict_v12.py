@@ -114,13 +114,9 @@ def test_a_directed_graph_is_answered_where_it_can_be(directed, capsys):
 def test_an_asked_v16_graph_gets_v16s_archived_judgement(tmp_path):
     """--term v16: v16's held-out kron19ef9 regenerated from its file and asked, with the root its BFS and SSSP cells
     ran from: every 8-byte prediction is the archived judgement's (its critical-path table made from the file)."""
-    import subprocess
-    import sys
+    from graphs import write_registered
 
-    path = tmp_path / "kron19ef9.csr"
-    cmd = [sys.executable, "-m", "emogi.datasets.generators", "--kind", "kron", "--scale", "19", "--edge-factor", "9",
-           "--seed", "35", "--weights-seed", "35", "--out", str(path)]  # fmt: skip
-    subprocess.run(cmd, check=True, cwd=gp12.ROOT, stdout=subprocess.DEVNULL)
+    path = write_registered(tmp_path / "kron19ef9.csr", gp12.hs13.GRAPHS["kron19ef9"]["source"])
     mine = gp12.predictions(path, ("bfs", "sssp", "cc", "pagerank"), root=53974, term="v16")
     judged = pd.read_csv(gp12.V16_ARCHIVE / "holdout_cells.csv")
     judged = judged.query("graph == 'kron19ef9' and edge_bytes == 8 and root in (53974, -1)")

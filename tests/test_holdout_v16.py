@@ -59,15 +59,9 @@ def test_the_v16_workloads_are_v15s_with_critical_tables():
 
 def test_a_critical_table_is_its_graph_files(tmp_path):
     """kron17 regenerated with split v13's arguments gives its archived critical-path table."""
-    import subprocess
-    import sys
+    from graphs import write_registered
 
-    src = hs13.GRAPHS["kron17"]["source"]
-    path = tmp_path / "kron17.csr"
-    seed = str(src["seed"])
-    cmd = [sys.executable, "-m", "emogi.datasets.generators", "--kind", "kron", "--scale", "17", "--edge-factor",
-           str(src["edge_factor"]), "--seed", seed, "--weights-seed", seed, "--out", str(path)]  # fmt: skip
-    subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    path = write_registered(tmp_path / "kron17.csr", hs13.GRAPHS["kron17"]["source"])
     archived = pd.read_csv(WORKLOADS / "kron17" / "critical.csv", dtype={"checksum": str})
     pd.testing.assert_frame_equal(table_of(path), archived)
 
