@@ -2,10 +2,10 @@
 
 import os
 import sys
-import tarfile
 from pathlib import Path
 
 from emogi.gpu import detect_gpu
+from emogi.passes_archive import packed_passes, pass_names
 
 
 class SourceError(RuntimeError):
@@ -137,24 +137,7 @@ def figure_inputs(repo, figure_inputs, figure):
     return {"script": repo / f"figures/{figure}.py", "source": "results/tables/source.json", **inputs}
 
 
-# A held-out validation's passes archive (workflow/rules/model.smk): passes/pP/session folders, or the same packed
-# in passes.tgz (v15), which the judgement unpacks under its own folder first.
-def packed_passes(archive):
-    """The archive's passes.tgz, or None where its passes are folders."""
-    packed = Path(archive) / "passes.tgz"
-    return packed if packed.is_file() else None
-
-
-def pass_names(archive):
-    """The archive's passes (p1, p2, ...): its folders, or the members of its passes.tgz."""
-    packed = packed_passes(archive)
-    if packed is None:
-        return sorted(d.name for d in (Path(archive) / "passes").glob("p*"))
-    with tarfile.open(packed) as t:
-        parts = [Path(n).parts for n in t.getnames()]
-    return sorted({p[1] for p in parts if len(p) > 1 and p[0] == "passes"})
-
-
+# A held-out validation's passes archive (workflow/rules/model.smk): see emogi.passes_archive.
 def pass_inputs(archive):
     """What a judgement of the passes reads: their runs tables, or the packed passes."""
     packed = packed_passes(archive)

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from emogi.csr import describe
-from emogi.workflow import packed_passes
+from emogi.passes_archive import packed_passes
 from model import gpu_work_v4, gpu_work_v8, gpu_work_v12
 from model import gpu_work_v16 as term_v16
 from model import holdout_split_v13 as hs13

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emogi.workflow import packed_passes
+from emogi.passes_archive import packed_passes
 from model import gpu_work_v12, holdout, holdout_combine, holdout_passes
 from model import holdout_split as hs
 from model import holdout_split_v3 as hs3
