@@ -1,8 +1,9 @@
 """This project's link ladder (issue 24), predicted: per algorithm a panel, the zero-copy time model.link_ladder
 predicts from the graph files alone (log y) on each rung of the ladder of host links (x, in the ladder's order),
 one line per graph × variant (colour: graph; solid: the paper's Merged+Aligned, dashed: this project's fastest),
-the measured rung (PCIe 5.0: the H100's fitted link with term v2, held-out validation v14's H200 session link with
-term v12, the ladder's `term` column) drawn as a star off the line. Nothing here was run.
+the measured rung (PCIe 5.0: the H100's fitted link with term v2, the H200 session link of the held-out validation
+that judged term v12 (v14) or v16 (v16), the ladder's `term` column) drawn as a star off the line. Nothing here was
+run.
 
     python -m figures.fig_link_ladder --ladder results/model/link_ladder.csv --source results/tables/source.json \
         --out results/figures/fig_link_ladder.png [--out-csv results/figures/fig_link_ladder.csv]
@@ -33,13 +34,16 @@ DEFINITION = (
     "(python -m model.link_ladder); spec rungs: model/presets.yaml; ★ PCIe 5.0 measured here: W, N_max, L fitted "
     "on this project's H100; the floor (H100 GPU-work costs) is the same on every rung"
 )
-DEFINITION_V12 = (
-    "term v12 as held-out validation v14 fitted it (python -m model.link_ladder --term v12): t = floor + η·D/T(d) + "
-    "h·lists·L/N_max + g·chain·L, traces derived on the CPU; ★ PCIe 5.0 measured here: v14's H200 session link, "
-    "the judged prediction; spec rungs (model/presets.yaml) reprice zero-copy with the fitted η, h, g, an "
-    "extrapolation; the floor (H200 GPU-work costs) is the same on every rung"
+# the judged terms: term -> the held-out validation that fitted it (model/graph_predict_v12.py)
+JUDGED_BY = {"v12": "v14", "v16": "v16"}
+DEFINITION_JUDGED = (
+    "term {term} as held-out validation {by} fitted it (python -m model.link_ladder --term {term}): t = floor + "
+    "η·D/T(d) + h·lists·L/N_max + g·chain·L, traces derived on the CPU; ★ PCIe 5.0 measured here: {by}'s H200 "
+    "session link, the judged prediction; spec rungs (model/presets.yaml) reprice zero-copy with the fitted η, h, g, "
+    "an extrapolation; the floor (H200 GPU-work costs) is the same on every rung"
 )
-MEASURED_LINK = {"v2": "the H100's fitted link", "v12": "v14's H200 session link"}  # term -> the ★ rung's link
+# term -> the ★ rung's link
+MEASURED_LINK = {"v2": "the H100's fitted link"} | {t: f"{by}'s H200 session link" for t, by in JUDGED_BY.items()}
 ALGORITHMS = ("bfs", "sssp", "cc", "pagerank")
 ROLE_STYLES = {"paper (EMOGI)": "-", "project's fastest": (0, (4, 2))}
 GENERATIONS = (("pcie3-x16", "pcie4-x16"), ("pcie4-x16", "pcie5-x16"))  # the report's gains
@@ -145,7 +149,8 @@ def _term(table: pd.DataFrame) -> str:
 
 
 def _definition(table: pd.DataFrame) -> str:
-    return DEFINITION_V12 if _term(table) == "v12" else DEFINITION
+    term = _term(table)
+    return DEFINITION_JUDGED.format(term=term, by=JUDGED_BY[term]) if term in JUDGED_BY else DEFINITION
 
 
 # --- the report ---------------------------------------------------------------------------------------------
@@ -182,10 +187,11 @@ def report_section(fig: ReportFigure | None) -> dict | None:
         if parts:
             sentences.append(f"{style.ALGORITHM_LABELS.get(algorithm, algorithm)} gains {' and '.join(parts)}")
     graphs = ", ".join(dict.fromkeys(Path(f).name for f in table["graph_file"]))
+    term = _term(table)
     machine = (
-        "the PCIe 5.0 link of held-out validation v14's H200 session, where term v12's prediction is the judged "
-        "one, the floor that H200's GPU work and the fitted link costs repriced on each preset's link"
-        if _term(table) == "v12"
+        f"the PCIe 5.0 link of held-out validation {JUDGED_BY[term]}'s H200 session, where term {term}'s prediction "
+        "is the judged one, the floor that H200's GPU work and the fitted link costs repriced on each preset's link"
+        if term in JUDGED_BY
         else "the PCIe 5.0 link as fitted on this project's H100, the floor the H100's GPU work"
     )
     text = (

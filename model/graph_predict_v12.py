@@ -22,7 +22,8 @@ from __future__ import annotations
 import os
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -93,19 +94,36 @@ def _train(session=None, archive=None):
     return cells, metas, workloads, launches, params, read_capacity(session / "micro" / "l2.csv")
 
 
-def _train_of(fit: Fit):
-    """_train for a fit, its passes unpacked to a temporary folder where packed, and the train graphs' critical-path
-    tables (None for term v12)."""
+@contextmanager
+def _pass1_session(fit: Fit):
+    """The fit's pass 1 session folder: the archive's own, or unpacked from its passes.tgz to a temporary folder."""
     packed = packed_passes(fit.archive)
     if packed is None:
-        found = _train(fit.archive / "passes" / "p1" / "session", fit.archive)
-    else:
-        with tempfile.TemporaryDirectory() as tmp, tarfile.open(packed) as t:
-            t.extractall(tmp, members=[m for m in t.getmembers() if m.name.startswith("passes/p1/")], filter="data")
-            found = _train(Path(tmp) / "passes" / "p1" / "session", fit.archive)
+        yield fit.archive / "passes" / "p1" / "session"
+        return
+    with tempfile.TemporaryDirectory() as tmp, tarfile.open(packed) as t:
+        t.extractall(tmp, members=[m for m in t.getmembers() if m.name.startswith("passes/p1/")], filter="data")
+        yield Path(tmp) / "passes" / "p1" / "session"
+
+
+def _train_of(fit: Fit):
+    """_train for a fit, and the train graphs' critical-path tables (None for term v12)."""
+    with _pass1_session(fit) as session:
+        found = _train(session, fit.archive)
     if not fit.critical_path:
         return (*found, None)
     return (*found, term_v16.read_critical(*(fit.archive / "workloads" / g for g in sorted(set(found[0]["graph"])))))
+
+
+def fit_link(term: str):
+    """The fit's own link as the preset MEASURED: its pass 1 call's microbenchmark fit (parameters.json)."""
+    if term not in FITS:
+        raise GraphPredictError(f"no judged fit of term {term}: {', '.join(FITS)}")
+    fit = FITS[term]
+    with _pass1_session(fit) as session:
+        link = get_preset(MEASURED, session / "parameters.json")
+        where = f"{fit.archive.relative_to(ROOT)}/passes/p1/session"  # not the temporary folder it was read from
+        return replace(link, source=link.source.replace(str(session), where))
 
 
 def _asked_cells(name: str, algorithms, variants, width: int, root: int) -> pd.DataFrame:

@@ -18,12 +18,13 @@ The rung `h100-measured` is the preset model.presets makes from a parameters.jso
 fitted on the H100's PCIe 5.0 link, archive/graph-predict-zerocopy-2026-11-25/parameters.json); it is labelled
 "PCIe 5.0, measured here", the others "preset (spec)".
 
-`--term v12` prices each rung with the GPU-work term the registered held-out validations judged
-(model/graph_predict_v12.py, fitted as held-out validation v14 fitted it on an H200): the floor is that H200's,
-the measured rung is v14's own link (the judged prediction, default --parameters the session's parameters.json),
-and every other rung reprices zero-copy with the fitted η, h and g on the preset's link (an extrapolation: only the
-fit's own link has a held-out record). It covers the registered variants (the paper's and this project's
-fastest); the traces are derived once per graph, the fit made once.
+`--term v12` and `--term v16` price each rung with a GPU-work term the registered held-out validations judged
+(model/graph_predict_v12.py): v12 fitted as held-out validation v14 fitted it on an H200, v16 (v12 with Jacobi
+PageRank's critical path, each graph's made from its file) as validation v16 fitted it on another H200. The floor
+is that H200's, the measured rung is the validation's own link (the judged prediction; default --parameters its
+pass 1 call's parameters.json), and every other rung reprices zero-copy with the fitted η, h and g on the preset's
+link (an extrapolation: only the fit's own link has a held-out record). They cover the registered variants (the
+paper's and this project's fastest); the traces are derived once per graph, the fit made once.
 
 A variant the model does not cover, or a graph an
 algorithm cannot run on (CC on a directed graph, SSSP without weights), is a row with its reason in `refused` and
@@ -55,7 +56,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # file model.select defaults to
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"
 PRESETS = ("pcie3-x16", "pcie4-x16", "pcie5-x16", MEASURED)
-TERMS = {"v2": PARAMETERS, "v12": gp12.SESSION / "parameters.json"}  # term -> its measured rung's parameters
+# term -> its measured rung's parameters.json; None: the judged fit's own link (graph_predict_v12.fit_link)
+TERMS = {"v2": PARAMETERS, "v12": gp12.SESSION / "parameters.json", "v16": None}
 # The paper's EMOGI (merged-aligned) and this project's fastest per algorithm: config/config.yaml apps.variants
 VARIANTS = {
     "bfs": ("merged-aligned", "direction-optimizing"),
@@ -115,14 +117,19 @@ def graph_name(path) -> str:
     return Path(path).name.split(".")[0]
 
 
-def rungs(names, parameters=PARAMETERS, presets_file=None) -> list:
-    """The presets of the ladder, in the order given; an unknown name raises LadderError (model.whatif's message)."""
+def rungs(names, parameters=PARAMETERS, presets_file=None, measured=None) -> list:
+    """The presets of the ladder, in the order given; an unknown name raises LadderError (model.whatif's message).
+    `measured`: the preset MEASURED is, where no `parameters` are given."""
     if not names:
         raise LadderError("no presets: give --presets, e.g. pcie3-x16,pcie4-x16,pcie5-x16")
     if len(set(names)) != len(names):
         raise LadderError(f"a preset is named twice in {','.join(names)}")
     try:
-        return [resolve_params(n, parameters if n == MEASURED else None, presets_file=presets_file) for n in names]
+        return [
+            measured if n == MEASURED and parameters is None and measured is not None
+            else resolve_params(n, parameters if n == MEASURED else None, presets_file=presets_file)
+            for n in names
+        ]  # fmt: skip
     except WhatIfError as e:
         raise LadderError(str(e)) from None
 
@@ -191,29 +198,29 @@ def ladder(graphs, presets, variants=None, root=None, costs=None, log=None) -> p
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def ladder_v12(graphs, presets, variants=None, root=None, log=None) -> pd.DataFrame:
-    """The ladder table (COLUMNS) with term v12 (module doc): per graph one derivation and one fit
+def ladder_judged(graphs, presets, variants=None, root=None, log=None, term="v12") -> pd.DataFrame:
+    """The ladder table (COLUMNS) with a judged term, v12 or v16 (module doc): per graph one derivation and one fit
     (graph_predict_v12.on_links), the measured rung on the fit's own link, the others repriced."""
     variants = VARIANTS if variants is None else variants
     links = {p.name: (None if p.name == MEASURED else p) for p in presets}
     rows = []
     for name, (path, graph) in graphs.items():
-        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}", "term": "v12"}
+        where = {"graph": name, "graph_file": str(path), "checksum": f"{graph.header.checksum:016x}", "term": term}
         cells = {(a, v): {**where, "algorithm": a, "variant": v, "role": _role(v)} for a, vs in variants.items()
                  for v in vs}  # fmt: skip
         asked = {a: tuple(v for v in vs if v in gp12.VARIANTS.get(a, ())) for a, vs in variants.items()}
         asked = {a: vs for a, vs in asked.items() if vs}
-        why = {(a, v): f"term v12 covers {a} {'/'.join(gp12.VARIANTS.get(a, ())) or 'no variant'}"
+        why = {(a, v): f"term {term} covers {a} {'/'.join(gp12.VARIANTS.get(a, ())) or 'no variant'}"
                for a, v in cells if v not in asked.get(a, ())}  # fmt: skip
         tables = {}
         if asked:
             started = time.monotonic()
             try:
-                tables = gp12.on_links(path, tuple(asked), links, root, variants=asked)
+                tables = gp12.on_links(path, tuple(asked), links, root, variants=asked, term=term)
             except gp.GraphPredictError as e:
                 why |= {(a, v): str(e) for a, vs in asked.items() for v in vs}
             if log:
-                log(f"{name}: term v12 traces, fit and {len(links)} rungs in {time.monotonic() - started:.1f} s")
+                log(f"{name}: term {term} traces, fit and {len(links)} rungs in {time.monotonic() - started:.1f} s")
         if tables:
             refused = next(iter(tables.values())).attrs["refused"]
             why |= {(a, v): refused[f"{a} {v}"] for a, v in cells if f"{a} {v}" in refused}
@@ -223,12 +230,12 @@ def ladder_v12(graphs, presets, variants=None, root=None, log=None) -> pd.DataFr
                 if log:
                     log(f"{name} {key[0]}/{key[1]}: refused: {why[key]}")
                 continue
-            on_rungs = [{**cell, **_rung(p), **_v12_on_rung(tables[p.name], key, p), "refused": ""} for p in presets]
+            on_rungs = [{**cell, **_rung(p), **_judged_on_rung(tables[p.name], key, p), "refused": ""} for p in presets]
             rows.extend(_with_speedups(on_rungs))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def _v12_on_rung(table: pd.DataFrame, key, preset) -> dict:
+def _judged_on_rung(table: pd.DataFrame, key, preset) -> dict:
     """One cell's zero-copy row of a rung's term v12 table, with the rung's T(d) and binding term for reference."""
     r = table[(table["algorithm"] == key[0]) & (table["variant"] == key[1]) & (table["mode"] == "zerocopy")].iloc[0]
     read = r["D_bytes"] > 0
@@ -275,6 +282,13 @@ def _algorithms(text: str) -> tuple:
     return names
 
 
+def _fit_link(term: str):
+    try:
+        return gp12.fit_link(term)
+    except (gp.GraphPredictError, OSError, ValueError) as e:
+        raise LadderError(f"term {term}'s own link: {e}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m model.link_ladder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--graph-file", type=Path, action="append", required=True, help="a CSR file (repeatable)")
@@ -283,12 +297,14 @@ def _parser() -> argparse.ArgumentParser:
         "--term",
         choices=sorted(TERMS),
         default="v2",
-        help="the GPU-work term: v2 (H100 costs, the graph_predict floor) or v12 (v14's fit on an H200)",
+        help="the GPU-work term: v2 (H100 costs, the graph_predict floor), v12 (v14's fit on an H200) or v16 "
+        "(v16's fit on an H200: v12 with Jacobi PageRank's critical path)",
     )
     ap.add_argument(
         "--parameters",
         type=Path,
-        help=f"parameters.json for {MEASURED} (default: the term's own: v2 the H100 fit's, v12 the v14 session's)",
+        help=f"parameters.json for {MEASURED} (default: the term's own: v2 the H100 fit's, v12 and v16 their "
+        "validation's pass 1 call's)",
     )
     ap.add_argument("--presets-file", type=Path, help="presets YAML (default: model/presets.yaml)")
     ap.add_argument("--algorithm", default="all", help="bfs, sssp, cc, pagerank, comma-separated, or all")
@@ -303,7 +319,10 @@ def main(argv=None) -> int:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     try:
         variants = parse_variants(a.variant, _algorithms(a.algorithm))
-        presets = rungs([p for p in a.presets.split(",") if p], a.parameters or TERMS[a.term], a.presets_file)
+        rung_names = [p for p in a.presets.split(",") if p]
+        parameters = a.parameters or TERMS[a.term]
+        own = _fit_link(a.term) if parameters is None and MEASURED in rung_names else None
+        presets = rungs(rung_names, parameters, a.presets_file, own)
         names = [graph_name(p) for p in a.graph_file]
         if len(set(names)) != len(names):
             raise LadderError(f"two graph files share a name: {', '.join(map(str, a.graph_file))}")
@@ -314,8 +333,8 @@ def main(argv=None) -> int:
             except gp.GraphPredictError as e:
                 raise LadderError(str(e)) from None
         started = time.monotonic()
-        if a.term == "v12":
-            table = ladder_v12(graphs, presets, variants, a.root, log=log)
+        if a.term in gp12.FITS:
+            table = ladder_judged(graphs, presets, variants, a.root, log=log, term=a.term)
         else:
             table = ladder(graphs, presets, variants, a.root, log=log)
     except LadderError as e:

@@ -113,22 +113,27 @@ def test_a_graph_whose_checksum_differs_from_its_metadata_is_refused(tmp_path, c
     assert len(err.strip().splitlines()) == 1 and not out.exists()
 
 
-def test_term_v12_prices_every_rung_from_one_fit_and_judges_the_measured_one(tmp_path, capsys, monkeypatch):
-    """--term v12: one derivation and one fit per graph (graph_predict_v12.on_links); the measured rung is the
-    fit's own link, so its row is the what-if's own-link prediction; the spec rungs share its floor."""
+@pytest.mark.parametrize("term", ["v12", "v16"])
+def test_a_judged_term_prices_every_rung_from_one_fit_and_judges_the_measured_one(term, tmp_path, capsys, monkeypatch):
+    """--term v12 or v16: one derivation and one fit per graph (graph_predict_v12.on_links); the measured rung is
+    the fit's own link (v16's read from its packed passes), so its row is the what-if's own-link prediction; the
+    spec rungs share its floor."""
     from model import graph_predict_v12 as gp12
 
     calls = []
     on_links = gp12.on_links
     monkeypatch.setattr(gp12, "on_links", lambda *a, **k: calls.append(a[0]) or on_links(*a, **k))
     path, out = _graph(tmp_path), tmp_path / "ladder.csv"
-    argv = ["--graph-file", str(path), "--term", "v12", "--presets", f"{TWO},{link_ladder.MEASURED}"]
+    argv = ["--graph-file", str(path), "--term", term, "--presets", f"{TWO},{link_ladder.MEASURED}"]
     status, err = _run([*argv, "--algorithm", "pagerank,bfs", "--out", str(out)], capsys)
     assert status == 0, err
     assert len(calls) == 1
     t = pd.read_csv(out)
-    assert list(t.columns) == link_ladder.COLUMNS and (t["term"] == "v12").all() and t["refused"].isna().all()
-    own = gp12.predictions(path, ("pagerank", "bfs")).query("mode == 'zerocopy'")
+    assert list(t.columns) == link_ladder.COLUMNS and (t["term"] == term).all() and t["refused"].isna().all()
+    own_link = gp12.fit_link(term)
+    assert (t.loc[t["preset"] == link_ladder.MEASURED, "W_gbps"] == own_link.W_gbps).all()
+    assert "tmp" not in own_link.source and gp12.FITS[term].archive.name in own_link.source
+    own = gp12.predictions(path, ("pagerank", "bfs"), term=term).query("mode == 'zerocopy'")
     measured = t[t["preset"] == link_ladder.MEASURED].merge(own, on=["algorithm", "variant"], suffixes=("", "_own"))
     assert len(measured) == len(own) == 4
     assert measured["predicted_ms"].to_numpy() == pytest.approx(measured["predicted_ms_own"].to_numpy(), rel=1e-12)

@@ -47,18 +47,21 @@ def test_dry_run_of_the_default_config(workdir):
 
 
 def test_link_ladder_rule_lists_every_file_its_command_reads(workdir):
-    # model.link_ladder --term v12 reads the presets and v14's archived train cells besides the graphs and the
-    # parameters: a change to either must rerun it
+    # model.link_ladder --term v16 reads the presets, v16's packed passes (its train cells and link), workloads and
+    # critical paths besides the graphs: a change to any must rerun it
     done = snakemake(workdir, "-n", "results/model/link_ladder.csv", "--config", "measurements=archive")
     assert done.returncode == 0, done.stderr
     job = done.stdout.split("rule link_ladder:", 1)[1]
     inputs = next(line for line in job.splitlines() if line.strip().startswith("input:"))
     for name in (
         "model/presets.yaml",
-        "holdout-v14-h200-2026-11-28/holdout_cells.csv",
+        "holdout-v16-h200-2026-11-29/holdout_cells.csv",
         "model/link_ladder.py",
         "model/graph_predict_v12.py",
-        "holdout-v14-h200-2026-11-28/passes/p1/session/parameters.json",
+        "model/gpu_work_v16.py",
+        "model/critical_path.py",
+        "holdout-v16-h200-2026-11-29/passes.tgz",
+        "holdout-v16-h200-2026-11-29/workloads/kron19ef10/critical.csv",
     ):
         assert name in inputs, inputs
 

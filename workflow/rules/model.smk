@@ -128,18 +128,23 @@ rule predict:
         " --out {output.predictions} --summary {output.summary} > {log} 2>&1"
 
 
+LADDER_FIT = REPO / "archive/holdout-v16-h200-2026-11-29"  # the validation whose fit prices the ladder
+
+
 rule link_ladder:
     # Each algorithm's zero-copy time predicted per link rung from the graph files alone (issue 24; no GPU, no run),
-    # with the GPU-work term the held-out validations judged (--term v12: fitted as v14 fitted it on an H200, from
-    # its archive's train cells): the presets, and v14's own measured Gen5 link (its session's parameters.json).
+    # with the GPU-work term the held-out validations judged (--term v16: fitted as v16 fitted it on an H200, from
+    # its archive's train cells, workloads and critical paths): the presets, and v16's own measured Gen5 link (its
+    # pass 1 call's parameters.json, in passes.tgz).
     input:
         module=REPO / "model/link_ladder.py",
-        term=REPO / "model/graph_predict_v12.py",
+        term=[REPO / f"model/{m}.py" for m in ("graph_predict_v12", "gpu_work_v12", "gpu_work_v16", "critical_path")],
         graphs=expand("resources/graphs/{graph}.w8.csr", graph=LADDER_GRAPHS),
         metas=expand("resources/graphs/{graph}.w8.json", graph=LADDER_GRAPHS),
-        parameters=REPO / "archive/holdout-v14-h200-2026-11-28/passes/p1/session/parameters.json",
+        passes=LADDER_FIT / "passes.tgz",
         presets=REPO / "model/presets.yaml",
-        train=REPO / "archive/holdout-v14-h200-2026-11-28/holdout_cells.csv",
+        train=LADDER_FIT / "holdout_cells.csv",
+        workloads=sorted(LADDER_FIT.glob("workloads/*/*")),
     output:
         "results/model/link_ladder.csv",
     params:
@@ -151,8 +156,7 @@ rule link_ladder:
     conda:
         "../../envs/analysis.yaml"
     shell:
-        "python3 -m model.link_ladder {params.graphs} --term v12 --presets {params.presets}"
-        " --parameters {input.parameters}"
+        "python3 -m model.link_ladder {params.graphs} --term v16 --presets {params.presets}"
         " --presets-file {input.presets} {params.variants} --out {output} > {log} 2>&1"
 
 
