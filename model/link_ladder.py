@@ -119,7 +119,7 @@ def graph_name(path) -> str:
 
 def rungs(names, parameters=PARAMETERS, presets_file=None, measured=None) -> list:
     """The presets of the ladder, in the order given; an unknown name raises LadderError (model.whatif's message).
-    `measured`: the preset MEASURED is, where no `parameters` are given."""
+    `measured`: the MEASURED rung's preset where no `parameters` are given (a judged fit's own link)."""
     if not names:
         raise LadderError("no presets: give --presets, e.g. pcie3-x16,pcie4-x16,pcie5-x16")
     if len(set(names)) != len(names):
@@ -236,7 +236,7 @@ def ladder_judged(graphs, presets, variants=None, root=None, log=None, term="v12
 
 
 def _judged_on_rung(table: pd.DataFrame, key, preset) -> dict:
-    """One cell's zero-copy row of a rung's term v12 table, with the rung's T(d) and binding term for reference."""
+    """One cell's zero-copy row of a rung's judged-term table, with the rung's T(d) and binding term for reference."""
     r = table[(table["algorithm"] == key[0]) & (table["variant"] == key[1]) & (table["mode"] == "zerocopy")].iloc[0]
     read = r["D_bytes"] > 0
     out = {k: r[k] for k in ("edge_bytes", "root", "launches", "D_bytes", "d_bytes", "floor_ms", "transfer_ms",
