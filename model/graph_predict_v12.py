@@ -152,10 +152,12 @@ def predictions(path, algorithms, root=None, meta=None, variant=None, link=None,
     """One row per algorithm, registered variant (or `variant` alone) and mode for the graph at `path`, at its
     own width, on the machine of the fit (the v14 train call's link, L2 and GPU-work costs), zero-copy on `link`'s
     link where given. What the derivation refused (e.g. CC on a directed graph) is left out and named in
-    `attrs["refused"]`; GraphPredictError where nothing is left."""
+    `attrs["refused"]`; GraphPredictError where nothing is left. `attrs["extrapolation"]`: a line where the graph's
+    entries lie outside the train graphs' (extrapolation()), else empty."""
     table = on_links(path, algorithms, {"": link}, root, meta, variant, term=term)[""]
     out = table[SHOWN]
     out.attrs["refused"] = table.attrs["refused"]
+    out.attrs["extrapolation"] = table.attrs["extrapolation"]
     return out
 
 
@@ -183,7 +185,7 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
     if asked.empty:
         raise GraphPredictError("; ".join(f"{a} {v}: {why}" for (a, v), why in refused.items()))
     critical = term_v16.critical_of({name: path}) if FITS[term].critical_path else None
-    mine, costs, vertices = _judged(name, asked, w_asked, l_asked, describe(graph), FITS[term], critical)
+    mine, costs, vertices, outside = _judged(name, asked, w_asked, l_asked, describe(graph), FITS[term], critical)
     expected = gpu_work_v4.expected(w_asked, l_asked, vertices)[:2]
     out = {}
     for key, link in links.items():
@@ -191,6 +193,7 @@ def on_links(path, algorithms, links: dict, root=None, meta=None, variant=None, 
         t = t.assign(root=t["root"].where(t["root"] >= 0).astype("Int64"))  # CC, PageRank: no root
         out[key] = t[[*SHOWN, "fidelity"]] if "fidelity" in t else t[SHOWN]
         out[key].attrs["refused"] = {f"{a} {v}": why for (a, v), why in refused.items()}  # e.g. CC, directed
+        out[key].attrs["extrapolation"] = outside
     return out
 
 
@@ -203,8 +206,8 @@ def judge_asked(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launche
 
 def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: pd.DataFrame, info: dict,
             fit: Fit = FITS["v12"], critical=None):  # fmt: skip
-    """judge_asked's rows, the fitted costs and every graph's V (`fit`: whose train cells; `critical`: term v16's
-    critical-path table of the asked graph)."""
+    """judge_asked's rows, the fitted costs, every graph's V and extrapolation()'s line (`fit`: whose train cells;
+    `critical`: term v16's critical-path table of the asked graph)."""
     try:
         cells, metas, w_train, l_train, params, capacity, c_train = _train_of(fit)
     except (HoldoutError, OSError, term_v16.CriticalError) as e:
@@ -222,7 +225,27 @@ def _judged(name: str, asked: pd.DataFrame, workloads: pd.DataFrame, launches: p
         params, log=_quiet, sp=fit.split, vertices=vertices, capacity=capacity, nonisolated=nonisolated,
         classes=classes, split_of=lambda g: hs13.HELD_OUT if g == name else hs13.split_of(g), critical=critical,
     )  # fmt: skip
-    return table[table["graph"] == name].reset_index(drop=True), costs, vertices
+    entries = sorted(metas[g, 8]["num_edges"] for g in train)
+    outside = extrapolation(info["num_edges"], entries[0], entries[-1], fit.term)
+    return table[table["graph"] == name].reset_index(drop=True), costs, vertices, outside
+
+
+def extrapolation(entries: int, lo: int, hi: int, term: str) -> str:
+    """A line saying that a graph of `entries` lies outside the train graphs' [lo, hi] entries, or "" inside it."""
+    if lo <= entries <= hi:
+        return ""
+    times = entries / hi if entries > hi else lo / entries
+    side = "more" if entries > hi else "fewer"
+    seen = (
+        "; at 15x more, on kron23, term v16 predicted every cell too fast (device -16%, zero-copy -6% at the "
+        "signed median: archive/probe-kron23-h200-2026-11-29)"
+        if entries > hi
+        else ""
+    )
+    return (
+        f"{entries:,} entries, {times:.1f}x {side} than term {term}'s train graphs ({lo:,} to {hi:,}): "
+        f"an extrapolation{seen}"
+    )
 
 
 def reprice(mine: pd.DataFrame, workloads, launches, costs: pd.DataFrame, link, vertices: dict) -> pd.DataFrame:

@@ -222,7 +222,10 @@ def ladder_judged(graphs, presets, variants=None, root=None, log=None, term="v12
             if log:
                 log(f"{name}: term {term} traces, fit and {len(links)} rungs in {time.monotonic() - started:.1f} s")
         if tables:
-            refused = next(iter(tables.values())).attrs["refused"]
+            attrs = next(iter(tables.values())).attrs
+            refused = attrs["refused"]
+            if log and attrs["extrapolation"]:
+                log(f"{name}: {attrs['extrapolation']}")
             why |= {(a, v): refused[f"{a} {v}"] for a, v in cells if f"{a} {v}" in refused}
         for key, cell in cells.items():
             if key in why:

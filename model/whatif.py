@@ -444,8 +444,11 @@ def _from_judged_term(a) -> int:
     except gp.GraphPredictError as e:
         raise WhatIfError(str(e)) from None
     out = out[out["mode"].isin(modes)]
+    outside = f"extrapolation: {out.attrs['extrapolation']}" if out.attrs.get("extrapolation") else ""
     if a.json:
         print(out.to_json(orient="records", indent=2))
+        if outside:
+            print(outside, file=sys.stderr)
         return 0
     where = TERM_MACHINES[a.term]
     if link is not None:
@@ -454,6 +457,8 @@ def _from_judged_term(a) -> int:
     print(out.to_string(index=False, float_format=lambda x: f"{x:.4g}", na_rep=""))
     for which, why in out.attrs.get("refused", {}).items():
         print(f"not predicted: {which}: {why}")
+    if outside:
+        print(outside)
     print(TERM_RECORDS[a.term])
     return 0
 

@@ -124,6 +124,7 @@ def test_an_asked_v16_graph_gets_v16s_archived_judgement(tmp_path):
     both = mine.merge(judged, on=keys, suffixes=("", "_archived"))
     assert len(both) == len(judged) == len(mine) == 16
     assert np.allclose(both["predicted_ms"], both["predicted_ms_archived"], rtol=1e-9)
+    assert mine.attrs["extrapolation"] == ""  # its entries lie within the train graphs'
 
 
 def test_whatif_term_v16_answers_with_its_record(kron12, capsys):
@@ -131,5 +132,15 @@ def test_whatif_term_v16_answers_with_its_record(kron12, capsys):
     out = capsys.readouterr().out.strip().splitlines()
     assert "term v16" in out[0] and "v16's H200" in out[0]
     assert out[-1] == whatif.TERM_RECORDS["v16"]
+    assert out[-2].startswith("extrapolation: ") and "fewer than term v16's train graphs" in out[-2]  # 4 096 vertices
     assert whatif.main(["--term", "v16", "--graph-file", str(kron12), "--mode", "uvm"]) == 2
     assert "term v16 answers zerocopy and device" in capsys.readouterr().err
+
+
+def test_a_graph_outside_the_train_graphs_entries_is_called_an_extrapolation():
+    assert gp12.extrapolation(5_000_000, 3_000_000, 16_000_000, "v16") == ""
+    above = gp12.extrapolation(258_669_142, 3_066_682, 16_777_182, "v16")
+    assert above.startswith("258,669,142 entries, 15.4x more than term v16's train graphs (3,066,682 to 16,777,182)")
+    assert "archive/probe-kron23-h200-2026-11-29" in above
+    below = gp12.extrapolation(100_000, 3_000_000, 16_000_000, "v12")
+    assert "30.0x fewer than term v12's" in below and "probe" not in below
