@@ -1,7 +1,8 @@
 """A lead, not a model (README.md, "Why"): per scale-23/24 device cell of BFS and PageRank at 8 bytes, the cost per
 missed state read m that would close its shortfall, (measured - predicted) / (mu x entries), with mu the term's miss
 share at C = 21.0 MiB and entries = bytes_needed / 8 (the entries its trace reads, over all launches; direction-
-optimizing BFS's trace counts its bottom-up reads differently, so its values compare less well). Beside it: the fitted m of the groups where a train graph has mu > 0.
+optimizing BFS's trace counts its bottom-up reads differently, so its values compare
+less well). Beside it: the fitted m of the groups where a train graph has mu > 0.
 
     PYTHONPATH=. python archive/term-v16-issue-split-retrospective-2026-11-29/miss_cost.py > miss_cost.txt
 """
