@@ -104,9 +104,10 @@ def choose_rho(table: pd.DataFrame, launches: pd.DataFrame, critical: pd.DataFra
     chosen = {}
     for w, cells in fit.groupby("edge_bytes"):
         measured = cells["measured_ms"].to_numpy(float)
+        at_width = mine[mine["edge_bytes"] == w]
         losses = []
         for r in RHOS:
-            la = with_critical(mine[mine["edge_bytes"] == w], critical, {int(w): r})
+            la = with_critical(at_width, critical, {int(w): r})
             costs = v8.fit_costs(cells, la, mu, nonisolated, classes, train, check_fit_set)
             pred = v8.floor_ms(cells, la, costs, mu, nonisolated, classes)
             losses.append(float(np.sum((pred / measured - 1) ** 2)) if np.isfinite(pred).all() else np.inf)

@@ -56,8 +56,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # file model.select defaults to
 PARAMETERS = ROOT / "archive" / "graph-predict-zerocopy-2026-11-25" / "parameters.json"
 PRESETS = ("pcie3-x16", "pcie4-x16", "pcie5-x16", MEASURED)
-# term -> its measured rung's parameters.json; None: the judged fit's own link (graph_predict_v12.fit_link)
-TERMS = {"v2": PARAMETERS, "v12": gp12.SESSION / "parameters.json", "v16": None}
+# v2 prices with graph_predict's H100 floor; a judged term (graph_predict_v12.FITS) with its validation's fit, whose
+# own link (graph_predict_v12.fit_link) is the measured rung unless --parameters names another
+TERMS = ("v2", *gp12.FITS)
 # The paper's EMOGI (merged-aligned) and this project's fastest per algorithm: config/config.yaml apps.variants
 VARIANTS = {
     "bfs": ("merged-aligned", "direction-optimizing"),
@@ -119,14 +120,14 @@ def graph_name(path) -> str:
 
 def rungs(names, parameters=PARAMETERS, presets_file=None, measured=None) -> list:
     """The presets of the ladder, in the order given; an unknown name raises LadderError (model.whatif's message).
-    `measured`: the MEASURED rung's preset where no `parameters` are given (a judged fit's own link)."""
+    `measured`: the MEASURED rung's preset, in place of the one made from `parameters` (a judged fit's own link)."""
     if not names:
         raise LadderError("no presets: give --presets, e.g. pcie3-x16,pcie4-x16,pcie5-x16")
     if len(set(names)) != len(names):
         raise LadderError(f"a preset is named twice in {','.join(names)}")
     try:
         return [
-            measured if n == MEASURED and parameters is None and measured is not None
+            measured if n == MEASURED and measured is not None
             else resolve_params(n, parameters if n == MEASURED else None, presets_file=presets_file)
             for n in names
         ]  # fmt: skip
@@ -298,7 +299,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--presets", default=",".join(PRESETS), help="the rungs, comma-separated, in order")
     ap.add_argument(
         "--term",
-        choices=sorted(TERMS),
+        choices=TERMS,
         default="v2",
         help="the GPU-work term: v2 (H100 costs, the graph_predict floor), v12 (v14's fit on an H200) or v16 "
         "(v16's fit on an H200: v12 with Jacobi PageRank's critical path)",
@@ -323,9 +324,8 @@ def main(argv=None) -> int:
     try:
         variants = parse_variants(a.variant, _algorithms(a.algorithm))
         rung_names = [p for p in a.presets.split(",") if p]
-        parameters = a.parameters or TERMS[a.term]
-        own = _fit_link(a.term) if parameters is None and MEASURED in rung_names else None
-        presets = rungs(rung_names, parameters, a.presets_file, own)
+        judged = a.term in gp12.FITS and a.parameters is None and MEASURED in rung_names
+        presets = rungs(rung_names, a.parameters or PARAMETERS, a.presets_file, _fit_link(a.term) if judged else None)
         names = [graph_name(p) for p in a.graph_file]
         if len(set(names)) != len(names):
             raise LadderError(f"two graph files share a name: {', '.join(map(str, a.graph_file))}")

@@ -128,7 +128,8 @@ rule predict:
         " --out {output.predictions} --summary {output.summary} > {log} 2>&1"
 
 
-LADDER_FIT = REPO / "archive/holdout-v16-h200-2026-11-29"  # the validation whose fit prices the ladder
+# the validation whose fit prices the ladder: model/graph_predict_v12.py's FITS["v16"] reads this archive
+LADDER_FIT = REPO / "archive/holdout-v16-h200-2026-11-29"
 
 
 rule link_ladder:
