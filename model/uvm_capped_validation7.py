@@ -153,18 +153,22 @@ def predict(cells: pd.DataFrame, shapes: dict, reg: dict, u_end: float) -> pd.Da
     return out
 
 
-def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    session, reg, shapes, factors, _ = v2.open_call(tarball, out, "uvmc7", registered)
+def judge(tarball: Path, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET,
+          call: tuple = ("uvmc7", SEED, 7, None)):  # fmt: skip
+    """`call` is (session folder, seed, validation number, table name): capped validation 8 judges each of its calls
+    with this rule, one folder each."""
+    folder, seed, number, name = call
+    session, reg, shapes, factors, _ = v2.open_call(tarball, out, folder, registered)
     runs = v5.load_runs(session)
     end = session / "micro" / "uvmfault_end.csv"
     if not end.is_file():
         raise ValueError(f"{end}: the call's uvmfault at its end is missing: micro_end has no factor")
     u_end = uvmfault_us(pd.read_csv(end))
     factors |= {"micro_end": float(call_factor(u_end, reg["micro_end"])), "h200": 1.0, "uvmfault_end_us": u_end}
-    cells, counts = v5.pass_cells(session, runs, graph_dir, how, jobs, SEED)
+    cells, counts = v5.pass_cells(session, runs, graph_dir, how, jobs, seed)
     cells = predict(cells, shapes, reg, u_end)
-    return v2.finish(out, 7, session, how, runs, cells, counts, (shapes, factors, reg), (*RULES, *REPORTED),
-                     ("h200", "pageable"), ["micro_end", "h200_terms"])  # fmt: skip
+    return v2.finish(out, number, session, how, runs, cells, counts, (shapes, factors, reg), (*RULES, *REPORTED),
+                     ("h200", "pageable"), ["micro_end", "h200_terms"], name)  # fmt: skip
 
 
 def main(argv=None) -> int:

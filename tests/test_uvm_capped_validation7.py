@@ -69,11 +69,11 @@ def test_the_committed_registration_is_the_fit_on_the_archived_calls():
         assert again["micro_fit"]["uvmfault_end_us"] == pytest.approx(reg["micro_fit"]["uvmfault_end_us"])
 
 
-def _synthetic(tmp_path, u_end: float | None = U_END):
-    """Capped validation 5's SYNTHETIC call (folder uvmc7) with a closing uvmfault of U_END for a thread per 256-byte
+def _synthetic(tmp_path, u_end: float | None = U_END, name: str = "uvmc7"):
+    """Capped validation 5's SYNTHETIC call (folder `name`) with a closing uvmfault of U_END for a thread per 256-byte
     list (none where u_end is None); registered: micro_end pays E_MS per evicted chunk and the migration once at
     g = 1 (beta 0), h200 E_MS alone."""
-    tarball, gdir, registered = v5_synthetic(tmp_path, "uvmc7")
+    tarball, gdir, registered = v5_synthetic(tmp_path, name)
 
     def closing_uvmfault(session: Path) -> None:
         end = session / "micro" / "uvmfault_end.csv"
@@ -85,7 +85,7 @@ def _synthetic(tmp_path, u_end: float | None = U_END):
         thread_256 = (micro["access"] == "thread") & (micro["list_bytes"] == 256)
         micro.assign(us_per_touched_block=np.where(thread_256, u_end, 9.0)).to_csv(end, index=False)
 
-    repack(tarball, "uvmc7", tmp_path / "repack7", closing_uvmfault)
+    repack(tarball, name, tmp_path / "repack7", closing_uvmfault)
     reg = json.loads(registered.read_text())
     reg |= {"micro_end": {"migration": 1.0, "evicted": E_MS, "beta": 0.0}, "h200_terms": {"evicted": E_MS}}
     registered.write_text(json.dumps(reg))
