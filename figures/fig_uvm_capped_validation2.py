@@ -29,8 +29,9 @@ DEFINITION = ("error = predicted / measured uvm-capped median - 1; predicted = d
 __all__ = ["FIGURE", "RULES", "DEFINITION", "main", "capped_main"]
 
 
-def capped_main(argv, figure: str, rules: dict, definition: str, n: int) -> int:
-    """A capped validation's figure: predicted against measured uvm-capped per rule, from capped_validation{n}_cells."""
+def capped_main(argv, figure: str, rules: dict, definition: str, n: int, judged: bool = False) -> int:
+    """A capped validation's figure: predicted against measured uvm-capped per rule, from capped_validation{n}_cells;
+    `judged` as fig_uvm_validation3.compute's."""
     return cli.figure_main(
         argv,
         figure=figure,
@@ -43,7 +44,7 @@ def capped_main(argv, figure: str, rules: dict, definition: str, n: int) -> int:
                 f"capped_validation{n}_cells.csv (python -m model.uvm_capped_validation{n} judge)",
             )
         ],
-        compute=partial(v3.compute, rules=rules, measured=MEASURED),
+        compute=partial(v3.compute, rules=rules, measured=MEASURED, judged=judged),
         draw=partial(
             v3.draw, rules=rules, definition=definition, measured=MEASURED, xlabel="measured uvm-capped, emulated (ms)"
         ),  # fmt: skip

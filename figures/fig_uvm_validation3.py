@@ -45,9 +45,10 @@ def load_cells(path, figure: str, rules: dict = RULES, measured: str = "uvm_ms")
     return table
 
 
-def compute(cells: pd.DataFrame, rules: dict = RULES, measured: str = "uvm_ms") -> pd.DataFrame:
+def compute(cells: pd.DataFrame, rules: dict = RULES, measured: str = "uvm_ms", judged: bool = False) -> pd.DataFrame:
     """One row per judged cell and rule: measured (the column `measured`, or `measured`_rule where the cells have
-    one, kept under the name `measured`), predicted, error."""
+    one, kept under the name `measured`), predicted, error. `judged`: the error is the cells' own error_<rule>, the
+    statistic their judge computed (capped validation 8's median over calls), not predicted / measured - 1."""
     if cells.empty:
         raise FigureDataError("the UVM validation figure has no data: no judged cell")
     parts = []
@@ -58,7 +59,7 @@ def compute(cells: pd.DataFrame, rules: dict = RULES, measured: str = "uvm_ms") 
         if own in cells.columns:
             part[measured] = cells[own]
         part["predicted_ms"] = cells[f"predicted_ms_{rule}"]
-        part["error"] = part["predicted_ms"] / part[measured] - 1
+        part["error"] = cells[f"error_{rule}"] if judged else part["predicted_ms"] / part[measured] - 1
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
 

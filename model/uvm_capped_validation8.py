@@ -56,7 +56,7 @@ def across_calls(frames: dict, keys: list, rules: tuple, measured: str) -> pd.Da
     """One row per cell: how many calls measured it, the median over them of `measured`, of each rule's prediction
     and of each rule's error (the judged statistic), and each call's error of the first rule beside."""
     long = pd.concat([f.assign(call=c) for c, f in frames.items()], ignore_index=True)
-    agg = {"calls": ("call", "nunique"), measured: (measured, "median"), "device_ms": ("device_ms", "median")}
+    agg = {"calls": ("call", "nunique")} | {c: (c, "median") for c in (measured, "device_ms", "uvm_ms") if c in long}
     for rule in rules:
         for col in (f"factor_{rule}", f"predicted_ms_{rule}", f"error_{rule}"):
             agg[col] = (col, "median")

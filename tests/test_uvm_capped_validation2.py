@@ -244,7 +244,7 @@ def _figure_and_report_block(out: Path, tmp_path: Path, n: int = 2):
 
 def test_the_figure_is_drawn_from_its_archive():
     text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5, 6, 7)" in text and '[f"capped_validation{n}" for n in' in text
+    assert "UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5, 6, 7, 8)" in text and '[f"capped_validation{n}" for n in' in text
     assert "glob(f\"uvm-{_name.replace('_', '-')}-*\")" in text and '(p / f"{_name}_cells.csv")' in text
     assert (ROOT / "archive/uvm-capped-validation2-h100-2026-11-27/capped_validation2_cells.csv").is_file()
 

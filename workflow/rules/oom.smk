@@ -118,14 +118,14 @@ else:
             " > {log} 2>&1"
 
 
-# The UVM simulator's validations 3 to 12 and uvm-capped's 2 to 7 (docs/uvm-validations.md and
-# docs/uvm-capped-validations.md): each judged once on the CPU after its device call
+# The UVM simulator's validations 3 to 12 and uvm-capped's 2 to 8 (docs/uvm-validations.md and
+# docs/uvm-capped-validations.md, docs/uvm-capped-validation8.md): each judged once on the CPU after its device call
 # (model.uvm_validationN and model.uvm_capped_validationN judge regenerate the graphs: past the default run's
 # minutes), so the workflow draws fig_uvm_validationN (fig_uvm_capped_validationN) from the judged cells of the newest
 # archive/uvm-validationN-* (uvm-capped-validationN-*) folder holding validationN_cells.csv
 # (capped_validationN_cells.csv), with that folder's source record; without such a folder, no figure and no block.
 UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5, 6, 7)
+UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5, 6, 7, 8)
 UVM_VALIDATION_ARCHIVES = {}  # figure -> the newest archive folder holding that validation's judged cells
 for _name in [f"validation{n}" for n in UVM_VALIDATIONS] + [f"capped_validation{n}" for n in UVM_CAPPED_VALIDATIONS]:
     _found = sorted(
