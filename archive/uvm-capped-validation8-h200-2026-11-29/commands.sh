@@ -26,6 +26,6 @@ python -m figures.fig_uvm_capped_validation8 --cells archive/uvm-capped-validati
 # Reproduced from this folder (the judge needs each trace part beside its tarball), from the repository root:
 A=archive/uvm-capped-validation8-h200-2026-11-29
 mkdir -p /tmp/uc8rep && cp $A/uvmc8?.tgz /tmp/uc8rep/
-for c in a b c; do git show <the commit that added them>:$A/uvmc8${c}_traces.tar.xz.part00 > /tmp/uc8rep/uvmc8${c}_traces.tar.xz.part00; done  # in a full clone
+for c in a b c; do git show 3245ef8:$A/uvmc8${c}_traces.tar.xz.part00 > /tmp/uc8rep/uvmc8${c}_traces.tar.xz.part00; done  # in a full clone
 python -m model.uvm_capped_validation8 judge --tarballs /tmp/uc8rep/uvmc8a.tgz /tmp/uc8rep/uvmc8b.tgz /tmp/uc8rep/uvmc8c.tgz --graph-dir /tmp/ucap8g2 --out /tmp/uc8j2 --jobs 2
 for f in $A/capped_validation8_*; do cmp "$f" "/tmp/uc8j2/${f##*/}"; done  # identical; source.json: archive_id
