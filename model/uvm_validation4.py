@@ -166,7 +166,7 @@ class Call:
     beside them (`v3`), source.json's note, how the call's factors are measured (`factors`) and a multiplier on
     each cell's simulated migration (`term`, (cells, registered path) -> array; None: 1)."""
 
-    n: int
+    n: int | str  # validation 13's calls are "13a", "13b", "13c"
     seed: int
     rules: tuple
     v3: bool
