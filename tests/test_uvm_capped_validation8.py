@@ -147,3 +147,16 @@ def test_the_workflow_draws_the_archived_calls():
     assert (cells["calls"] == 3).all() and pd.read_csv(archive / "capped_validation8_missing.csv").empty
     readme = (archive / "README.md").read_text()
     assert all(f"uvmc8{c}_traces.tar.xz.part00" in readme or "uvmc8{a,b,c}_traces" in readme for c in "abc")
+
+
+def test_the_reports_block_says_three_calls_and_the_judged_errors(tmp_path):
+    from tests.uvm_validation_checks import figure_with_report_table
+
+    (archive,) = (ROOT / "archive").glob("uvm-capped-validation8-*")
+    image, table, verdicts = figure_with_report_table(
+        archive, tmp_path, "fig_uvm_capped_validation8", "capped_validation8_cells.csv"
+    )
+    assert "in three calls" in image["caption"] and "docs/uvm-capped-validation8.md" in image["caption"]
+    assert verdicts == {"micro_end": "met", "h200": "missed"}
+    (row,) = [r for r in table["table"]["rows"] if r[0].startswith("micro_end")]
+    assert row[1:4] == ["96", "4.4%", "15.4%"]  # the judged statistic, not the medians' ratio

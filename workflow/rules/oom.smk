@@ -119,7 +119,7 @@ else:
 
 
 # The UVM simulator's validations 3 to 12 and uvm-capped's 2 to 8 (docs/uvm-validations.md and
-# docs/uvm-capped-validations.md, docs/uvm-capped-validation8.md): each judged once on the CPU after its device call
+# docs/uvm-capped-validations.md, docs/uvm-capped-validation8.md): each judged once on the CPU after its device calls
 # (model.uvm_validationN and model.uvm_capped_validationN judge regenerate the graphs: past the default run's
 # minutes), so the workflow draws fig_uvm_validationN (fig_uvm_capped_validationN) from the judged cells of the newest
 # archive/uvm-validationN-* (uvm-capped-validationN-*) folder holding validationN_cells.csv
