@@ -16,7 +16,6 @@ and the calls' cold `uvm` cells by the median of their errors (cold.csv).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -24,9 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 from emogi.atomic import write_csv, write_text
-from emogi.cli import exit_status
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation7 as v7
+from model.over_calls import across_calls, calls_of, judge_main, judged_and_few, per_call
 from model.uvm_validation3 import source_of, summarise
 
 SEED = 38
@@ -44,42 +43,10 @@ NAME = "capped_validation8"
 COLD_RULES = ("h200", "pageable")
 
 
-def call_of(tarball: Path) -> str:
-    """The call a tarball holds, by its name (uvmc8a.tgz -> uvmc8a)."""
-    call = Path(tarball).name.removesuffix(".tgz")
-    if call not in CALLS:
-        raise ValueError(f"{tarball}: not one of capped validation 8's calls ({', '.join(c + '.tgz' for c in CALLS)})")
-    return call
-
-
-def across_calls(frames: dict, keys: list, rules: tuple, measured: str) -> pd.DataFrame:
-    """One row per cell: how many calls measured it, the median over them of `measured`, of each rule's prediction
-    and of each rule's error (the judged statistic), and each call's error of the first rule beside."""
-    long = pd.concat([f.assign(call=c) for c, f in frames.items()], ignore_index=True)
-    agg = {"calls": ("call", "nunique")} | {c: (c, "median") for c in (measured, "device_ms", "uvm_ms") if c in long}
-    for rule in rules:
-        for col in (f"factor_{rule}", f"predicted_ms_{rule}", f"error_{rule}"):
-            agg[col] = (col, "median")
-    cells = long.groupby(keys, dropna=False).agg(**agg).reset_index()
-    each = long.pivot_table(index=keys, columns="call", values=f"error_{rules[0]}", dropna=False)
-    each.columns = [f"error_{rules[0]}_{c}" for c in each.columns]
-    return cells.merge(each.reset_index(), on=keys, how="left")
-
-
-def per_call(summaries: dict) -> pd.DataFrame:
-    """Each call judged alone, as capped validation 7 judged its one call: the overall rows."""
-    rows = [s[s["group"] == "all"].assign(call=c) for c, s in summaries.items()]
-    return pd.concat(rows, ignore_index=True)
-
-
 def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    calls = {call_of(t): Path(t) for t in tarballs}
-    if len(calls) != len(tarballs):
-        raise ValueError("a call's tarball is given twice")
-    if len(calls) < MIN_CALLS:
-        raise ValueError(f"capped validation 8 judges a cell over at least {MIN_CALLS} calls; {len(calls)} given")
+    calls = calls_of(tarballs, {c: f"{c}.tgz" for c in CALLS}, MIN_CALLS, "capped validation 8")
     cells, cold, summaries, factors, runs, first = {}, {}, {}, {}, [], None
-    for call, tarball in sorted(calls.items()):
+    for call, tarball in calls.items():
         where = out / "calls" / call
         name = f"{NAME}_{call}"
         summaries[call] = v7.judge(tarball, graph_dir, where, jobs, registered, how, (call, SEED, 8, name))
@@ -90,8 +57,7 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
         first = first or where / "session" / call
     rules = (*RULES, *REPORTED)
     judged = across_calls(cells, v2.CELL, rules, "capped_ms")
-    few = judged[judged["calls"] < MIN_CALLS]
-    judged = judged[judged["calls"] >= MIN_CALLS].reset_index(drop=True)
+    judged, few = judged_and_few(judged, MIN_CALLS)
     cold_keys = ["graph", "algorithm", "variant", "edge_bytes", "root"]
     tables = {
         "cells": judged,
@@ -110,22 +76,8 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m model.uvm_capped_validation8", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    j = sub.add_parser("judge", help="judge each call by capped validation 7's rule, then each cell over the calls")
-    j.add_argument("--tarballs", required=True, nargs="+", type=Path, help="the calls' uvmc8a.tgz, uvmc8b.tgz, ...")
-    j.add_argument("--graph-dir", required=True, type=Path, help="where the graphs are (re)generated")
-    j.add_argument("--out", required=True, type=Path)
-    j.add_argument("--jobs", type=int, default=1)
-    j.add_argument("--registered", type=Path, default=REGISTERED)
-    a = p.parse_args(sys.argv[1:] if argv is None else argv)
-
-    def go():
-        summary = judge(a.tarballs, a.graph_dir, a.out, a.jobs, a.registered)
-        print(summary[summary["group"] == "all"].to_string(index=False))
-        print(f"{len(pd.read_csv(a.out / f'{NAME}_missing.csv'))} registered cells not judged ({NAME}_missing.csv)")
-
-    return exit_status(go, (OSError, KeyError, ValueError))
+    return judge_main(argv, "model.uvm_capped_validation8", __doc__.split("\n\n")[0], judge,
+                      tuple(f"{c}.tgz" for c in CALLS), REGISTERED, f"{NAME}_missing.csv")  # fmt: skip
 
 
 if __name__ == "__main__":

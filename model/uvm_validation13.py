@@ -15,7 +15,6 @@ reported (per_call.csv).
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from dataclasses import replace
@@ -24,9 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from emogi.atomic import write_csv, write_text
-from emogi.cli import exit_status
 from model import uvm_validation10, uvm_validation12
-from model.uvm_capped_validation8 import across_calls
+from model.over_calls import across_calls, calls_of, judge_main, judged_and_few, per_call
 from model.uvm_validation3 import missing_cells, summarise
 
 SEED = 38
@@ -41,22 +39,10 @@ NAME = "validation13"
 KEYS = ["graph", "algorithm", "variant", "edge_bytes", "root"]
 
 
-def call_of(tarball: Path) -> str:
-    """The call a tarball holds, by its name (uvm13a.tgz -> 13a)."""
-    call = Path(tarball).name.removesuffix(".tgz").removeprefix("uvm")
-    if call not in CALLS:
-        raise ValueError(f"{tarball}: not one of validation 13's calls ({', '.join(f'uvm{c}.tgz' for c in CALLS)})")
-    return call
-
-
 def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
-    calls = {call_of(t): Path(t) for t in tarballs}
-    if len(calls) != len(tarballs):
-        raise ValueError("a call's tarball is given twice")
-    if len(calls) < MIN_CALLS:
-        raise ValueError(f"validation 13 judges a cell over at least {MIN_CALLS} calls; {len(calls)} given")
+    calls = calls_of(tarballs, {c: f"uvm{c}.tgz" for c in CALLS}, MIN_CALLS, "validation 13")
     cells, summaries, sources, first = {}, {}, {}, None
-    for call, tarball in sorted(calls.items()):
+    for call, tarball in calls.items():
         where = out / "calls" / f"uvm{call}"
         note = f"issue 21 UVM simulator, validation {call} (model.uvm_validation13): one of validation 13's calls"
         one = replace(uvm_validation12.CALL, n=call, seed=SEED, note=note)
@@ -68,13 +54,11 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
         first = first or where / "session" / f"uvm{call}"
     rules = (*RULES, "floor")
     judged = across_calls(cells, KEYS, rules, "uvm_ms")
-    few = judged[judged["calls"] < MIN_CALLS]
-    judged = judged[judged["calls"] >= MIN_CALLS].reset_index(drop=True)
-    per_call = [s[s["group"] == "all"].assign(call=c) for c, s in summaries.items()]
+    judged, few = judged_and_few(judged, MIN_CALLS)
     tables = {
         "cells": judged,
         "summary": summarise(judged, rules=rules),
-        "per_call": pd.concat(per_call, ignore_index=True),
+        "per_call": per_call(summaries),
         "missing": pd.concat([missing_cells(judged, first, how), few[KEYS]], ignore_index=True),
     }
     for table, frame in tables.items():
@@ -88,22 +72,8 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m model.uvm_validation13", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-    j = sub.add_parser("judge", help="judge each call by validation 10's rule, then each cell over the calls")
-    j.add_argument("--tarballs", required=True, nargs="+", type=Path, help="the calls' uvm13a.tgz, uvm13b.tgz, ...")
-    j.add_argument("--graph-dir", required=True, type=Path, help="where the graphs are (re)generated")
-    j.add_argument("--out", required=True, type=Path)
-    j.add_argument("--jobs", type=int, default=1)
-    j.add_argument("--registered", type=Path, default=REGISTERED)
-    a = p.parse_args(sys.argv[1:] if argv is None else argv)
-
-    def go():
-        summary = judge(a.tarballs, a.graph_dir, a.out, a.jobs, a.registered)
-        print(summary[summary["group"] == "all"].to_string(index=False))
-        print(f"{len(pd.read_csv(a.out / f'{NAME}_missing.csv'))} registered cells not judged ({NAME}_missing.csv)")
-
-    return exit_status(go, (OSError, KeyError, ValueError))
+    return judge_main(argv, "model.uvm_validation13", __doc__.split("\n\n")[0], judge,
+                      tuple(f"uvm{c}.tgz" for c in CALLS), REGISTERED, f"{NAME}_missing.csv")  # fmt: skip
 
 
 if __name__ == "__main__":
