@@ -207,7 +207,8 @@ def blocks(figure: str, fig: ReportFigure | None) -> list[dict]:
     )  # fmt: skip
     doc = DOCS.get(figure) or ("docs/uvm-capped-validations.md" if figure in MEASURED else cold_doc(figure))
     return [
-        {"image": fig.image, "caption": f"The UVM simulator's {what}, registered before its device call "
+        {"image": fig.image, "caption": f"The UVM simulator's {what}, registered before its device "
+         f"{'calls' if figure in CALLS else 'call'} "
          f"({doc}): {mode} measured {CALLS.get(figure, 'in one call')} on graphs no earlier session ran in uvm mode ("
          f"{graphs}; {regime}), predicted as the same call's device-mode time plus {how}."},
         {"table": {"columns": ["calibration rule", "cells", "median |error|", "worst |error|", "within 25%",
