@@ -91,3 +91,29 @@ def test_the_device_script_is_validation_12s_call_on_the_seed_38_set():
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
     bad = subprocess.run(["bash", str(script)], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert bad.returncode == 2 and "set CALL to a, b or c" in bad.stdout
+
+
+def test_a_dry_run_of_one_call_measures_the_set_under_its_name(tmp_path):
+    """The script's body with the device steps stubbed: call b writes into uvm13b and makes and measures the three
+    seed-38 graphs, every algorithm, in order."""
+    own = (ROOT / "tools/device/uvm_validation13.sh").read_text()
+    body = own[own.index("validation_dirs 13$CALL") : own.rindex("validation_call")]
+    harness = f"""set -uo pipefail
+CALL=b
+log() {{ :; }}
+. tools/device/uvm_session.sh
+validation_dirs() {{ W={tmp_path}/uvm$1; S=$W/uvm$1; G=$W/graphs; mkdir -p "$S/runs" "$S/logs" "$S/graphs" "$G"; }}
+{body}
+provenance() {{ :; }}; build_kernels() {{ :; }}; link() {{ :; }}; uvmfault() {{ :; }}; uvmfault_stride() {{ :; }}
+gpu_tests() {{ :; }}; EMOGI_BINARY=true
+graph() {{ echo "graph $1 $SEED"; }}
+measure() {{ echo "measure $1 $2 $REPS $RUN_ORDER"; }}
+validation_body 13$CALL ${{GRAPHS:-kron23s38 urand23s38 rmat22ef32s38}}
+echo "session $S"
+"""
+    done = subprocess.run(["bash", "-c", harness], cwd=ROOT, capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert [x for x in lines if x.startswith("graph")] == [f"graph {g} 38" for g in V13.SET]
+    measured = [x for x in lines if x.startswith("measure")]
+    assert measured == [f"measure {g} {a} 9 rounds" for g in V13.SET for a in ("bfs", "sssp", "cc", "pagerank")]
+    assert lines[-1] == f"session {tmp_path}/uvm13b/uvm13b"
