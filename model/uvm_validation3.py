@@ -118,13 +118,25 @@ def _count_group(graph_path: str, name: str, algorithm: str, root: int, variants
     return rows
 
 
+# Counts already derived in this process, by (graph file, its size and time, name, algorithm, root, variants): a
+# validation judged over several calls (model/uvm_validation13.py) derives each of its graphs' traces once, not once
+# a call. The file's size and modification time key a regenerated graph apart.
+_COUNTED: dict = {}
+
+
 def trace_counts(graph_path: str, name: str, runs: pd.DataFrame, jobs: int = 1) -> pd.DataFrame:
     """Cold counts of every cold `uvm` cell of graph `name` in `runs`, from CPU-derived traces."""
     cells = cold_runs(runs, name)[["algorithm", "variant", "root"]].drop_duplicates()
     groups = [(graph_path, name, a, int(r), tuple(g["variant"])) for (a, r), g in cells.groupby(["algorithm", "root"])]
-    with ProcessPoolExecutor(max(jobs, 1)) as pool:
-        done = list(pool.map(_count_group, *zip(*groups)))
-    return pd.DataFrame([row for rows in done for row in rows])
+    stat = Path(graph_path).stat()
+    keys = [(stat.st_size, stat.st_mtime_ns, *group) for group in groups]
+    todo = [group for key, group in zip(keys, groups, strict=True) if key not in _COUNTED]
+    if todo:
+        with ProcessPoolExecutor(max(jobs, 1)) as pool:
+            done = list(pool.map(_count_group, *zip(*todo)))
+        for group, rows in zip(todo, done, strict=True):
+            _COUNTED[(stat.st_size, stat.st_mtime_ns, *group)] = rows
+    return pd.DataFrame([row for key in keys for row in _COUNTED[key]])
 
 
 def missing_cells(cells: pd.DataFrame, session: Path, how: dict = SET) -> pd.DataFrame:

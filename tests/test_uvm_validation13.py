@@ -4,6 +4,7 @@ registered cold-UVM rule, unchanged, each cell over three calls; its judge on SY
 
 import re
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -117,3 +118,22 @@ echo "session $S"
     measured = [x for x in lines if x.startswith("measure")]
     assert measured == [f"measure {g} {a} 9 rounds" for g in V13.SET for a in ("bfs", "sssp", "cc", "pagerank")]
     assert lines[-1] == f"session {tmp_path}/uvm13b/uvm13b"
+
+
+def test_each_graphs_traces_are_derived_once_for_all_calls(tmp_path, monkeypatch):
+    """The three calls measure the same graphs and roots: their CPU-derived counts are derived once (uvm_validation3's
+    in-process memo), and every call's judgement is the same as with a fresh derivation."""
+    from model import uvm_validation3
+
+    tarballs, gdir, registered, how = _calls(tmp_path)  # making them counts too: start the memo after
+    monkeypatch.setattr(uvm_validation3, "_COUNTED", {})
+    V13.judge(tarballs, gdir, tmp_path / "out", 1, registered, how)
+    assert len(uvm_validation3._COUNTED) == 2  # the synthetic graph's (bfs, root) and (cc) groups, once
+    for call in V13.CALLS:  # each call alone, with a fresh derivation, judges the same
+        monkeypatch.setattr(uvm_validation3, "_COUNTED", {})
+        alone = tmp_path / f"alone{call}"
+        uvm_validation10.judge(tarballs[V13.CALLS.index(call)], gdir, alone, 1, registered, how,
+                               call=replace(uvm_validation12.CALL, n=call, seed=38, note="x"),
+                               more=uvm_validation12.spread_and_gpu)  # fmt: skip
+        name = f"validation{call}_cells.csv"
+        assert pd.read_csv(tmp_path / "out/calls" / f"uvm{call}" / name).equals(pd.read_csv(alone / name))

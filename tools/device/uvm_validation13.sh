@@ -10,7 +10,7 @@
 # archive/uvm-validation12-h200-2026-11-28) and capped validation 8's builds (~30 s). The guard (BUDGET_S 430, HARD_S
 # 450) keeps it under ~470 s.
 # Everything comes back as $OUT/uvm13$CALL.tgz. The judge (CPU, all calls at once; regenerates the graphs, derives
-# the traces; ~15 min a call):
+# the traces once for the three calls; ~15-25 min):
 #   python -m model.uvm_validation13 judge --tarballs uvm13a.tgz uvm13b.tgz uvm13c.tgz --graph-dir /tmp/uvm13g \
 #     --out D --jobs 2
 set -uo pipefail
