@@ -1,16 +1,19 @@
 """A validation judged over several device calls (capped validation 8, cold validation 13): each call judged as one
 call is, then each cell by the median over the calls of its error. What the two judges share: the calls named by
-their tarballs, the table across the calls, and the `judge --tarballs ...` command."""
+their tarballs, the table across the calls, the judgement written, and the `judge --tarballs ...` command."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 import pandas as pd
 
+from emogi.atomic import write_csv, write_text
 from emogi.cli import exit_status
+from model.uvm_validation3 import summarise
 
 
 def calls_of(tarballs: list, names: dict, least: int, validation: str) -> dict:
@@ -53,6 +56,31 @@ def judged_and_few(table: pd.DataFrame, least: int) -> tuple[pd.DataFrame, pd.Da
 def per_call(summaries: dict) -> pd.DataFrame:
     """Each call judged alone, as one call is judged: the summaries' overall rows, with the call."""
     return pd.concat([s[s["group"] == "all"].assign(call=c) for c, s in summaries.items()], ignore_index=True)
+
+
+def source_over_calls(out: Path, sources: dict, note: str) -> dict:
+    """source.json of the judgement over the calls: the first call's (its GPU, date and commit; each call's own stays
+    in calls/<call>/source.json), named after `out`, with `note` and the calls."""
+    return sources[min(sources)] | {"archive_id": out.name, "note": note, "calls": sorted(sources)}
+
+
+def write_judgement(out: Path, name: str, cells: dict, summaries: dict, by: tuple, more: dict, source: dict):
+    """The judgement over the calls into `out` as <name>_<table>.csv and source.json; returns the summary.
+    `cells` and `summaries`: each call's judged cells and summary; `by` is (keys, rules, measured, least, missing)
+    with `missing(judged)` the registered cells no call measured; `more`: further tables as they are."""
+    keys, rules, measured, least, missing = by
+    judged, few = judged_and_few(across_calls(cells, keys, rules, measured), least)
+    tables = {
+        "cells": judged,
+        "summary": summarise(judged, rules=rules),
+        "per_call": per_call(summaries),
+        **more,
+        "missing": pd.concat([missing(judged), few[keys]], ignore_index=True),
+    }
+    for table, frame in tables.items():
+        write_csv(frame, out / f"{name}_{table}.csv")
+    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
+    return tables["summary"]
 
 
 def judge_main(argv, module: str, description: str, judge, names: tuple, registered: Path, missing: str) -> int:

@@ -22,11 +22,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from emogi.atomic import write_csv, write_text
+from emogi.atomic import write_text
 from model import uvm_capped_validation2 as v2
 from model import uvm_capped_validation7 as v7
-from model.over_calls import across_calls, calls_of, judge_main, judged_and_few, per_call
-from model.uvm_validation3 import source_of, summarise
+from model.over_calls import across_calls, calls_of, judge_main, source_over_calls, write_judgement
 
 SEED = 38
 SET = {
@@ -45,7 +44,7 @@ COLD_RULES = ("h200", "pageable")
 
 def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=REGISTERED, how: dict = SET):
     calls = calls_of(tarballs, {c: f"{c}.tgz" for c in CALLS}, MIN_CALLS, "capped validation 8")
-    cells, cold, summaries, factors, runs, first = {}, {}, {}, {}, [], None
+    cells, cold, summaries, factors, sources, first = {}, {}, {}, {}, {}, None
     for call, tarball in calls.items():
         where = out / "calls" / call
         name = f"{NAME}_{call}"
@@ -53,26 +52,15 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
         cells[call] = pd.read_csv(where / f"{name}_cells.csv")
         cold[call] = pd.read_csv(where / f"{name}_cold.csv")
         factors[call] = json.loads((where / f"{name}_factors.json").read_text())
-        runs.append(v2.load_runs(where / "session" / call))
+        sources[call] = json.loads((where / "source.json").read_text())
         first = first or where / "session" / call
-    rules = (*RULES, *REPORTED)
-    judged = across_calls(cells, v2.CELL, rules, "capped_ms")
-    judged, few = judged_and_few(judged, MIN_CALLS)
-    cold_keys = ["graph", "algorithm", "variant", "edge_bytes", "root"]
-    tables = {
-        "cells": judged,
-        "summary": summarise(judged, rules=rules),
-        "per_call": per_call(summaries),
-        "cold": across_calls(cold, cold_keys, COLD_RULES, "uvm_ms"),
-        "missing": pd.concat([v2.missing_cells(judged, first, how), few[v2.CELL]], ignore_index=True),
-    }
-    for table, frame in tables.items():
-        write_csv(frame, out / f"{NAME}_{table}.csv")
     write_text(json.dumps({"calls": factors}, indent=2) + "\n", out / f"{NAME}_factors.json")  # each call's own
     note = "issue 21 uvm-capped, capped validation 8 (model.uvm_capped_validation8): the median over 3 calls"
-    source = source_of(pd.concat(runs, ignore_index=True), out) | {"note": note, "calls": sorted(calls)}
-    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
-    return tables["summary"]
+    source = source_over_calls(out, sources, note)
+    cold_keys = ["graph", "algorithm", "variant", "edge_bytes", "root"]
+    more = {"cold": across_calls(cold, cold_keys, COLD_RULES, "uvm_ms")}
+    by = (v2.CELL, (*RULES, *REPORTED), "capped_ms", MIN_CALLS, lambda judged: v2.missing_cells(judged, first, how))
+    return write_judgement(out, NAME, cells, summaries, by, more, source)
 
 
 def main(argv=None) -> int:

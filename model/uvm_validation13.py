@@ -22,10 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from emogi.atomic import write_csv, write_text
 from model import uvm_validation10, uvm_validation12
-from model.over_calls import across_calls, calls_of, judge_main, judged_and_few, per_call
-from model.uvm_validation3 import missing_cells, summarise
+from model.over_calls import calls_of, judge_main, source_over_calls, write_judgement
+from model.uvm_validation3 import missing_cells
 
 SEED = 38
 SET = {name.replace("s36", "s38"): how for name, how in uvm_validation12.SET.items()}
@@ -52,23 +51,10 @@ def judge(tarballs: list, graph_dir: Path, out: Path, jobs: int = 1, registered=
         cells[call] = pd.read_csv(where / f"validation{call}_cells.csv")
         sources[call] = json.loads((where / "source.json").read_text())
         first = first or where / "session" / f"uvm{call}"
-    rules = (*RULES, "floor")
-    judged = across_calls(cells, KEYS, rules, "uvm_ms")
-    judged, few = judged_and_few(judged, MIN_CALLS)
-    tables = {
-        "cells": judged,
-        "summary": summarise(judged, rules=rules),
-        "per_call": per_call(summaries),
-        "missing": pd.concat([missing_cells(judged, first, how), few[KEYS]], ignore_index=True),
-    }
-    for table, frame in tables.items():
-        write_csv(frame, out / f"{NAME}_{table}.csv")
     note = "issue 21 UVM simulator, validation 13 (model.uvm_validation13): the median over 3 calls"
-    one = sources[min(sources)]  # each call's GPU, date and commit stay in calls/<call>/source.json
-    source = one | {"archive_id": out.name, "note": note, "calls": sorted(calls),
-                    "gpus": sorted({s["gpu"] for s in sources.values()})}  # fmt: skip
-    write_text(json.dumps(source, indent=2) + "\n", out / "source.json")
-    return tables["summary"]
+    source = source_over_calls(out, sources, note) | {"gpus": sorted({s["gpu"] for s in sources.values()})}
+    by = (KEYS, (*RULES, "floor"), "uvm_ms", MIN_CALLS, lambda judged: missing_cells(judged, first, how))
+    return write_judgement(out, NAME, cells, summaries, by, {}, source)
 
 
 def main(argv=None) -> int:
