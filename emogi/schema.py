@@ -71,7 +71,11 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
 # table, kept apart so that the BFS study, its profile and the model read only what they were made for.
 #   levels      BFS levels; iterations  kernel launches of the iteration loop (PageRank: sweeps to tolerance)
 #   components  CC components found (checked against union-find); root empty for CC and PageRank
-APP_COLUMNS = RUN_COLUMNS[:-1] + ["iterations", "components", "verified"]
+#   pr_hub_entries  gauss-seidel PageRank: it deferred the lists longer than this many entries (--pr-hub-entries,
+#               `auto` resolved; 0: none deferred); empty for every other algorithm and variant
+APP_COLUMNS = RUN_COLUMNS[:-1] + ["iterations", "components", "pr_hub_entries", "verified"]
+# Columns added after tables were archived without them: a table may lack them (they read as empty), not others.
+LATER_COLUMNS = {"pr_hub_entries"}
 
 # Raw Nsight Compute metric -> profile column.
 NCU_METRICS = {
@@ -378,8 +382,8 @@ TOOL_TABLES = {
 
 
 def check_columns(frame, table):
-    """Raise ValueError naming the missing columns if `frame` lacks any column of `table`."""
-    missing = [c for c in {**TABLES, **TOOL_TABLES}[table] if c not in frame.columns]
+    """Raise ValueError naming the missing columns if `frame` lacks any column of `table` (LATER_COLUMNS aside)."""
+    missing = [c for c in {**TABLES, **TOOL_TABLES}[table] if c not in frame.columns and c not in LATER_COLUMNS]
     if missing:
         raise ValueError(f"{table} table lacks columns {missing}")
     return frame

@@ -109,6 +109,14 @@ def test_committed_archives_are_complete():
                 assert (frame["gpu"] == prov["gpu"]).all()
 
 
+def test_a_column_added_later_may_be_absent_but_no_other():
+    """Archived apps tables predate pr_hub_entries (LATER_COLUMNS): they still pass; a table lacking another fails."""
+    old = pd.DataFrame(columns=[c for c in schema.APP_COLUMNS if c != "pr_hub_entries"])
+    assert schema.check_columns(old, "apps") is old and schema.LATER_COLUMNS <= set(schema.APP_COLUMNS)
+    with pytest.raises(ValueError, match=r"apps table lacks columns \['components'\]"):
+        schema.check_columns(old.drop(columns="components"), "apps")
+
+
 def test_commit_comes_from_the_environment_where_set(monkeypatch):
     """A GPU machine gets a copy whose .git may be stale: $EMOGI_COMMIT names the real commit."""
     from emogi import provenance

@@ -2,7 +2,10 @@
 a kernel that spreads it over many warps after the round. Refused, in one line and before the GPU is touched, for
 any other algorithm or variant, the streamed mode and added latency (CPU); `auto` (the default where it applies)
 takes twice the edges per resident warp of the GPU, at least 4096, and says so; on a GPU every run with it is verified
-against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log."""
+against the fixed point in device memory, zero-copy and cold UVM, with and without the pass log, and its row's
+pr_hub_entries says the N it ran with (auto resolved; empty for the schedules that defer nothing)."""
+
+import re
 
 import pandas as pd
 import pytest
@@ -56,3 +59,16 @@ def test_every_run_verified(emogi_binary, kron12, tmp_path, hub_entries):
     rounds = runs.set_index(["mode", "rep"]).iterations.sort_index()  # the runs' order is the run order's
     assert rows.sort_index().to_dict() == (rounds + 1).to_dict()
     assert (hub_entries in ("auto", None)) == ("--pr-hub-entries auto = " in done.stderr), done.stderr[-3000:]
+    said = re.search(r"--pr-hub-entries auto = (\d+) ", done.stderr)  # the runs table says what auto resolved to
+    assert set(runs.pr_hub_entries) == {int(said.group(1)) if said else hub_entries}
+
+
+@pytest.mark.gpu
+def test_runs_table_leaves_the_column_empty_where_nothing_is_deferred(emogi_binary, kron12, tmp_path):
+    out = tmp_path / "runs.csv"
+    done = run([emogi_binary, "run", "--algorithm", "pagerank", "--graph", kron12, "--variants",
+                "merged-aligned,gauss-seidel", "--modes", "device", "--reps", "1", "--warmup", "0", "--out", out,
+                "--pr-hub-entries", "64"])  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = pd.read_csv(out).set_index("variant").pr_hub_entries
+    assert pd.isna(runs["merged-aligned"]) and runs["gauss-seidel"] == 64

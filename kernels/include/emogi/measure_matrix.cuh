@@ -90,6 +90,17 @@ inline double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// The row's pr_hub_entries column (emogi.schema.APP_COLUMNS): what the problem says of the variant where it has such
+// a setting (PageRank: the lists gauss-seidel deferred), empty elsewhere.
+template <class P>
+auto hub_entries_column(const P& problem, Variant v, int) -> decltype(problem.hub_entries(v)) {
+  return problem.hub_entries(v);
+}
+template <class P>
+std::string hub_entries_column(const P&, Variant, long) {
+  return "";
+}
+
 template <class P, class Index>
 RunStats run_variant(P& problem, Variant v, const DeviceGraph<Index>& g, uint64_t source, uint64_t max_warps,
                      ListReads& reads) {
@@ -171,7 +182,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
   std::vector<std::unique_ptr<TraceFile>> traces;  // committed with the table
 
   struct Row {
-    std::string variant, mode;
+    std::string variant, mode, hub_entries;
     uint64_t source, rep;
     RunStats stats;
     Verified verified;
@@ -254,7 +265,7 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
     };
     auto time_one = [&](size_t vi, uint64_t source, uint64_t rep) {
       const Variant variant = opt.variants[vi];
-      Row row{name_of(variant), name_of(mode), source, rep, {}, {}};
+      Row row{name_of(variant), name_of(mode), hub_entries_column(problem, variant, 0), source, rep, {}, {}};
       if (passes) passes->begin_run(name_of(variant), name_of(mode), source, rep);
       row.stats = run(variant, source, &row.verified, nullptr);
       if (passes) passes->end_run();
@@ -306,7 +317,8 @@ void measure_matrix(const MappedCsr& g, const MatrixOptions& opt) {
                  << opt.max_warps << ",";
     if (r.source != kNoSource) out.stream() << r.source;
     out.stream() << "," << r.rep << "," << r.stats.time_ms << "," << r.verified.edges_traversed << ","
-                 << r.verified.levels << "," << r.stats.iterations << "," << r.verified.components << ",true\n";
+                 << r.verified.levels << "," << r.stats.iterations << "," << r.verified.components << ","
+                 << r.hub_entries << ",true\n";
   }
   out.commit();
   if (passes) passes->commit();

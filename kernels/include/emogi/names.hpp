@@ -89,7 +89,7 @@ inline std::string unmet_requirement(Algorithm algorithm, Variant variant, const
 }
 
 // The header of the CSV `emogi run` writes (schema.APP_COLUMNS without the provenance the caller adds).
-constexpr const char* kMatrixCsvHeader = "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,iterations,components,verified";
+constexpr const char* kMatrixCsvHeader = "graph,algorithm,variant,mode,edge_bytes,max_warps,root,rep,time_ms,edges_traversed,levels,iterations,components,pr_hub_entries,verified";
 
 template <class Enum, size_t N>
 Enum parse_name(const std::string& text, const std::array<const char*, N>& names, const char* what) {

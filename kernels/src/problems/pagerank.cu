@@ -67,6 +67,8 @@ class PageRankProblem {
   }
 
   void expect(uint64_t) {}  // the check needs no precomputed reference
+  // The runs table's pr_hub_entries: what gauss-seidel deferred (0: nothing); the other schedules defer nothing.
+  std::string hub_entries(Variant v) const { return v == Variant::GaussSeidel ? std::to_string(hub_entries_) : ""; }
 
   template <class Access>
   RunStats scan(const DeviceGraph<Index>& g, uint64_t, uint64_t max_warps, ListReads& reads) {
