@@ -29,8 +29,9 @@ DEFINITION = ("error = predicted / measured cold-UVM median - 1; predicted = dev
               "validation 4)")  # fmt: skip
 
 
-def validation_main(argv, figure: str, n: int, rules: dict, definition: str) -> int:
-    """fig_uvm_validation3's figure for validation n's judged cells and rules (validations 4 and 5)."""
+def validation_main(argv, figure: str, n: int, rules: dict, definition: str, judged: bool = False) -> int:
+    """fig_uvm_validation3's figure for validation n's judged cells and rules (validations 4 and 5); `judged`: the
+    cells' own error columns (validation 13's median over calls), as fig_uvm_validation3.compute says."""
     return cli.figure_main(
         argv,
         figure=figure,
@@ -43,7 +44,7 @@ def validation_main(argv, figure: str, n: int, rules: dict, definition: str) -> 
                 f"validation{n}_cells.csv (python -m model.uvm_validation{n} judge)",
             )
         ],
-        compute=partial(v3.compute, rules=rules),
+        compute=partial(v3.compute, rules=rules, judged=judged),
         draw=partial(v3.draw, rules=rules, definition=definition),
     )
 

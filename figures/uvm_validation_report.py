@@ -1,7 +1,8 @@
-"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 12 (issue 21;
+"""The "Out of GPU memory" section's blocks for the UVM simulator's validations 3 to 13 (issue 21;
 docs/uvm-validations.md, "Session-calibrated simulator and validation 3", "Validation 4 (5, ..., 9) of the UVM
-simulator"; docs/uvm-validations-10-12.md for 10 to 12), from their figures' CSVs: each figure, then per calibration
-rule the median and worst |error| over the judged cold-UVM cells against issue 21's targets."""
+simulator"; docs/uvm-validations-10-12.md for 10 to 12, docs/uvm-validation13.md for 13), from their figures' CSVs:
+each figure, then per calibration rule the median and worst |error| over the judged cold-UVM cells against issue
+21's targets."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from figures import (
     fig_uvm_validation10,
     fig_uvm_validation11,
     fig_uvm_validation12,
+    fig_uvm_validation13,
 )
 from figures.inputs import ReportFigure, report_csv
 
@@ -88,6 +90,13 @@ VALIDATIONS = {
         "validation 12: validation 10's registered rule unchanged (f = 1 and its multipliers, fitted on H100 calls) "
         "on new graphs on an NVIDIA H200, the first cold-UVM judgement on another GPU, the median of 9 interleaved "
         "runs a cell",
+        "none",
+    ),
+    fig_uvm_validation13.FIGURE: (
+        fig_uvm_validation13.RULES,
+        "validation 13: validation 10's registered rule unchanged on new graphs on NVIDIA H200s, each cell measured "
+        "in three device calls (the median of 9 interleaved runs in each) and judged by the median over the calls "
+        "of its error",
         "none",
     ),
     fig_uvm_capped_validation2.FIGURE: (
@@ -173,8 +182,14 @@ MEASURED[fig_uvm_capped_validation8.FIGURE] = MEASURED[fig_uvm_capped_validation
 
 
 # how often a validation measured each cell, where not once; and where its registration is, where not the usual doc
-CALLS = {fig_uvm_capped_validation8.FIGURE: "in three calls (each cell judged by the median over them)"}
-DOCS = {fig_uvm_capped_validation8.FIGURE: "docs/uvm-capped-validation8.md"}
+CALLS = {
+    figure: "in three calls (each cell judged by the median over them)"
+    for figure in (fig_uvm_capped_validation8.FIGURE, fig_uvm_validation13.FIGURE)
+}
+DOCS = {
+    fig_uvm_capped_validation8.FIGURE: "docs/uvm-capped-validation8.md",
+    fig_uvm_validation13.FIGURE: "docs/uvm-validation13.md",
+}
 
 
 def _pct(v: float) -> str:

@@ -124,7 +124,7 @@ else:
 # minutes), so the workflow draws fig_uvm_validationN (fig_uvm_capped_validationN) from the judged cells of the newest
 # archive/uvm-validationN-* (uvm-capped-validationN-*) folder holding validationN_cells.csv
 # (capped_validationN_cells.csv), with that folder's source record; without such a folder, no figure and no block.
-UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+UVM_VALIDATIONS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 UVM_CAPPED_VALIDATIONS = (2, 3, 4, 5, 6, 7, 8)
 UVM_VALIDATION_ARCHIVES = {}  # figure -> the newest archive folder holding that validation's judged cells
 for _name in [f"validation{n}" for n in UVM_VALIDATIONS] + [f"capped_validation{n}" for n in UVM_CAPPED_VALIDATIONS]:
