@@ -74,7 +74,8 @@ RUN_COLUMNS = PROVENANCE_COLUMNS + [
 #   pr_hub_entries  gauss-seidel PageRank: it deferred the lists longer than this many entries (--pr-hub-entries,
 #               `auto` resolved; 0: none deferred); empty for every other algorithm and variant
 APP_COLUMNS = RUN_COLUMNS[:-1] + ["iterations", "components", "pr_hub_entries", "verified"]
-# Columns added after tables were archived without them: a table may lack them (they read as empty), not others.
+# Columns added after tables were archived without them: check_columns lets a table lack these (none other), so a
+# reader of one must allow for its absence.
 LATER_COLUMNS = {"pr_hub_entries"}
 
 # Raw Nsight Compute metric -> profile column.
