@@ -1,5 +1,7 @@
 """The probe's table (README.md here): per graph and algorithm, the timed runs' median and the profiled run's DRAM
-bytes, each per list entry read, and the DRAM bytes beyond the lists (8 bytes an entry).
+bytes, each per list entry read, and the DRAM bytes beyond the lists (8 bytes an entry). `launches`: the profiled
+run's kernel launches (PageRank: an init, then an absorb and a push kernel a round); `rounds`: the runs' iterations
+(BFS levels, PageRank rounds).
 
     python archive/l2-step-probe-h200-2026-11-29/analyze.py      (seconds; unpacks l2step.tgz into a temporary
     folder, writes step.csv here and prints it; its printout is analyze.txt)
@@ -26,6 +28,7 @@ def table(session: Path) -> pd.DataFrame:
             vertices = 2 ** int(name[-2:])
             ms = float(runs["time_ms"].median())
             rows.append(dict(graph=name, algorithm=a, vertices=vertices, launches=int(prof["launches"]),
+                             rounds=int(runs["iterations"].median()),
                              time_ms=ms, spread=float(runs["time_ms"].max() / runs["time_ms"].min()),
                              entries=entries, ns_per_entry=ms * 1e6 / entries,
                              dram_bytes_per_entry=float(prof["dram_read_bytes"]) / entries,
