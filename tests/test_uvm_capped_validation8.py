@@ -127,24 +127,16 @@ def test_the_workflow_draws_the_archived_calls():
     """Capped validation 8's three H200 calls are archived as judged (both targets met; two of the three calls alone
     would have missed the worst) and the workflow draws them; the trace parts live in git history, named in the
     archive's README, not in the tree."""
-    import json
-    import re
+    from tests.uvm_validation_checks import archived_over_calls
 
-    text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "8" in re.findall(r"\d+", re.search(r"^UVM_CAPPED_VALIDATIONS = \(([^)]*)\)", text, re.M).group(1))
-    (archive,) = [p for p in (ROOT / "archive").glob("uvm-capped-validation8-*") if (p / "uvmc8a.tgz").exists()]
+    archive, row, per_call = archived_over_calls(
+        "capped_validation8", "UVM_CAPPED_VALIDATIONS", "uvmc8a.tgz", "0caa2f8", "micro_end"
+    )
     assert all((archive / f"{c}.tgz").exists() and not (archive / f"{c}_traces.tar.xz.part00").exists()
                for c in V8.CALLS)  # fmt: skip
-    source = json.loads((archive / "source.json").read_text())
-    assert (source["gpu"], source["commit"], source["archive_id"]) == ("NVIDIA H200", "0caa2f8", archive.name)
-    summary = pd.read_csv(archive / "capped_validation8_summary.csv")
-    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == "micro_end")].itertuples()
     assert row.n == 96 and row.meets_targets
     assert row.median == pytest.approx(0.0437, abs=5e-4) and row.worst == pytest.approx(0.1537, abs=5e-4)
-    per_call = pd.read_csv(archive / "capped_validation8_per_call.csv").query("rule == 'micro_end'")
     assert sorted(per_call["meets_targets"]) == [False, False, True]
-    cells = pd.read_csv(archive / "capped_validation8_cells.csv")
-    assert (cells["calls"] == 3).all() and pd.read_csv(archive / "capped_validation8_missing.csv").empty
     readme = (archive / "README.md").read_text()
     assert all(f"uvmc8{c}_traces.tar.xz.part00" in readme or "uvmc8{a,b,c}_traces" in readme for c in "abc")
 

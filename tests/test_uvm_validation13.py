@@ -142,22 +142,13 @@ def test_each_graphs_traces_are_derived_once_for_all_calls(tmp_path, monkeypatch
 def test_the_workflow_draws_the_archived_calls():
     """Validation 13's three H200 calls are archived as judged (both targets met over the calls; each call alone met
     them too) and the workflow draws them."""
-    import json
+    from tests.uvm_validation_checks import archived_over_calls
 
-    text = (ROOT / "workflow/rules/oom.smk").read_text()
-    assert "13" in re.findall(r"\d+", re.search(r"^UVM_VALIDATIONS = \(([^)]*)\)", text, re.M).group(1))
-    (archive,) = [p for p in (ROOT / "archive").glob("uvm-validation13-*") if (p / "uvm13a.tgz").exists()]
+    archive, row, per_call = archived_over_calls("validation13", "UVM_VALIDATIONS", "uvm13a.tgz", "8e322d0", "none")
     assert all((archive / f"uvm{c}.tgz").exists() for c in V13.CALLS)
-    source = json.loads((archive / "source.json").read_text())
-    assert (source["gpu"], source["commit"], source["archive_id"]) == ("NVIDIA H200", "8e322d0", archive.name)
-    summary = pd.read_csv(archive / "validation13_summary.csv")
-    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == "none")].itertuples()
     assert row.n == 36 and row.meets_targets
     assert row.median == pytest.approx(0.0468, abs=5e-4) and row.worst == pytest.approx(0.1066, abs=5e-4)
-    per_call = pd.read_csv(archive / "validation13_per_call.csv").query("rule == 'none'")
     assert sorted(per_call["call"]) == ["13a", "13b", "13c"] and per_call["meets_targets"].all()
-    cells = pd.read_csv(archive / "validation13_cells.csv")
-    assert (cells["calls"] == 3).all() and pd.read_csv(archive / "validation13_missing.csv").empty
 
 
 def test_the_reports_block_says_three_calls_and_the_judged_errors(tmp_path):

@@ -5,6 +5,7 @@ and numbers stay in its own test file."""
 
 import importlib
 import json
+import re
 import subprocess
 import tarfile
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from tests.test_uvm_validation4 import _link, synthetic_call
 
 WRITTEN = ("cells", "summary", "micro", "missing", "runs", "by_run", "noise")  # validation{n}_{name}.csv
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def with_end_copies(tmp_path: Path, start: float, end: float | None, n: int) -> Path:
@@ -112,3 +114,23 @@ cat "$S/deferred.txt"
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run(["bash", "-c", harness], cwd=root, capture_output=True, text=True, check=True)
     return [line for line in done.stdout.splitlines() if line.startswith(keep)], done.stdout
+
+
+def archived_over_calls(name: str, listed_in: str, first_tarball: str, commit: str, rule: str):
+    """A validation judged over three device calls, as archived: `name` (e.g. validation13) is in oom.smk's
+    `listed_in` tuple, so the workflow draws it; the one archive/uvm-<name>-* folder holding `first_tarball`, its
+    source.json the H200 calls' at `commit`, named after the folder; every judged cell measured in 3 calls, none
+    missing. Returns the folder, the summary row of `rule` over all cells, and the per-call rows of `rule`."""
+    text = (ROOT / "workflow/rules/oom.smk").read_text()
+    listed = re.search(rf"^{listed_in} = \(([^)]*)\)", text, re.M).group(1)
+    assert re.search(r"\d+$", name).group() in re.findall(r"\d+", listed)
+    folder = f"uvm-{name.replace('_', '-')}-*"
+    (archive,) = [p for p in (ROOT / "archive").glob(folder) if (p / first_tarball).exists()]
+    source = json.loads((archive / "source.json").read_text())
+    assert (source["gpu"], source["commit"], source["archive_id"]) == ("NVIDIA H200", commit, archive.name)
+    summary = pd.read_csv(archive / f"{name}_summary.csv")
+    (row,) = summary[(summary["group"] == "all") & (summary["rule"] == rule)].itertuples()
+    per_call = pd.read_csv(archive / f"{name}_per_call.csv").query(f"rule == '{rule}'")
+    cells = pd.read_csv(archive / f"{name}_cells.csv")
+    assert (cells["calls"] == 3).all() and pd.read_csv(archive / f"{name}_missing.csv").empty
+    return archive, row, per_call
