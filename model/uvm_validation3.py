@@ -130,12 +130,11 @@ def trace_counts(graph_path: str, name: str, runs: pd.DataFrame, jobs: int = 1) 
     groups = [(graph_path, name, a, int(r), tuple(g["variant"])) for (a, r), g in cells.groupby(["algorithm", "root"])]
     stat = Path(graph_path).stat()
     keys = [(stat.st_size, stat.st_mtime_ns, *group) for group in groups]
-    todo = [group for key, group in zip(keys, groups, strict=True) if key not in _COUNTED]
+    todo = [(key, group) for key, group in zip(keys, groups, strict=True) if key not in _COUNTED]
     if todo:
         with ProcessPoolExecutor(max(jobs, 1)) as pool:
-            done = list(pool.map(_count_group, *zip(*todo)))
-        for group, rows in zip(todo, done, strict=True):
-            _COUNTED[(stat.st_size, stat.st_mtime_ns, *group)] = rows
+            done = pool.map(_count_group, *zip(*(group for _, group in todo)))
+            _COUNTED.update(zip((key for key, _ in todo), done, strict=True))
     return pd.DataFrame([row for key in keys for row in _COUNTED[key]])
 
 
